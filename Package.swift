@@ -1,0 +1,81 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// OpenStoreKit: Apple's in-app purchase system, implemented openly in Swift and running on Linux.
+///
+/// Dependencies point one way: configuration and formats at the bottom, the engine above them,
+/// storage, server and client on top, the `storekit` command last.
+let package = Package(
+    name: "OpenStoreKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "OpenStoreKit", targets: ["OpenStoreKit"]),
+        .library(name: "OpenStoreKitTest", targets: ["OpenStoreKitTest"]),
+        .library(name: "StoreKitConfiguration", targets: ["StoreKitConfiguration"]),
+        .library(name: "AppStoreFormats", targets: ["AppStoreFormats"]),
+        .library(name: "AppStoreEngine", targets: ["AppStoreEngine"]),
+        .library(name: "AppStoreSQLite", targets: ["AppStoreSQLite"]),
+        .library(name: "AppStoreServer", targets: ["AppStoreServer"]),
+        .executable(name: "storekit", targets: ["StoreKitCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        .target(name: "StoreKitConfiguration"),
+        .target(
+            name: "AppStoreFormats",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ]
+        ),
+        .target(name: "AppStoreEngine", dependencies: ["StoreKitConfiguration"]),
+        .target(
+            name: "AppStoreSQLite",
+            dependencies: ["AppStoreEngine", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "AppStoreServer",
+            dependencies: [
+                "AppStoreEngine",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "OpenStoreKit", dependencies: ["AppStoreEngine", "AppStoreSQLite"]),
+        .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "AppStoreEngine"]),
+        .executableTarget(
+            name: "StoreKitCLI",
+            dependencies: [
+                "StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreSQLite", "AppStoreServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "StoreKitConfigurationTests", dependencies: ["StoreKitConfiguration"]),
+        .testTarget(name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats"]),
+        .testTarget(name: "AppStoreEngineTests", dependencies: ["AppStoreEngine"]),
+        .testTarget(
+            name: "AppStoreSQLiteTests",
+            dependencies: ["AppStoreSQLite", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "AppStoreServerTests",
+            dependencies: ["AppStoreServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+        ),
+        .testTarget(name: "OpenStoreKitTests", dependencies: ["OpenStoreKit", "OpenStoreKitTest"]),
+        .testTarget(name: "StoreKitCLITests", dependencies: ["StoreKitCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,75 @@
+import Foundation
+import StoreKitConfiguration
+
+extension Catalog {
+    /// The catalog a `.storekit` configuration describes: every product of every kind, in file order.
+    ///
+    /// A product whose price was never set (`""`) sells for zero.
+    public init(configuration: StoreKitConfigurationFile) {
+        self.init(products: configuration.allProducts.map(CatalogProduct.init(configured:)))
+    }
+}
+
+extension CatalogProduct {
+    /// The product a configuration entry describes.
+    init(configured: ConfiguredProduct) {
+        let localizations: [Localization]
+        var subscription: SubscriptionTerms?
+        switch configured {
+        case .product(let product):
+            localizations = product.localizations
+        case .subscription(let definition):
+            localizations = definition.localizations
+            subscription = SubscriptionTerms(
+                groupID: definition.groupID, level: definition.groupLevel,
+                period: SubscriptionPeriod(value: definition.period.value, unit: SubscriptionPeriod.Unit(definition.period.unit))
+            )
+        }
+        self.init(
+            id: configured.productID, type: ProductType(configured.type), referenceName: configured.referenceName ?? "",
+            price: configured.price ?? 0, isFamilyShareable: configured.familyShareable,
+            localizations: localizations.map { LocalizedText(locale: $0.locale, displayName: $0.displayName, description: $0.description) },
+            subscription: subscription
+        )
+    }
+}
+
+extension ProductType {
+    /// The product type of a configuration's product kind.
+    init(_ kind: ProductKind) {
+        switch kind {
+        case .consumable: self = .consumable
+        case .nonConsumable: self = .nonConsumable
+        case .nonRenewingSubscription: self = .nonRenewable
+        case .autoRenewable: self = .autoRenewable
+        }
+    }
+}
+
+extension SubscriptionPeriod.Unit {
+    init(_ unit: StoreKitConfiguration.SubscriptionPeriod.Unit) {
+        switch unit {
+        case .day: self = .day
+        case .week: self = .week
+        case .month: self = .month
+        case .year: self = .year
+        }
+    }
+}
+
+extension StoreSettings {
+    /// The settings a `.storekit` configuration's `settings` object describes.
+    ///
+    /// An unknown `_timeRate` falls back to real time (configuration validation rejects it anyway).
+    public init(configuration: StoreKitConfigurationFile) {
+        let settings = configuration.settings
+        self.init(
+            storefront: settings.storefront, locale: settings.locale,
+            askToBuyEnabled: settings.askToBuyEnabled, interruptedPurchasesEnabled: settings.interruptedPurchasesEnabled,
+            failTransactionsEnabled: settings.failTransactionsEnabled, failureErrorCode: settings.legacyStoreKitError ?? 0,
+            disableDialogs: settings.disableDialogs, timeRate: TimeRate(rawValue: settings.timeRate) ?? .realTime,
+            renewalBillingIssuesEnabled: settings.renewalBillingIssuesEnabled,
+            billingGracePeriodEnabled: settings.billingGracePeriodEnabled
+        )
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// The four kinds of in-app purchase, with the raw values Apple uses in signed transactions.
+public enum ProductType: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Used up once bought (coins, lives); can be bought again.
+    case consumable = "Consumable"
+    /// Bought once, owned for ever (a premium unlock).
+    case nonConsumable = "Non-Consumable"
+    /// A subscription for a fixed time that the app manages and that does not renew.
+    case nonRenewable = "Non-Renewing Subscription"
+    /// A subscription the App Store renews each period until cancelled.
+    case autoRenewable = "Auto-Renewable Subscription"
+
+    /// The number Apple's receipts use for this type (in-app attribute 1707).
+    public var receiptTypeCode: Int {
+        switch self {
+        case .nonConsumable: 0
+        case .consumable: 1
+        case .nonRenewable: 2
+        case .autoRenewable: 3
+        }
+    }
+}
+
+/// A product's name and description in one locale.
+public struct LocalizedText: Sendable, Hashable, Codable {
+    /// The locale identifier as written in the configuration, e.g. `en_US` or `fr`.
+    public var locale: String
+    /// The name shown to customers.
+    public var displayName: String
+    /// The description shown to customers.
+    public var description: String
+
+    /// Creates a localization.
+    public init(locale: String, displayName: String, description: String) {
+        self.locale = locale
+        self.displayName = displayName
+        self.description = description
+    }
+}
+
+/// A product the store sells.
+public struct CatalogProduct: Sendable, Hashable, Codable, Identifiable {
+    /// The product identifier apps ask for.
+    public var id: String
+    /// What kind of purchase this is.
+    public var type: ProductType
+    /// The internal reference name (never shown to customers).
+    public var referenceName: String
+    /// The price in the storefront's currency.
+    public var price: Decimal
+    /// Whether family members share the purchase.
+    public var isFamilyShareable: Bool
+    /// Localized names and descriptions, in the configuration's order.
+    public var localizations: [LocalizedText]
+    /// Subscription terms, for auto-renewable subscriptions only.
+    public var subscription: SubscriptionTerms?
+
+    /// Creates a product.
+    public init(
+        id: String, type: ProductType, referenceName: String = "", price: Decimal, isFamilyShareable: Bool = false,
+        localizations: [LocalizedText] = [], subscription: SubscriptionTerms? = nil
+    ) {
+        self.id = id
+        self.type = type
+        self.referenceName = referenceName
+        self.price = price
+        self.isFamilyShareable = isFamilyShareable
+        self.localizations = localizations
+        self.subscription = subscription
+    }
+
+    /// The localization for `locale`, falling back to the same language, then to the first one.
+    ///
+    /// Locale identifiers are compared loosely: `en-US` matches `en_US`, and `fr_CA` falls back to `fr`.
+    public func localization(for locale: String) -> LocalizedText? {
+        let wanted = locale.replacingOccurrences(of: "-", with: "_")
+        let language = wanted.split(separator: "_").first.map(String.init) ?? wanted
+        return localizations.first { $0.locale.replacingOccurrences(of: "-", with: "_") == wanted }
+            ?? localizations.first { ($0.locale.split(separator: "_").first.map(String.init) ?? $0.locale) == language }
+            ?? localizations.first
+    }
+}
+
+/// The terms of an auto-renewable subscription.
+public struct SubscriptionTerms: Sendable, Hashable, Codable {
+    /// The identifier of the subscription group the product belongs to.
+    public var groupID: String
+    /// The service level within the group; 1 is the highest.
+    public var level: Int
+    /// How long one period lasts.
+    public var period: SubscriptionPeriod
+
+    /// Creates subscription terms.
+    public init(groupID: String, level: Int, period: SubscriptionPeriod) {
+        self.groupID = groupID
+        self.level = level
+        self.period = period
+    }
+}
+
+/// Everything a store sells, by product identifier.
+public struct Catalog: Sendable, Hashable {
+    /// The products in configuration order.
+    public private(set) var products: [CatalogProduct]
+    private var indexByID: [String: Int]
+
+    /// Creates a catalog. Later duplicates of an identifier are ignored (configuration validation rejects them).
+    public init(products: [CatalogProduct]) {
+        var unique: [CatalogProduct] = []
+        var index: [String: Int] = [:]
+        for product in products where index[product.id] == nil {
+            index[product.id] = unique.count
+            unique.append(product)
+        }
+        self.products = unique
+        self.indexByID = index
+    }
+
+    /// The product with the identifier, if the store sells it.
+    public func product(_ id: String) -> CatalogProduct? {
+        indexByID[id].map { products[$0] }
+    }
+}

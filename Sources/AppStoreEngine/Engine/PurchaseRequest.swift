@@ -1,0 +1,43 @@
+import Foundation
+
+/// A request to buy a product, as an app's payment or a purchase made outside the app.
+public struct PurchaseRequest: Sendable, Hashable {
+    /// The product to buy.
+    public var productID: String
+    /// The buying account.
+    public var accountID: String
+    /// The app the purchase is for.
+    public var bundleID: String
+    /// How many to buy (1 to 10; more than 1 only makes sense for consumables).
+    public var quantity: Int
+    /// The device the app runs on; nil for purchases made outside any app.
+    public var deviceID: UUID?
+    /// The app's opaque customer token (`SKPayment.applicationUsername`).
+    public var applicationUsername: String?
+    /// The app's UUID for the customer (`appAccountToken`).
+    public var appAccountToken: UUID?
+    /// Behave as if Ask to Buy were on for this purchase (`SKPayment.simulatesAskToBuyInSandbox`).
+    public var simulatesAskToBuy: Bool
+
+    /// Creates a request.
+    public init(
+        productID: String, accountID: String = defaultAccountID, bundleID: String, quantity: Int = 1,
+        deviceID: UUID? = nil, applicationUsername: String? = nil, appAccountToken: UUID? = nil,
+        simulatesAskToBuy: Bool = false
+    ) {
+        self.productID = productID
+        self.accountID = accountID
+        self.bundleID = bundleID
+        self.quantity = quantity
+        self.deviceID = deviceID
+        self.applicationUsername = applicationUsername
+        self.appAccountToken = appAccountToken
+        self.simulatesAskToBuy = simulatesAskToBuy
+    }
+
+    /// The most items one purchase may ask for, as on the App Store.
+    public static let maximumQuantity = 10
+}
+
+/// The account used when none is named.
+public let defaultAccountID = "default"

@@ -1,0 +1,13 @@
+/// Something that changed in a store, for clients that keep devices up to date.
+public enum StoreEvent: Sendable, Hashable {
+    /// A transaction was created or changed state (purchase, approval, decline, resolved issue, restore).
+    case transactionUpdated(TransactionRecord)
+    /// The App Store refunded or revoked these transactions.
+    case transactionsRevoked([TransactionRecord])
+    /// These transactions were deleted (test control).
+    case transactionsDeleted([UInt64])
+    /// Every transaction of the store was deleted (test control).
+    case transactionsCleared
+    /// An account moved to another storefront.
+    case storefrontChanged(accountID: String, storefront: String)
+}

@@ -1,0 +1,45 @@
+/// How a store behaves: the test-environment switches of a `.storekit` file and of `SKTestSession`.
+public struct StoreSettings: Sendable, Hashable, Codable {
+    /// The storefront new accounts buy in (ISO 3166-1 alpha-3).
+    public var storefront: String
+    /// The locale product names are shown in, e.g. `en_US`.
+    public var locale: String
+    /// The environment signed data claims: `Sandbox` (default), `Production` or `Xcode`.
+    public var environment: String
+    /// Ask to Buy: purchases wait for a parent's approval.
+    public var askToBuyEnabled: Bool
+    /// Interrupted purchases: purchases wait until the customer resolves a billing issue.
+    public var interruptedPurchasesEnabled: Bool
+    /// Every purchase fails with ``failureErrorCode``.
+    public var failTransactionsEnabled: Bool
+    /// The `SKError.Code` raw value failed purchases report (0, `unknown`, by default).
+    public var failureErrorCode: Int
+    /// Whether confirmation dialogs are suppressed (no effect on a headless store; kept for fidelity).
+    public var disableDialogs: Bool
+    /// How fast subscription time runs.
+    public var timeRate: TimeRate
+    /// Renewals fail and enter billing retry.
+    public var renewalBillingIssuesEnabled: Bool
+    /// Billing retry starts with a grace period.
+    public var billingGracePeriodEnabled: Bool
+
+    /// Creates settings; every switch is off by default.
+    public init(
+        storefront: String = "USA", locale: String = "en_US", environment: String = "Sandbox",
+        askToBuyEnabled: Bool = false, interruptedPurchasesEnabled: Bool = false,
+        failTransactionsEnabled: Bool = false, failureErrorCode: Int = 0, disableDialogs: Bool = false,
+        timeRate: TimeRate = .realTime, renewalBillingIssuesEnabled: Bool = false, billingGracePeriodEnabled: Bool = false
+    ) {
+        self.storefront = storefront
+        self.locale = locale
+        self.environment = environment
+        self.askToBuyEnabled = askToBuyEnabled
+        self.interruptedPurchasesEnabled = interruptedPurchasesEnabled
+        self.failTransactionsEnabled = failTransactionsEnabled
+        self.failureErrorCode = failureErrorCode
+        self.disableDialogs = disableDialogs
+        self.timeRate = timeRate
+        self.renewalBillingIssuesEnabled = renewalBillingIssuesEnabled
+        self.billingGracePeriodEnabled = billingGracePeriodEnabled
+    }
+}

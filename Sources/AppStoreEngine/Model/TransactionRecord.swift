@@ -1,0 +1,120 @@
+import Foundation
+
+/// Why a transaction exists.
+public enum TransactionReason: String, Sendable, Hashable, Codable {
+    /// The customer bought the product.
+    case purchase
+    /// The customer bought a non-consumable or non-renewing subscription they already owned: a new regular
+    /// transaction that is not charged again.
+    case repurchase
+    /// A restore replayed an earlier purchase on a device.
+    case restore
+}
+
+/// Where a transaction stands.
+public enum TransactionState: Sendable, Hashable, Codable {
+    /// Completed: the customer was charged (or owned it already) and is entitled.
+    case purchased
+    /// Waiting for a parent to approve (Ask to Buy).
+    case pendingApproval
+    /// A parent declined the Ask to Buy request.
+    case declined
+    /// Waiting for the customer to resolve a billing issue (an interrupted purchase).
+    case interrupted
+    /// The purchase failed with an `SKError.Code` raw value.
+    case failed(errorCode: Int)
+
+    /// Whether the transaction completed and grants the product.
+    public var isCompleted: Bool { self == .purchased }
+}
+
+/// Why the App Store refunded a transaction (Apple's `revocationReason`).
+public enum RevocationReason: Int, Sendable, Hashable, Codable {
+    /// Refunded for another reason.
+    case other = 0
+    /// Refunded because of an issue in the app.
+    case developerIssue = 1
+}
+
+/// One transaction as the store keeps it.
+public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
+    /// The transaction's identifier (Apple's numeric string form is `String(id)`).
+    public var id: UInt64
+    /// The identifier of the first purchase this transaction derives from; equal to ``id`` for a first purchase.
+    public var originalID: UInt64
+    /// The account that made the transaction.
+    public var accountID: String
+    /// The app's bundle identifier.
+    public var bundleID: String
+    /// The product bought.
+    public var productID: String
+    /// The kind of product.
+    public var productType: ProductType
+    /// How many were bought (consumables may be bought several at a time).
+    public var quantity: Int
+    /// When the transaction happened, from the store's clock.
+    public var purchaseDate: Date
+    /// When the original purchase happened.
+    public var originalPurchaseDate: Date
+    /// The storefront (ISO 3166-1 alpha-3) the transaction was made in.
+    public var storefront: String
+    /// Apple's numeric identifier of that storefront.
+    public var storefrontID: String
+    /// The ISO 4217 currency charged.
+    public var currency: String
+    /// The price of one unit, in ``currency``.
+    public var unitPrice: Decimal
+    /// What the customer paid in all: unit price × quantity, or zero for a repurchase or a restore.
+    public var amountCharged: Decimal
+    /// Why the transaction exists.
+    public var reason: TransactionReason
+    /// Where the transaction stands.
+    public var state: TransactionState
+    /// The device the app made the request on; nil for purchases made outside any app.
+    public var deviceID: UUID?
+    /// The app's opaque token for the customer (`applicationUsername` or `appAccountToken`), if given.
+    public var applicationUsername: String?
+    /// The app-supplied UUID that ties the purchase to its own account, if given.
+    public var appAccountToken: UUID?
+    /// When the App Store refunded or revoked the transaction.
+    public var revocationDate: Date?
+    /// Why the App Store refunded the transaction.
+    public var revocationReason: RevocationReason?
+
+    /// Creates a record.
+    public init(
+        id: UInt64, originalID: UInt64, accountID: String, bundleID: String, productID: String,
+        productType: ProductType, quantity: Int, purchaseDate: Date, originalPurchaseDate: Date,
+        storefront: Storefront, unitPrice: Decimal, amountCharged: Decimal, reason: TransactionReason,
+        state: TransactionState, deviceID: UUID? = nil, applicationUsername: String? = nil,
+        appAccountToken: UUID? = nil, revocationDate: Date? = nil, revocationReason: RevocationReason? = nil
+    ) {
+        self.id = id
+        self.originalID = originalID
+        self.accountID = accountID
+        self.bundleID = bundleID
+        self.productID = productID
+        self.productType = productType
+        self.quantity = quantity
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = originalPurchaseDate
+        self.storefront = storefront.countryCode
+        self.storefrontID = storefront.id
+        self.currency = storefront.currency
+        self.unitPrice = unitPrice
+        self.amountCharged = amountCharged
+        self.reason = reason
+        self.state = state
+        self.deviceID = deviceID
+        self.applicationUsername = applicationUsername
+        self.appAccountToken = appAccountToken
+        self.revocationDate = revocationDate
+        self.revocationReason = revocationReason
+    }
+
+    /// Whether the App Store refunded or revoked the transaction.
+    public var isRevoked: Bool { revocationDate != nil }
+
+    /// Whether the transaction currently grants its product: completed and not revoked.
+    public var isActive: Bool { state.isCompleted && !isRevoked }
+}

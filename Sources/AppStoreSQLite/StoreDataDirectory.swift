@@ -1,0 +1,50 @@
+import Foundation
+
+/// Where a store keeps its state on disk: the database, the certificate authority, device state.
+///
+/// The directory is, in order of preference: the one given explicitly (`--data-dir`), the
+/// `OPENSTOREKIT_DATA_DIR` environment variable, `$XDG_DATA_HOME/openstorekit`, and
+/// `~/.local/share/openstorekit` (on macOS `~/Library/Application Support/OpenStoreKit`).
+public struct StoreDataDirectory: Sendable, Hashable {
+    /// The environment variable that names the data directory.
+    public static let environmentVariable = "OPENSTOREKIT_DATA_DIR"
+
+    /// The directory itself.
+    public let url: URL
+
+    /// Uses `url` as the data directory.
+    public init(url: URL) {
+        self.url = url.standardizedFileURL
+    }
+
+    /// Resolves the data directory from an explicit path, else the environment, else the per-user default.
+    public static func resolve(explicit path: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> StoreDataDirectory {
+        if let path, !path.isEmpty { return StoreDataDirectory(url: URL(fileURLWithPath: path)) }
+        if let path = environment[environmentVariable], !path.isEmpty { return StoreDataDirectory(url: URL(fileURLWithPath: path)) }
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        #if os(macOS)
+        return StoreDataDirectory(url: home.appendingPathComponent("Library/Application Support/OpenStoreKit"))
+        #else
+        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+            return StoreDataDirectory(url: URL(fileURLWithPath: xdg).appendingPathComponent("openstorekit"))
+        }
+        return StoreDataDirectory(url: home.appendingPathComponent(".local/share/openstorekit"))
+        #endif
+    }
+
+    /// The SQLite database of the store.
+    public var databaseURL: URL { url.appendingPathComponent("store.sqlite") }
+
+    /// The certificate authority's keys and certificates.
+    public var certificateAuthorityURL: URL { url.appendingPathComponent("ca", isDirectory: true) }
+
+    /// The state of one simulated device (unfinished transactions, receipt).
+    public func deviceURL(_ deviceID: UUID) -> URL {
+        url.appendingPathComponent("devices", isDirectory: true).appendingPathComponent(deviceID.uuidString, isDirectory: true)
+    }
+
+    /// Opens the store database in this directory, creating both if needed.
+    public func openStorage() throws(SQLiteStorageError) -> SQLiteStorage {
+        try SQLiteStorage(url: databaseURL)
+    }
+}

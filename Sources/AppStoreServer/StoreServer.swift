@@ -1,0 +1,110 @@
+import AppStoreEngine
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The HTTP face of a store: what `storekit serve` runs.
+///
+/// For now it answers `GET /health` and `GET /v1/products`; the device protocol, `verifyReceipt`, the
+/// App Store Server API and the web transaction manager are added to the same router.
+public struct StoreServer: Sendable {
+    /// The store the server answers for.
+    public let engine: StoreEngine
+    /// The address to listen on; loopback by default, so nothing outside the machine can reach it.
+    public let host: String
+    /// The port to listen on; 0 picks a free one.
+    public let port: Int
+    /// Where request logs go.
+    public let logger: Logger
+
+    /// Creates a server for `engine`.
+    public init(engine: StoreEngine, host: String = "127.0.0.1", port: Int = 8080, logger: Logger = Logger(label: "storekit.server")) {
+        self.engine = engine
+        self.host = host
+        self.port = port
+        self.logger = logger
+    }
+
+    /// The routes, without a network listener: usable in-process by tests and embedders.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: LogRequestsMiddleware(.info))
+        let engine = engine
+        router.get("health") { _, _ -> HealthResponse in
+            HealthResponse(status: "ok", version: openStoreKitVersion, now: engine.clock.now())
+        }
+        router.get("v1/products") { _, _ -> ProductsResponse in
+            let catalog = await engine.catalog
+            let settings = await engine.settings
+            return ProductsResponse(catalog: catalog, storefront: Storefront.named(settings.storefront))
+        }
+        return router
+    }
+
+    /// The application to run, for example with `runService()`, which stops gracefully on SIGINT and SIGTERM.
+    ///
+    /// - Parameter onListening: called with the bound port once the server accepts connections.
+    public func makeApplication(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(
+            router: makeRouter(),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "OpenStoreKit"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+    }
+}
+
+/// The body of `GET /health`.
+public struct HealthResponse: ResponseCodable, Equatable {
+    /// Always `ok` while the server answers.
+    public var status: String
+    /// The OpenStoreKit version.
+    public var version: String
+    /// The store clock's current date, in ISO 8601.
+    public var now: String
+
+    /// Creates a health report.
+    public init(status: String, version: String, now: Date) {
+        self.status = status
+        self.version = version
+        self.now = now.formatted(.iso8601)
+    }
+}
+
+/// The body of `GET /v1/products`: the catalog.
+public struct ProductsResponse: ResponseCodable, Equatable {
+    /// One product as the server describes it.
+    public struct Product: Codable, Equatable, Sendable {
+        /// The product identifier.
+        public var id: String
+        /// Apple's product type name, e.g. `Non-Consumable`.
+        public var type: String
+        /// The internal reference name.
+        public var referenceName: String
+        /// The price as a decimal string, e.g. `4.99`.
+        public var price: String
+        /// The storefront's currency.
+        public var currency: String?
+        /// Whether family members share the purchase.
+        public var familyShareable: Bool
+        /// Localized names and descriptions.
+        public var localizations: [LocalizedText]
+        /// Group, level and period, for auto-renewable subscriptions.
+        public var subscription: SubscriptionTerms?
+    }
+
+    /// The catalog's products in configuration order.
+    public var products: [Product]
+
+    /// Describes `catalog` with prices in `storefront`'s currency.
+    public init(catalog: Catalog, storefront: Storefront?) {
+        products = catalog.products.map { product in
+            Product(
+                id: product.id, type: product.type.rawValue, referenceName: product.referenceName,
+                price: "\(product.price)", currency: storefront?.currency, familyShareable: product.isFamilyShareable,
+                localizations: product.localizations, subscription: product.subscription
+            )
+        }
+    }
+}

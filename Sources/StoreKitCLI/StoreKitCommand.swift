@@ -1,0 +1,25 @@
+import AppStoreEngine
+import ArgumentParser
+
+/// The `storekit` command: a local App Store for testing in-app purchases.
+@main
+struct StoreKitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "storekit",
+        abstract: "A local App Store: products from .storekit files, purchases, receipts and signed transactions.",
+        version: openStoreKitVersion,
+        subcommands: [
+            ServeCommand.self,
+            ConfigCommand.self,
+            PurchaseCommand.self,
+            TransactionsCommand.self,
+            RefundCommand.self,
+            DeleteCommand.self,
+            ClearCommand.self,
+            CACommand.self,
+            ReceiptCommand.self,
+            JWSCommand.self,
+            BenchCommand.self,
+        ]
+    )
+}

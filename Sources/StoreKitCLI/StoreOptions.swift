@@ -1,0 +1,60 @@
+import AppStoreEngine
+import AppStoreSQLite
+import ArgumentParser
+import Foundation
+import StoreKitConfiguration
+
+/// Where the embedded store lives: the options every store command shares.
+struct StoreLocationOptions: ParsableArguments {
+    @Option(
+        name: .customLong("data-dir"),
+        help: ArgumentHelp(
+            "The directory that holds the store (database, certificates, device state).",
+            discussion: "Defaults to $OPENSTOREKIT_DATA_DIR, else $XDG_DATA_HOME/openstorekit, else ~/.local/share/openstorekit.",
+            valueName: "dir"
+        )
+    )
+    var dataDirectory: String?
+
+    @Option(help: ArgumentHelp("The isolated store (tenant) inside the data directory.", valueName: "name"))
+    var tenant: String = "default"
+
+    /// The resolved data directory.
+    var directory: StoreDataDirectory { StoreDataDirectory.resolve(explicit: dataDirectory) }
+
+    /// Opens the store with `configuration`'s catalog and settings, or an empty catalog when none is given.
+    func openStore(configuration: StoreKitConfigurationFile? = nil, clock: any StoreClock = SystemClock()) throws -> StoreEngine {
+        let storage = try directory.openStorage()
+        return StoreEngine(
+            tenantID: tenant,
+            catalog: configuration.map(Catalog.init(configuration:)) ?? Catalog(products: []),
+            settings: configuration.map(StoreSettings.init(configuration:)) ?? StoreSettings(),
+            storage: storage,
+            clock: clock
+        )
+    }
+}
+
+/// Loads a `.storekit` file, turning its errors into the command's error output.
+func loadConfiguration(_ path: String) throws -> StoreKitConfigurationFile {
+    do {
+        return try StoreKitConfigurationFile.load(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        throw ValidationError(error.description)
+    }
+}
+
+/// Parses a transaction identifier argument.
+func parseTransactionID(_ text: String) throws -> UInt64 {
+    guard let id = UInt64(text) else {
+        throw ValidationError("\"\(text)\" is not a transaction identifier. Use the number `storekit transactions` lists, e.g. 2000000000000001.")
+    }
+    return id
+}
+
+/// Writes a value as pretty, key-sorted JSON on standard output.
+func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}

@@ -1,0 +1,67 @@
+import AppStoreEngine
+import Foundation
+
+/// A transaction as the `storekit` command prints it with `--json`: Apple's field names where Apple has one.
+struct TransactionOutput: Encodable {
+    var transactionId: String
+    var originalTransactionId: String
+    var productId: String
+    var bundleId: String
+    var type: String
+    var account: String
+    var quantity: Int
+    var purchaseDate: String
+    var originalPurchaseDate: String
+    var storefront: String
+    var storefrontId: String
+    var currency: String
+    var price: String
+    var amountCharged: String
+    var reason: String
+    var state: String
+    var revocationDate: String?
+    var revocationReason: Int?
+
+    init(_ record: TransactionRecord) {
+        transactionId = String(record.id)
+        originalTransactionId = String(record.originalID)
+        productId = record.productID
+        bundleId = record.bundleID
+        type = record.productType.rawValue
+        account = record.accountID
+        quantity = record.quantity
+        purchaseDate = record.purchaseDate.formatted(.iso8601)
+        originalPurchaseDate = record.originalPurchaseDate.formatted(.iso8601)
+        storefront = record.storefront
+        storefrontId = record.storefrontID
+        currency = record.currency
+        price = "\(record.unitPrice)"
+        amountCharged = "\(record.amountCharged)"
+        reason = record.reason.rawValue
+        state = record.state.name
+        revocationDate = record.revocationDate?.formatted(.iso8601)
+        revocationReason = record.revocationReason?.rawValue
+    }
+
+    /// One line for people: id, product, state, date, amount.
+    var line: String {
+        var text = "\(transactionId)  \(productId)  \(state)  \(purchaseDate)  \(amountCharged) \(currency)"
+        if quantity > 1 { text += "  ×\(quantity)" }
+        if originalTransactionId != transactionId { text += "  (\(reason) of \(originalTransactionId))" }
+        if let revocationDate { text += "  refunded \(revocationDate)" }
+        return text + "  [\(account)]"
+    }
+}
+
+extension TransactionState {
+    /// A short name for the state, as printed by the command.
+    var name: String {
+        switch self {
+        case .purchased: "purchased"
+        case .pendingApproval: "pending-approval"
+        case .declined: "declined"
+        case .interrupted: "interrupted"
+        case .failed(let code): "failed(SKError \(code))"
+        }
+    }
+}

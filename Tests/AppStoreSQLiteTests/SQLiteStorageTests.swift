@@ -1,0 +1,92 @@
+import AppStoreEngine
+import AppStoreSQLite
+import Foundation
+import GRDB
+import Testing
+
+@Suite("SQLite storage")
+struct SQLiteStorageTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-sqlite-\(UUID().uuidString)")
+    var databaseURL: URL { directory.appendingPathComponent("store.sqlite") }
+    let start = Date(timeIntervalSince1970: 1_768_478_400)
+    let catalog = Catalog(products: [
+        CatalogProduct(id: "coins", type: .consumable, price: Decimal(string: "0.99")!),
+        CatalogProduct(id: "premium", type: .nonConsumable, price: Decimal(string: "4.99")!),
+    ])
+
+    func engine(_ storage: any Storage) -> StoreEngine {
+        StoreEngine(catalog: catalog, storage: storage, clock: VirtualClock(start: start))
+    }
+
+    @Test("Purchases, accounts and finished marks survive closing and reopening the database")
+    func survivesReopen() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let device = UUID()
+        let bought: TransactionRecord
+        do {
+            let store = engine(try SQLiteStorage(url: databaseURL))
+            try await store.saveAccount(Account(id: "ana", storefront: "ESP"))
+            bought = try await store.purchase(PurchaseRequest(productID: "premium", accountID: "ana", bundleID: "app", deviceID: device))
+            _ = try await store.purchase(PurchaseRequest(productID: "coins", accountID: "ana", bundleID: "app", quantity: 2, deviceID: device))
+            try await store.finish(transactionID: bought.id, deviceID: device)
+        }
+        let reopened = engine(try SQLiteStorage(url: databaseURL))
+        let all = try await reopened.transactions()
+        #expect(all.count == 2)
+        #expect(all.first == bought)
+        #expect(all.last?.quantity == 2)
+        #expect(all.last?.amountCharged == Decimal(string: "1.98"))
+        #expect(try await reopened.account("ana").storefront == "ESP")
+        #expect(try await reopened.unfinishedTransactions(accountID: "ana", bundleID: "app", deviceID: device).map(\.productID) == ["coins"])
+        let next = try await reopened.purchase(PurchaseRequest(productID: "coins", accountID: "ana", bundleID: "app"))
+        #expect(next.id > all.last!.id)
+    }
+
+    @Test("Queries filter by account, app, product and original transaction")
+    func queries() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = engine(try SQLiteStorage(url: databaseURL))
+        let premium = try await store.purchase(PurchaseRequest(productID: "premium", accountID: "a", bundleID: "one"))
+        _ = try await store.purchase(PurchaseRequest(productID: "coins", accountID: "a", bundleID: "two"))
+        _ = try await store.purchase(PurchaseRequest(productID: "coins", accountID: "b", bundleID: "one"))
+        let restored = try await store.restoreCompletedTransactions(accountID: "a", bundleID: "one", deviceID: nil)
+        #expect(try await store.transactions(TransactionQuery(accountID: "a")).count == 3)
+        #expect(try await store.transactions(TransactionQuery(bundleID: "one")).count == 3)
+        #expect(try await store.transactions(TransactionQuery(productID: "coins")).count == 2)
+        #expect(try await store.transactions(TransactionQuery(originalID: premium.id)).map(\.id) == [premium.id, restored[0].id])
+        try await store.deleteTransaction(premium.id)
+        #expect(try await store.transactions(TransactionQuery(accountID: "a")).count == 1)
+    }
+
+    @Test("A commit that fails part-way changes nothing")
+    func commitIsAtomic() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: databaseURL)
+        let store = engine(storage)
+        // Make SQLite refuse the transaction row, after the account row of the same commit was written.
+        let pool = try DatabasePool(path: databaseURL.path)
+        try await pool.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse BEFORE INSERT ON storeTransaction WHEN NEW.productID = 'premium'
+                BEGIN SELECT RAISE(ABORT, 'refused by test'); END
+                """)
+        }
+        await #expect(throws: StoreError(.storageFailure, "")) {
+            try await store.purchase(PurchaseRequest(productID: "premium", accountID: "new-account", bundleID: "app"))
+        }
+        #expect(try await storage.account(tenant: "default", id: "new-account") == nil)
+        #expect(try await store.transactions().isEmpty)
+    }
+
+    @Test("A file that is not a database gives an error naming the path")
+    func badFile() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("not a database, just text that is long enough to look like a header ....".utf8).write(to: databaseURL)
+        #expect {
+            _ = try SQLiteStorage(url: databaseURL)
+        } throws: { error in
+            String(describing: error).contains(databaseURL.path)
+        }
+    }
+}
