@@ -60,7 +60,7 @@ public actor StoreEngine {
         subscribers[id] = nil
     }
 
-    private func publish(_ event: StoreEvent) {
+    func publish(_ event: StoreEvent) {
         for continuation in subscribers.values { continuation.yield(event) }
     }
 
@@ -303,7 +303,7 @@ public actor StoreEngine {
         publish(.transactionsCleared)
     }
 
-    // MARK: Helpers
+    // MARK: Helpers (internal, so extensions in other files can use them)
 
     /// Product types a restore replays. Auto-renewable subscriptions join when subscriptions land.
     private static let restorableTypes: Set<ProductType> = [.nonConsumable]
@@ -314,7 +314,7 @@ public actor StoreEngine {
         StoreError(.unknownStorefront, "Unknown storefront \"\(code)\". Use an ISO 3166-1 alpha-3 code such as USA, GBR, FRA, DEU or JPN.")
     }
 
-    private func read<T: Sendable>(_ body: @Sendable (any Storage) async throws -> T) async throws(StoreError) -> T {
+    func read<T: Sendable>(_ body: @Sendable (any Storage) async throws -> T) async throws(StoreError) -> T {
         do {
             return try await body(storage)
         } catch let error as StoreError {
@@ -324,7 +324,7 @@ public actor StoreEngine {
         }
     }
 
-    private func commit(_ changes: [StorageChange]) async throws(StoreError) {
+    func commit(_ changes: [StorageChange]) async throws(StoreError) {
         guard !changes.isEmpty else { return }
         try await read { [tenantID] in try await $0.commit(tenant: tenantID, changes) }
     }
