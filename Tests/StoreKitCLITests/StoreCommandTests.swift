@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@Suite("storekit store commands")
+struct StoreCommandTests {
+    let dataDirectory = temporaryDataDirectory()
+
+    func purchase(_ productID: String, _ extra: [String] = []) throws -> [String: Any] {
+        let run = try storekit(["purchase", productID, "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--json"] + extra)
+        #expect(run.status == 0, "\(run.errorOutput)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+    }
+
+    @Test("A purchase survives the process and shows in `storekit transactions` of a later process")
+    func purchaseSurvivesRestart() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let bought = try purchase("com.example.demo.premium", ["--account", "alice", "--bundle-id", "com.example.demo"])
+        let id = try #require(bought["transactionId"] as? String)
+        #expect(bought["originalTransactionId"] as? String == id)
+        #expect(bought["productId"] as? String == "com.example.demo.premium")
+        #expect(bought["bundleId"] as? String == "com.example.demo")
+        #expect((bought["purchaseDate"] as? String)?.hasSuffix("Z") == true)
+
+        let listed = try storekit(["transactions", "--data-dir", dataDirectory.path, "--json"])
+        #expect(listed.status == 0)
+        let all = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        #expect(all.map { $0["transactionId"] as? String } == [id])
+        #expect(all.first?["account"] as? String == "alice")
+
+        let second = try purchase("com.example.demo.coins.100", ["--quantity", "3"])
+        #expect(second["quantity"] as? Int == 3)
+        #expect((second["transactionId"] as? String).flatMap(UInt64.init)! > UInt64(id)!)
+        let aliceOnly = try storekit(["transactions", "--data-dir", dataDirectory.path, "--account", "alice"])
+        #expect(aliceOnly.output.split(separator: "\n").count == 1)
+    }
+
+    @Test("Refund, delete and clear change what `storekit transactions` shows")
+    func refundDeleteClear() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let premium = try #require(try purchase("com.example.demo.premium")["transactionId"] as? String)
+        let coins = try #require(try purchase("com.example.demo.coins.100")["transactionId"] as? String)
+
+        #expect(try storekit(["refund", premium, "--reason", "app-issue", "--data-dir", dataDirectory.path]).status == 0)
+        var listed = try storekit(["transactions", "--data-dir", dataDirectory.path, "--json"])
+        var all = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        #expect(all.first { $0["transactionId"] as? String == premium }?["revocationReason"] as? Int == 1)
+        #expect(all.first { $0["transactionId"] as? String == premium }?["revocationDate"] != nil)
+
+        #expect(try storekit(["delete", coins, "--data-dir", dataDirectory.path]).status == 0)
+        listed = try storekit(["transactions", "--data-dir", dataDirectory.path, "--json"])
+        all = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        #expect(all.map { $0["transactionId"] as? String } == [premium])
+
+        #expect(try storekit(["clear", "--data-dir", dataDirectory.path]).status == 0)
+        listed = try storekit(["transactions", "--data-dir", dataDirectory.path, "--json"])
+        all = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        #expect(all.isEmpty)
+    }
+
+    @Test("The data directory comes from OPENSTOREKIT_DATA_DIR when --data-dir is not given")
+    func dataDirectoryFromEnvironment() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let run = try storekit(["purchase", "com.example.demo.premium", "--config", demoConfiguration], environment: ["OPENSTOREKIT_DATA_DIR": dataDirectory.path])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        #expect(FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent("store.sqlite").path))
+    }
+
+    @Test("Mistakes exit 1 with a message that says what to do")
+    func mistakes() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let unknown = try storekit(["purchase", "no.such.product", "--config", demoConfiguration, "--data-dir", dataDirectory.path])
+        #expect(unknown.status == 1)
+        #expect(unknown.errorOutput.contains("No product \"no.such.product\""))
+        let quantity = try storekit(["purchase", "com.example.demo.premium", "--quantity", "2", "--config", demoConfiguration, "--data-dir", dataDirectory.path])
+        #expect(quantity.status == 1)
+        #expect(quantity.errorOutput.contains("only consumables"))
+        let missingTransaction = try storekit(["refund", "2000000000000999", "--data-dir", dataDirectory.path])
+        #expect(missingTransaction.status == 1)
+        #expect(missingTransaction.errorOutput.contains("No transaction 2000000000000999"))
+        let notANumber = try storekit(["delete", "abc", "--data-dir", dataDirectory.path])
+        #expect(notANumber.status != 0)
+        #expect(notANumber.errorOutput.contains("not a transaction identifier"))
+        let missingFile = try storekit(["purchase", "x", "--config", "/nonexistent/Nope.storekit", "--data-dir", dataDirectory.path])
+        #expect(missingFile.status != 0)
+        #expect(missingFile.errorOutput.contains("Nope.storekit"))
+    }
+
+    @Test("Every command's help teaches with an example", arguments: ["serve", "purchase", "transactions", "refund", "delete", "clear"])
+    func helpHasExamples(command: String) throws {
+        let run = try storekit([command, "--help"])
+        #expect(run.status == 0)
+        #expect(run.output.contains("Example"))
+        #expect(run.output.contains("storekit \(command)"))
+    }
+}
