@@ -65,14 +65,14 @@ let package = Package(
         ),
         .testTarget(name: "StoreKitConfigurationTests", dependencies: ["StoreKitConfiguration"]),
         .testTarget(name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats"]),
-        .testTarget(name: "AppStoreEngineTests", dependencies: ["AppStoreEngine"]),
+        .testTarget(name: "AppStoreEngineTests", dependencies: ["AppStoreEngine", "StoreKitConfiguration"]),
         .testTarget(
             name: "AppStoreSQLiteTests",
             dependencies: ["AppStoreSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "AppStoreServerTests",
-            dependencies: ["AppStoreServer", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: ["AppStoreServer", "StoreKitConfiguration", .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
         .testTarget(name: "OpenStoreKitTests", dependencies: ["OpenStoreKit", "OpenStoreKitTest"]),
         .testTarget(name: "StoreKitCLITests", dependencies: ["StoreKitCLI"]),

@@ -91,7 +91,17 @@ public struct ProductsResponse: ResponseCodable, Equatable {
         /// Localized names and descriptions.
         public var localizations: [LocalizedText]
         /// Group, level and period, for auto-renewable subscriptions.
-        public var subscription: SubscriptionTerms?
+        public var subscription: Subscription?
+    }
+
+    /// Where an auto-renewable subscription sits in its group, and how long it runs.
+    public struct Subscription: Codable, Equatable, Sendable {
+        /// The subscription group's identifier.
+        public var groupID: String
+        /// The level in the group; 1 is the highest.
+        public var level: Int
+        /// The period in ISO 8601, e.g. `P1M`.
+        public var period: String
     }
 
     /// The catalog's products in configuration order.
@@ -103,7 +113,8 @@ public struct ProductsResponse: ResponseCodable, Equatable {
             Product(
                 id: product.id, type: product.type.rawValue, referenceName: product.referenceName,
                 price: "\(product.price)", currency: storefront?.currency, familyShareable: product.isFamilyShareable,
-                localizations: product.localizations, subscription: product.subscription
+                localizations: product.localizations,
+                subscription: product.subscription.map { Subscription(groupID: $0.groupID, level: $0.level, period: $0.period.iso8601) }
             )
         }
     }

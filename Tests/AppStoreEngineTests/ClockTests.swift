@@ -1,4 +1,5 @@
 import AppStoreEngine
+import StoreKitConfiguration
 import Foundation
 import Synchronization
 import Testing
@@ -75,13 +76,5 @@ struct ClockTests {
         #expect(length(.oneSecondIsOneDay, week) == 7)
         #expect(TimeRate.oneRenewalEveryMinute.billingRetryDuration == 120)
         #expect(TimeRate.realTime.gracePeriod(for: week) == 6 * 86_400)
-    }
-
-    @Test("ISO 8601 periods parse and print")
-    func periods() {
-        #expect(SubscriptionPeriod(iso8601: "P3M") == SubscriptionPeriod(value: 3, unit: .month))
-        #expect(SubscriptionPeriod(iso8601: "P1Q") == nil)
-        #expect(SubscriptionPeriod(iso8601: "P0M") == nil)
-        #expect(SubscriptionPeriod(value: 1, unit: .year).iso8601 == "P1Y")
     }
 }

@@ -1,4 +1,5 @@
 import AppStoreEngine
+import StoreKitConfiguration
 import Foundation
 
 /// A fixed start date for every test clock: 2026-01-15T12:00:00Z.

@@ -1,4 +1,5 @@
 import AppStoreEngine
+import StoreKitConfiguration
 import AppStoreServer
 import Foundation
 import HummingbirdTesting
@@ -53,7 +54,7 @@ struct StoreServerTests {
                 #expect(body.products[0].type == "Non-Consumable")
                 #expect(body.products[0].familyShareable)
                 #expect(body.products[0].localizations.first?.displayName == "Premium")
-                #expect(body.products[1].subscription?.period.iso8601 == "P1M")
+                #expect(body.products[1].subscription?.period == "P1M")
             }
         }
     }

@@ -21,8 +21,9 @@ extension CatalogProduct {
         case .subscription(let definition):
             localizations = definition.localizations
             subscription = SubscriptionTerms(
-                groupID: definition.groupID, level: definition.groupLevel,
-                period: SubscriptionPeriod(value: definition.period.value, unit: SubscriptionPeriod.Unit(definition.period.unit))
+                groupID: definition.groupID, level: definition.groupLevel, period: definition.period,
+                introductoryOffer: definition.introductoryOffer, promotionalOffers: definition.promotionalOffers,
+                offerCodes: definition.offerCodes, winBackOffers: definition.winBackOffers
             )
         }
         self.init(
@@ -42,17 +43,6 @@ extension ProductType {
         case .nonConsumable: self = .nonConsumable
         case .nonRenewingSubscription: self = .nonRenewable
         case .autoRenewable: self = .autoRenewable
-        }
-    }
-}
-
-extension SubscriptionPeriod.Unit {
-    init(_ unit: StoreKitConfiguration.SubscriptionPeriod.Unit) {
-        switch unit {
-        case .day: self = .day
-        case .week: self = .week
-        case .month: self = .month
-        case .year: self = .year
         }
     }
 }

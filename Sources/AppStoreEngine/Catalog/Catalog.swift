@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitConfiguration
 
 /// The four kinds of in-app purchase, with the raw values Apple uses in signed transactions.
 public enum ProductType: String, Sendable, Hashable, Codable, CaseIterable {
@@ -40,7 +41,7 @@ public struct LocalizedText: Sendable, Hashable, Codable {
 }
 
 /// A product the store sells.
-public struct CatalogProduct: Sendable, Hashable, Codable, Identifiable {
+public struct CatalogProduct: Sendable, Equatable, Identifiable {
     /// The product identifier apps ask for.
     public var id: String
     /// What kind of purchase this is.
@@ -82,25 +83,40 @@ public struct CatalogProduct: Sendable, Hashable, Codable, Identifiable {
     }
 }
 
-/// The terms of an auto-renewable subscription.
-public struct SubscriptionTerms: Sendable, Hashable, Codable {
+/// The terms of an auto-renewable subscription: group, level, period and offers, as the configuration gives them.
+public struct SubscriptionTerms: Sendable, Equatable {
     /// The identifier of the subscription group the product belongs to.
     public var groupID: String
     /// The service level within the group; 1 is the highest.
     public var level: Int
     /// How long one period lasts.
     public var period: SubscriptionPeriod
+    /// The introductory offer (free trial, pay as you go or pay up front), if any.
+    public var introductoryOffer: OfferDefinition?
+    /// Promotional offers, redeemed with a signed offer identifier.
+    public var promotionalOffers: [OfferDefinition]
+    /// Offers redeemed with a code.
+    public var offerCodes: [OfferDefinition]
+    /// Offers for customers whose subscription lapsed.
+    public var winBackOffers: [OfferDefinition]
 
     /// Creates subscription terms.
-    public init(groupID: String, level: Int, period: SubscriptionPeriod) {
+    public init(
+        groupID: String, level: Int, period: SubscriptionPeriod, introductoryOffer: OfferDefinition? = nil,
+        promotionalOffers: [OfferDefinition] = [], offerCodes: [OfferDefinition] = [], winBackOffers: [OfferDefinition] = []
+    ) {
         self.groupID = groupID
         self.level = level
         self.period = period
+        self.introductoryOffer = introductoryOffer
+        self.promotionalOffers = promotionalOffers
+        self.offerCodes = offerCodes
+        self.winBackOffers = winBackOffers
     }
 }
 
 /// Everything a store sells, by product identifier.
-public struct Catalog: Sendable, Hashable {
+public struct Catalog: Sendable, Equatable {
     /// The products in configuration order.
     public private(set) var products: [CatalogProduct]
     private var indexByID: [String: Int]

@@ -1,4 +1,5 @@
 import Foundation
+import StoreKitConfiguration
 
 /// How fast subscription time runs in a test store: the raw values of Apple's `SKTestSession.TimeRate`.
 ///
@@ -95,7 +96,7 @@ public enum TimeRate: Int, Sendable, Codable, CaseIterable {
             return start.addingTimeInterval(seconds)
         }
         if let secondsPerDay {
-            return start.addingTimeInterval(length.approximateDays * secondsPerDay)
+            return start.addingTimeInterval(Self.approximateDays(length) * secondsPerDay)
         }
         var components = DateComponents()
         switch length.unit {
@@ -104,7 +105,17 @@ public enum TimeRate: Int, Sendable, Codable, CaseIterable {
         case .month: components.month = length.value
         case .year: components.year = length.value
         }
-        return calendar.date(byAdding: components, to: start) ?? start.addingTimeInterval(length.approximateDays * Self.day)
+        return calendar.date(byAdding: components, to: start) ?? start.addingTimeInterval(Self.approximateDays(length) * Self.day)
+    }
+
+    /// A period's length in days, counting a month as 30 and a year as 365 days.
+    private static func approximateDays(_ period: SubscriptionPeriod) -> Double {
+        switch period.unit {
+        case .day: Double(period.value)
+        case .week: Double(7 * period.value)
+        case .month: Double(30 * period.value)
+        case .year: Double(365 * period.value)
+        }
     }
 
     /// How long a billing grace period lasts for a subscription of the given period under this rate.
