@@ -39,7 +39,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .target(name: "AppStoreEngine", dependencies: ["StoreKitConfiguration"]),
+        .target(name: "AppStoreEngine", dependencies: ["StoreKitConfiguration", "AppStoreFormats"]),
         .target(
             name: "AppStoreSQLite",
             dependencies: ["AppStoreEngine", .product(name: "GRDB", package: "GRDB.swift")]
@@ -53,7 +53,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "OpenStoreKit", dependencies: ["AppStoreEngine", "AppStoreSQLite"]),
+        .target(name: "OpenStoreKit", dependencies: ["StoreKitConfiguration", "AppStoreEngine", "AppStoreSQLite"]),
         .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "AppStoreEngine"]),
         .executableTarget(
             name: "StoreKitCLI",
@@ -63,18 +63,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "StoreKitConfigurationTests", dependencies: ["StoreKitConfiguration"]),
+        .executableTarget(
+            name: "InAppPurchases",
+            dependencies: ["OpenStoreKit"],
+            path: "Examples/InAppPurchases"
+        ),
+        .testTarget(name: "StoreKitConfigurationTests", dependencies: ["StoreKitConfiguration"], exclude: ["Fixtures"]),
         .testTarget(name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats"]),
-        .testTarget(name: "AppStoreEngineTests", dependencies: ["AppStoreEngine", "StoreKitConfiguration"]),
+        .testTarget(name: "AppStoreEngineTests", dependencies: ["AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration"]),
         .testTarget(
             name: "AppStoreSQLiteTests",
-            dependencies: ["AppStoreSQLite", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AppStoreSQLite", "AppStoreFormats", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "AppStoreServerTests",
-            dependencies: ["AppStoreServer", "StoreKitConfiguration", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: ["AppStoreServer", "AppStoreFormats", "StoreKitConfiguration", .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
-        .testTarget(name: "OpenStoreKitTests", dependencies: ["OpenStoreKit", "OpenStoreKitTest"]),
+        .testTarget(name: "OpenStoreKitTests", dependencies: ["OpenStoreKit", "OpenStoreKitTest", "AppStoreFormats", "StoreKitCLI"]),
         .testTarget(name: "StoreKitCLITests", dependencies: ["StoreKitCLI"]),
     ],
     swiftLanguageModes: [.v6]

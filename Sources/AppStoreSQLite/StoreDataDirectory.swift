@@ -1,3 +1,5 @@
+import AppStoreEngine
+import AppStoreFormats
 import Foundation
 
 /// Where a store keeps its state on disk: the database, the certificate authority, device state.
@@ -46,5 +48,14 @@ public struct StoreDataDirectory: Sendable, Hashable {
     /// Opens the store database in this directory, creating both if needed.
     public func openStorage() throws(SQLiteStorageError) -> SQLiteStorage {
         try SQLiteStorage(url: databaseURL)
+    }
+}
+
+extension StoreDataDirectory {
+    /// The signer of the store in this directory: its certificate authority, loaded (or generated and
+    /// kept under `ca/`, private keys readable by the owner only) on the first signature.
+    public var signer: StoreSigner {
+        let url = certificateAuthorityURL
+        return StoreSigner { try CertificateAuthority.loadOrCreate(in: url) }
     }
 }

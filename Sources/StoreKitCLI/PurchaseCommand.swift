@@ -8,6 +8,9 @@ struct PurchaseCommand: AsyncParsableCommand {
         commandName: "purchase",
         abstract: "Buy a product in the embedded store and print the transaction.",
         discussion: """
+        With --json the output includes `signedTransaction`, the JWS Apple's libraries verify given the root \
+        from `storekit ca export`.
+
         The purchase is stored in the data directory at once, so it survives the process and shows in \
         `storekit transactions`, in a running `storekit serve` and in apps that use the same directory.
 
@@ -42,7 +45,10 @@ struct PurchaseCommand: AsyncParsableCommand {
         let record = try await store.purchase(
             PurchaseRequest(productID: productID, accountID: account, bundleID: bundleID, quantity: quantity)
         )
-        let output = TransactionOutput(record)
+        var output = TransactionOutput(record)
+        if record.state.isCompleted {
+            output.signedTransaction = try await store.signedTransaction(record)
+        }
         if json { try printJSON(output) } else { print(output.line) }
     }
 }
@@ -113,7 +119,7 @@ struct RefundCommand: AsyncParsableCommand {
         let store = try location.openStore()
         let revoked = try await store.refund(
             transactionID: try parseTransactionID(transactionID),
-            reason: reason == .appIssue ? .developerIssue : .other
+            reason: reason == .appIssue ? .refundedDueToIssue : .refundedForOtherReason
         )
         revoked.forEach { print("refunded \(TransactionOutput($0).line)") }
     }

@@ -30,7 +30,8 @@ struct StoreLocationOptions: ParsableArguments {
             catalog: configuration.map(Catalog.init(configuration:)) ?? Catalog(products: []),
             settings: configuration.map(StoreSettings.init(configuration:)) ?? StoreSettings(),
             storage: storage,
-            clock: clock
+            clock: clock,
+            signer: directory.signer
         )
     }
 }

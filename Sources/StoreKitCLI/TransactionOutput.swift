@@ -17,10 +17,12 @@ struct TransactionOutput: Encodable {
     var currency: String
     var price: String
     var amountCharged: String
-    var reason: String
+    var origin: String
     var state: String
     var revocationDate: String?
     var revocationReason: Int?
+    /// The transaction as a JWS, when the command signs it.
+    var signedTransaction: String?
 
     init(_ record: TransactionRecord) {
         transactionId = String(record.id)
@@ -37,17 +39,17 @@ struct TransactionOutput: Encodable {
         currency = record.currency
         price = "\(record.unitPrice)"
         amountCharged = "\(record.amountCharged)"
-        reason = record.reason.rawValue
+        origin = record.origin.rawValue
         state = record.state.name
         revocationDate = record.revocationDate?.formatted(.iso8601)
-        revocationReason = record.revocationReason?.rawValue
+        revocationReason = record.revocationReason.map { Int($0.rawValue) }
     }
 
     /// One line for people: id, product, state, date, amount.
     var line: String {
         var text = "\(transactionId)  \(productId)  \(state)  \(purchaseDate)  \(amountCharged) \(currency)"
         if quantity > 1 { text += "  ×\(quantity)" }
-        if originalTransactionId != transactionId { text += "  (\(reason) of \(originalTransactionId))" }
+        if originalTransactionId != transactionId { text += "  (\(origin) of \(originalTransactionId))" }
         if let revocationDate { text += "  refunded \(revocationDate)" }
         return text + "  [\(account)]"
     }

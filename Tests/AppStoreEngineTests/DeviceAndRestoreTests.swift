@@ -1,4 +1,5 @@
 import AppStoreEngine
+import AppStoreFormats
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ struct DeviceAndRestoreTests {
 
     @Test("A transaction stays unfinished on a device until that device finishes it")
     func finishIsPerDevice() async throws {
-        let (store, _) = makeStore()
+        let (store, _) = try makeStore()
         let onPhone = try await store.buy("coins", device: phone)
         let outside = try await store.buy("premium")
         #expect(try await store.unfinishedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: phone).map(\.id) == [onPhone.id, outside.id])
@@ -22,14 +23,14 @@ struct DeviceAndRestoreTests {
 
     @Test("A transaction waiting for Ask to Buy cannot be finished")
     func pendingCannotFinish() async throws {
-        let (store, _) = makeStore(settings: StoreSettings(askToBuyEnabled: true))
+        let (store, _) = try makeStore(settings: StoreSettings(askToBuyEnabled: true))
         let pending = try await store.buy("coins", device: phone)
         await #expect(throws: StoreError(.invalidTransactionState, "")) { try await store.finish(transactionID: pending.id, deviceID: phone) }
     }
 
     @Test("Restore replays each owned non-consumable once, as new transactions pointing at the original")
     func restoreReplaysNonConsumables() async throws {
-        let (store, clock) = makeStore()
+        let (store, clock) = try makeStore()
         let premium = try await store.buy("premium")
         _ = try await store.buy("premium")
         _ = try await store.buy("coins")
@@ -38,7 +39,7 @@ struct DeviceAndRestoreTests {
         #expect(try await store.restorableTransactions(accountID: defaultAccountID, bundleID: app).map(\.id) == [premium.id])
         let restored = try await store.restoreCompletedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: tablet)
         #expect(restored.count == 1)
-        #expect(restored[0].reason == .restore)
+        #expect(restored[0].origin == .restore)
         #expect(restored[0].originalID == premium.id)
         #expect(restored[0].id != premium.id)
         #expect(restored[0].purchaseDate == testStart.addingTimeInterval(86_400))
@@ -50,21 +51,21 @@ struct DeviceAndRestoreTests {
 
     @Test("Restore with nothing to restore returns nothing")
     func emptyRestore() async throws {
-        let (store, _) = makeStore()
+        let (store, _) = try makeStore()
         _ = try await store.buy("coins")
         #expect(try await store.restoreCompletedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: phone).isEmpty)
     }
 
     @Test("Refunding a non-consumable revokes it and everything derived from it, at the clock's date")
     func refundRevokes() async throws {
-        let (store, clock) = makeStore()
+        let (store, clock) = try makeStore()
         let premium = try await store.buy("premium")
         let restored = try await store.restoreCompletedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: phone)
         try await clock.advance(by: 120)
         let events = await store.events()
-        let revoked = try await store.refund(transactionID: premium.id, reason: .developerIssue)
+        let revoked = try await store.refund(transactionID: premium.id, reason: .refundedDueToIssue)
         #expect(Set(revoked.map(\.id)) == [premium.id, restored[0].id])
-        #expect(revoked.allSatisfy { $0.revocationDate == testStart.addingTimeInterval(120) && $0.revocationReason == .developerIssue })
+        #expect(revoked.allSatisfy { $0.revocationDate == testStart.addingTimeInterval(120) && $0.revocationReason == .refundedDueToIssue })
         #expect(try await store.ownedProducts(accountID: defaultAccountID, bundleID: app).isEmpty)
         #expect(try await store.restorableTransactions(accountID: defaultAccountID, bundleID: app).isEmpty)
         var iterator = events.makeAsyncIterator()
@@ -74,7 +75,7 @@ struct DeviceAndRestoreTests {
 
     @Test("Deleting a purchase deletes the restores derived from it; clearing deletes everything")
     func deleteAndClear() async throws {
-        let (store, _) = makeStore()
+        let (store, _) = try makeStore()
         let premium = try await store.buy("premium")
         _ = try await store.restoreCompletedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: phone)
         let coins = try await store.buy("coins")
@@ -89,8 +90,8 @@ struct DeviceAndRestoreTests {
     @Test("Tenants sharing one storage never see each other's purchases")
     func tenantsAreIsolated() async throws {
         let storage = InMemoryStorage()
-        let (first, _) = makeStore(storage: storage, tenant: "first")
-        let (second, _) = makeStore(storage: storage, tenant: "second")
+        let (first, _) = try makeStore(storage: storage, tenant: "first")
+        let (second, _) = try makeStore(storage: storage, tenant: "second")
         _ = try await first.buy("premium")
         #expect(try await second.transactions().isEmpty)
         #expect(try await first.transactions().count == 1)
@@ -98,7 +99,7 @@ struct DeviceAndRestoreTests {
 
     @Test("A storefront change is announced")
     func storefrontChange() async throws {
-        let (store, _) = makeStore()
+        let (store, _) = try makeStore()
         let events = await store.events()
         try await store.saveAccount(Account(id: defaultAccountID, storefront: "FRA"))
         var iterator = events.makeAsyncIterator()

@@ -1,4 +1,5 @@
 import AppStoreEngine
+import AppStoreFormats
 import Foundation
 import Testing
 
@@ -6,11 +7,11 @@ import Testing
 struct PurchaseTests {
     @Test("A purchase records price, currency, storefront and the clock's date")
     func purchaseRecordsTerms() async throws {
-        let (store, clock) = makeStore()
+        let (store, clock) = try makeStore()
         try await clock.advance(by: 90)
         let record = try await store.buy("coins", quantity: 3)
         #expect(record.state == .purchased)
-        #expect(record.reason == .purchase)
+        #expect(record.origin == .purchase)
         #expect(record.originalID == record.id)
         #expect(record.quantity == 3)
         #expect(record.unitPrice == Decimal(string: "0.99"))
@@ -25,7 +26,7 @@ struct PurchaseTests {
 
     @Test("Transaction identifiers are numeric, unique and increasing", arguments: [ProductType.consumable, .nonConsumable, .nonRenewable])
     func identifiersIncrease(type: ProductType) async throws {
-        let (store, _) = makeStore()
+        let (store, _) = try makeStore()
         let product = testCatalog.products.first { $0.type == type }!
         let first = try await store.buy(product.id)
         let second = try await store.buy(product.id)
@@ -34,7 +35,7 @@ struct PurchaseTests {
 
     @Test("The account's storefront sets currency and storefront identifier")
     func storefrontSetsCurrency() async throws {
-        let (store, _) = makeStore()
+        let (store, _) = try makeStore()
         try await store.saveAccount(Account(id: "yuki", storefront: "JPN"))
         let record = try await store.buy("coins", account: "yuki")
         #expect(record.currency == "JPY")
@@ -43,7 +44,7 @@ struct PurchaseTests {
 
     @Test("Unknown products and bad quantities are refused without recording anything")
     func invalidRequestsRecordNothing() async throws {
-        let (store, _) = makeStore()
+        let (store, _) = try makeStore()
         await #expect(throws: StoreError(.unknownProduct, "")) { try await store.buy("nope") }
         await #expect(throws: StoreError(.invalidQuantity, "")) { try await store.buy("coins", quantity: 0) }
         await #expect(throws: StoreError(.invalidQuantity, "")) { try await store.buy("coins", quantity: 11) }
@@ -52,12 +53,12 @@ struct PurchaseTests {
 
     @Test("Buying an owned non-consumable makes a new regular transaction that is not charged")
     func repurchaseIsFree() async throws {
-        let (store, clock) = makeStore()
+        let (store, clock) = try makeStore()
         let first = try await store.buy("premium")
         try await clock.advance(by: 3_600)
         let again = try await store.buy("premium")
         #expect(again.id != first.id)
-        #expect(again.reason == .repurchase)
+        #expect(again.origin == .repurchase)
         #expect(again.state == .purchased)
         #expect(again.originalID == first.id)
         #expect(again.originalPurchaseDate == first.purchaseDate)
@@ -68,11 +69,11 @@ struct PurchaseTests {
 
     @Test("Non-renewing subscriptions and consumables are charged every time")
     func repeatableProductsAreCharged() async throws {
-        let (store, _) = makeStore()
+        let (store, _) = try makeStore()
         for product in ["coins", "season.pass"] {
             _ = try await store.buy(product)
             let second = try await store.buy(product)
-            #expect(second.reason == .purchase)
+            #expect(second.origin == .purchase)
             #expect(second.amountCharged > 0)
             #expect(second.originalID == second.id)
         }
@@ -80,7 +81,7 @@ struct PurchaseTests {
 
     @Test("A restricted account's payment fails with paymentNotAllowed")
     func restrictedAccountFails() async throws {
-        let (store, _) = makeStore()
+        let (store, _) = try makeStore()
         try await store.saveAccount(Account(id: "kid", storefront: "USA", canMakePayments: false))
         let record = try await store.buy("coins", account: "kid")
         #expect(record.state == .failed(errorCode: 4))
@@ -89,7 +90,7 @@ struct PurchaseTests {
 
     @Test("Failure injection fails purchases with the chosen error", arguments: [0, 11, 12, 13, 14])
     func failureInjection(code: Int) async throws {
-        let (store, _) = makeStore(settings: StoreSettings(failTransactionsEnabled: true, failureErrorCode: code))
+        let (store, _) = try makeStore(settings: StoreSettings(failTransactionsEnabled: true, failureErrorCode: code))
         let record = try await store.buy("premium")
         #expect(record.state == .failed(errorCode: code))
         #expect(try await store.ownedProducts(accountID: defaultAccountID, bundleID: app).isEmpty)
@@ -97,7 +98,7 @@ struct PurchaseTests {
 
     @Test("Ask to Buy waits for approval; approval completes, decline fails")
     func askToBuy() async throws {
-        let (store, clock) = makeStore(settings: StoreSettings(askToBuyEnabled: true))
+        let (store, clock) = try makeStore(settings: StoreSettings(askToBuyEnabled: true))
         let pending = try await store.buy("premium")
         #expect(pending.state == .pendingApproval)
         #expect(try await store.ownedProducts(accountID: defaultAccountID, bundleID: app).isEmpty)
@@ -116,7 +117,7 @@ struct PurchaseTests {
 
     @Test("An interrupted purchase completes once the issue is resolved")
     func interruptedPurchase() async throws {
-        let (store, _) = makeStore(settings: StoreSettings(interruptedPurchasesEnabled: true))
+        let (store, _) = try makeStore(settings: StoreSettings(interruptedPurchasesEnabled: true))
         let interrupted = try await store.buy("coins")
         #expect(interrupted.state == .interrupted)
         let resolved = try await store.resolveIssue(transactionID: interrupted.id)

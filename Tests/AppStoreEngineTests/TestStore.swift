@@ -1,4 +1,5 @@
 import AppStoreEngine
+import AppStoreFormats
 import StoreKitConfiguration
 import Foundation
 
@@ -19,9 +20,9 @@ let testCatalog = Catalog(products: [
 let app = "com.example.demo"
 
 /// A fresh store: its own in-memory storage, a virtual clock at ``testStart``.
-func makeStore(settings: StoreSettings = StoreSettings(), storage: any Storage = InMemoryStorage(), tenant: String = UUID().uuidString) -> (StoreEngine, VirtualClock) {
+func makeStore(settings: StoreSettings = StoreSettings(), storage: any Storage = InMemoryStorage(), tenant: String = UUID().uuidString) throws -> (StoreEngine, VirtualClock) {
     let clock = VirtualClock(start: testStart)
-    return (StoreEngine(tenantID: tenant, catalog: testCatalog, settings: settings, storage: storage, clock: clock), clock)
+    return (StoreEngine(tenantID: tenant, catalog: testCatalog, settings: settings, storage: storage, clock: clock, signer: .ephemeral), clock)
 }
 
 extension StoreEngine {

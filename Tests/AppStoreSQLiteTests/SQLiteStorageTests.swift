@@ -1,4 +1,5 @@
 import AppStoreEngine
+import AppStoreFormats
 import AppStoreSQLite
 import Foundation
 import GRDB
@@ -14,8 +15,8 @@ struct SQLiteStorageTests {
         CatalogProduct(id: "premium", type: .nonConsumable, price: Decimal(string: "4.99")!),
     ])
 
-    func engine(_ storage: any Storage) -> StoreEngine {
-        StoreEngine(catalog: catalog, storage: storage, clock: VirtualClock(start: start))
+    func engine(_ storage: any Storage) throws -> StoreEngine {
+        StoreEngine(catalog: catalog, storage: storage, clock: VirtualClock(start: start), signer: .ephemeral)
     }
 
     @Test("Purchases, accounts and finished marks survive closing and reopening the database")
@@ -24,13 +25,13 @@ struct SQLiteStorageTests {
         let device = UUID()
         let bought: TransactionRecord
         do {
-            let store = engine(try SQLiteStorage(url: databaseURL))
+            let store = try engine(try SQLiteStorage(url: databaseURL))
             try await store.saveAccount(Account(id: "ana", storefront: "ESP"))
             bought = try await store.purchase(PurchaseRequest(productID: "premium", accountID: "ana", bundleID: "app", deviceID: device))
             _ = try await store.purchase(PurchaseRequest(productID: "coins", accountID: "ana", bundleID: "app", quantity: 2, deviceID: device))
             try await store.finish(transactionID: bought.id, deviceID: device)
         }
-        let reopened = engine(try SQLiteStorage(url: databaseURL))
+        let reopened = try engine(try SQLiteStorage(url: databaseURL))
         let all = try await reopened.transactions()
         #expect(all.count == 2)
         #expect(all.first == bought)
@@ -45,7 +46,7 @@ struct SQLiteStorageTests {
     @Test("Queries filter by account, app, product and original transaction")
     func queries() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = engine(try SQLiteStorage(url: databaseURL))
+        let store = try engine(try SQLiteStorage(url: databaseURL))
         let premium = try await store.purchase(PurchaseRequest(productID: "premium", accountID: "a", bundleID: "one"))
         _ = try await store.purchase(PurchaseRequest(productID: "coins", accountID: "a", bundleID: "two"))
         _ = try await store.purchase(PurchaseRequest(productID: "coins", accountID: "b", bundleID: "one"))
@@ -62,7 +63,7 @@ struct SQLiteStorageTests {
     func commitIsAtomic() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let storage = try SQLiteStorage(url: databaseURL)
-        let store = engine(storage)
+        let store = try engine(storage)
         // Make SQLite refuse the transaction row, after the account row of the same commit was written.
         let pool = try DatabasePool(path: databaseURL.path)
         try await pool.write { db in

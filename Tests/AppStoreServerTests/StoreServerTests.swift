@@ -1,4 +1,5 @@
 import AppStoreEngine
+import AppStoreFormats
 import StoreKitConfiguration
 import AppStoreServer
 import Foundation
@@ -10,7 +11,7 @@ import Testing
 struct StoreServerTests {
     let start = Date(timeIntervalSince1970: 1_768_478_400)
 
-    func makeServer() -> (StoreServer, VirtualClock) {
+    func makeServer() throws -> (StoreServer, VirtualClock) {
         let clock = VirtualClock(start: start)
         let catalog = Catalog(products: [
             CatalogProduct(
@@ -22,13 +23,13 @@ struct StoreServerTests {
                 subscription: SubscriptionTerms(groupID: "G1", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))
             ),
         ])
-        let engine = StoreEngine(catalog: catalog, settings: StoreSettings(storefront: "GBR"), storage: InMemoryStorage(), clock: clock)
+        let engine = StoreEngine(catalog: catalog, settings: StoreSettings(storefront: "GBR"), storage: InMemoryStorage(), clock: clock, signer: .ephemeral)
         return (StoreServer(engine: engine, port: 0), clock)
     }
 
     @Test("GET /health reports status, version and the store clock's now", arguments: [TestingSetup.router, .live])
     func health(setup: TestingSetup) async throws {
-        let (server, clock) = makeServer()
+        let (server, clock) = try makeServer()
         try await clock.advance(by: 60)
         try await server.makeApplication().test(setup) { client in
             try await client.execute(uri: "/health", method: .get) { response in
@@ -43,7 +44,7 @@ struct StoreServerTests {
 
     @Test("GET /v1/products lists the catalog with exact prices in the storefront's currency")
     func products() async throws {
-        let (server, _) = makeServer()
+        let (server, _) = try makeServer()
         try await server.makeApplication().test(.router) { client in
             try await client.execute(uri: "/v1/products", method: .get) { response in
                 #expect(response.status == .ok)
@@ -61,7 +62,7 @@ struct StoreServerTests {
 
     @Test("Unknown paths answer 404")
     func notFound() async throws {
-        let (server, _) = makeServer()
+        let (server, _) = try makeServer()
         try await server.makeApplication().test(.router) { client in
             try await client.execute(uri: "/v1/nothing", method: .get) { response in
                 #expect(response.status == .notFound)

@@ -1,3 +1,4 @@
+import AppStoreFormats
 import Foundation
 import StoreKitConfiguration
 

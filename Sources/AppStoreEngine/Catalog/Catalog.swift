@@ -1,27 +1,6 @@
+import AppStoreFormats
 import Foundation
 import StoreKitConfiguration
-
-/// The four kinds of in-app purchase, with the raw values Apple uses in signed transactions.
-public enum ProductType: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Used up once bought (coins, lives); can be bought again.
-    case consumable = "Consumable"
-    /// Bought once, owned for ever (a premium unlock).
-    case nonConsumable = "Non-Consumable"
-    /// A subscription for a fixed time that the app manages and that does not renew.
-    case nonRenewable = "Non-Renewing Subscription"
-    /// A subscription the App Store renews each period until cancelled.
-    case autoRenewable = "Auto-Renewable Subscription"
-
-    /// The number Apple's receipts use for this type (in-app attribute 1707).
-    public var receiptTypeCode: Int {
-        switch self {
-        case .nonConsumable: 0
-        case .consumable: 1
-        case .nonRenewable: 2
-        case .autoRenewable: 3
-        }
-    }
-}
 
 /// A product's name and description in one locale.
 public struct LocalizedText: Sendable, Hashable, Codable {

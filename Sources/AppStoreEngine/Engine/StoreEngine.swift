@@ -1,3 +1,4 @@
+import AppStoreFormats
 import Foundation
 
 /// One App Store: a catalog, its accounts and their purchases, on a clock.
@@ -16,14 +17,20 @@ public actor StoreEngine {
     /// The store's clock.
     public nonisolated let clock: any StoreClock
 
+    /// Signs the transactions and receipts the store issues.
+    public nonisolated let signer: StoreSigner
+
     private let storage: any Storage
+    /// Signed receipts by device, valid while their purchases are unchanged (see `appReceipt`).
+    var receiptCache: [ReceiptCacheKey: CachedReceipt] = [:]
     private var subscribers: [UUID: AsyncStream<StoreEvent>.Continuation] = [:]
 
-    /// Creates an engine for a tenant of `storage`.
+    /// Creates an engine for a tenant of `storage`, signing with `signer`.
     public init(
         tenantID: String = "default", catalog: Catalog, settings: StoreSettings = StoreSettings(),
-        storage: any Storage, clock: any StoreClock
+        storage: any Storage, clock: any StoreClock, signer: StoreSigner
     ) {
+        self.signer = signer
         self.tenantID = tenantID
         self.catalog = catalog
         self.settings = settings
@@ -117,7 +124,7 @@ public actor StoreEngine {
             id: id, originalID: id, accountID: account.id, bundleID: request.bundleID, productID: product.id,
             productType: product.type, quantity: request.quantity, purchaseDate: now, originalPurchaseDate: now,
             storefront: storefront, unitPrice: product.price, amountCharged: product.price * Decimal(request.quantity),
-            reason: .purchase, state: .purchased, deviceID: request.deviceID,
+            origin: .purchase, state: .purchased, deviceID: request.deviceID,
             applicationUsername: request.applicationUsername, appAccountToken: request.appAccountToken
         )
         if !account.canMakePayments {
@@ -130,7 +137,7 @@ public actor StoreEngine {
             record.originalID = owned.originalID
             record.originalPurchaseDate = owned.originalPurchaseDate
             record.amountCharged = 0
-            record.reason = .repurchase
+            record.origin = .repurchase
         } else if settings.askToBuyEnabled || request.simulatesAskToBuy {
             record.state = .pendingApproval
         } else if settings.interruptedPurchasesEnabled {
@@ -244,7 +251,7 @@ public actor StoreEngine {
             record.id = id
             record.purchaseDate = now
             record.amountCharged = 0
-            record.reason = .restore
+            record.origin = .restore
             record.deviceID = deviceID
             restored.append(record)
         }
@@ -263,7 +270,7 @@ public actor StoreEngine {
     /// same purchase (restores, repurchases) is revoked with it.
     ///
     /// - Returns: the revoked transactions.
-    public func refund(transactionID: UInt64, reason: RevocationReason = .other) async throws(StoreError) -> [TransactionRecord] {
+    public func refund(transactionID: UInt64, reason: RevocationReason = .refundedForOtherReason) async throws(StoreError) -> [TransactionRecord] {
         let record = try await transaction(transactionID)
         guard record.isActive else {
             throw StoreError(.invalidTransactionState, "Transaction \(transactionID) cannot be refunded: it is \(record.isRevoked ? "already refunded" : "\(record.state)"). Only completed transactions can be refunded.")

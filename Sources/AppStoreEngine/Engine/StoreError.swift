@@ -22,6 +22,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case clockCannotGoBack
         /// The store's storage failed; nothing was changed.
         case storageFailure
+        /// Signing a transaction or receipt failed.
+        case signingFailure
     }
 
     /// What went wrong.

@@ -1,7 +1,8 @@
+import AppStoreFormats
 import Foundation
 
-/// Why a transaction exists.
-public enum TransactionReason: String, Sendable, Hashable, Codable {
+/// How a transaction came about.
+public enum TransactionOrigin: String, Sendable, Hashable, Codable {
     /// The customer bought the product.
     case purchase
     /// The customer bought a non-consumable or non-renewing subscription they already owned: a new regular
@@ -26,14 +27,6 @@ public enum TransactionState: Sendable, Hashable, Codable {
 
     /// Whether the transaction completed and grants the product.
     public var isCompleted: Bool { self == .purchased }
-}
-
-/// Why the App Store refunded a transaction (Apple's `revocationReason`).
-public enum RevocationReason: Int, Sendable, Hashable, Codable {
-    /// Refunded for another reason.
-    case other = 0
-    /// Refunded because of an issue in the app.
-    case developerIssue = 1
 }
 
 /// One transaction as the store keeps it.
@@ -67,7 +60,7 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     /// What the customer paid in all: unit price × quantity, or zero for a repurchase or a restore.
     public var amountCharged: Decimal
     /// Why the transaction exists.
-    public var reason: TransactionReason
+    public var origin: TransactionOrigin
     /// Where the transaction stands.
     public var state: TransactionState
     /// The device the app made the request on; nil for purchases made outside any app.
@@ -85,7 +78,7 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     public init(
         id: UInt64, originalID: UInt64, accountID: String, bundleID: String, productID: String,
         productType: ProductType, quantity: Int, purchaseDate: Date, originalPurchaseDate: Date,
-        storefront: Storefront, unitPrice: Decimal, amountCharged: Decimal, reason: TransactionReason,
+        storefront: Storefront, unitPrice: Decimal, amountCharged: Decimal, origin: TransactionOrigin,
         state: TransactionState, deviceID: UUID? = nil, applicationUsername: String? = nil,
         appAccountToken: UUID? = nil, revocationDate: Date? = nil, revocationReason: RevocationReason? = nil
     ) {
@@ -103,7 +96,7 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
         self.currency = storefront.currency
         self.unitPrice = unitPrice
         self.amountCharged = amountCharged
-        self.reason = reason
+        self.origin = origin
         self.state = state
         self.deviceID = deviceID
         self.applicationUsername = applicationUsername

@@ -7,6 +7,7 @@ public actor InMemoryStorage: Storage {
         var accounts: [String: Account] = [:]
         var transactions: [UInt64: TransactionRecord] = [:]
         var finished: [UUID: Set<UInt64>] = [:]
+        var purchaseIntents: [UUID: PurchaseIntentRecord] = [:]
     }
 
     private var tenants: [String: Tenant] = [:]
@@ -39,6 +40,11 @@ public actor InMemoryStorage: Storage {
         tenants[tenant]?.finished[deviceID] ?? []
     }
 
+    public func purchaseIntents(tenant: String, accountID: String, bundleID: String) -> [PurchaseIntentRecord] {
+        (tenants[tenant]?.purchaseIntents.values.filter { $0.accountID == accountID && $0.bundleID == bundleID } ?? [])
+            .sorted { ($0.date, $0.id.uuidString) < ($1.date, $1.id.uuidString) }
+    }
+
     public func commit(tenant id: String, _ changes: [StorageChange]) {
         var tenant = tenants[id, default: Tenant()]
         for change in changes {
@@ -55,6 +61,10 @@ public actor InMemoryStorage: Storage {
                 tenant.finished = [:]
             case .markFinished(let transactionID, let deviceID):
                 tenant.finished[deviceID, default: []].insert(transactionID)
+            case .savePurchaseIntent(let intent):
+                tenant.purchaseIntents[intent.id] = intent
+            case .deletePurchaseIntent(let intentID):
+                tenant.purchaseIntents[intentID] = nil
             }
         }
         tenants[id] = tenant

@@ -40,6 +40,10 @@ public enum StorageChange: Sendable, Hashable {
     case deleteAllTransactions
     /// Records that a device finished a transaction.
     case markFinished(transactionID: UInt64, deviceID: UUID)
+    /// Inserts or replaces a purchase intent (a promoted purchase waiting for the app).
+    case savePurchaseIntent(PurchaseIntentRecord)
+    /// Deletes a purchase intent.
+    case deletePurchaseIntent(UUID)
 }
 
 /// Durable state for stores: accounts, transactions and which device finished what.
@@ -60,6 +64,8 @@ public protocol Storage: Sendable {
     func transactions(tenant: String, matching query: TransactionQuery) async throws -> [TransactionRecord]
     /// The identifiers of the transactions a device has finished.
     func finishedTransactionIDs(tenant: String, deviceID: UUID) async throws -> Set<UInt64>
+    /// The purchase intents of an account for an app, oldest first.
+    func purchaseIntents(tenant: String, accountID: String, bundleID: String) async throws -> [PurchaseIntentRecord]
     /// Applies changes atomically.
     func commit(tenant: String, _ changes: [StorageChange]) async throws
 }

@@ -1,0 +1,153 @@
+import AppStoreFormats
+import Foundation
+
+extension StoreEngine {
+    /// The environment signed data claims, from the store's settings (`Sandbox` unless configured).
+    public var environment: AppStoreEnvironment {
+        AppStoreEnvironment(rawValue: settings.environment) ?? .sandbox
+    }
+
+    /// A transaction as Apple's `JWSTransactionDecodedPayload`, signed now.
+    ///
+    /// - Throws: ``StoreError`` `invalidTransactionState` for a transaction that never completed (pending,
+    ///   interrupted, declined or failed ones have no signed form), `signingFailure` if signing fails.
+    public func signedTransaction(_ record: TransactionRecord) throws(StoreError) -> String {
+        guard record.state.isCompleted else {
+            throw StoreError(.invalidTransactionState, "Transaction \(record.id) is \(record.state); only completed transactions are signed.")
+        }
+        return try sign(transactionPayload(record))
+    }
+
+    /// The signed form of the transaction with the identifier.
+    public func signedTransaction(id: UInt64) async throws(StoreError) -> String {
+        try signedTransaction(try await transaction(id))
+    }
+
+    /// The payload a signed transaction carries, with Apple's field names and units.
+    public func transactionPayload(_ record: TransactionRecord) -> JWSTransactionDecodedPayload {
+        var payload = JWSTransactionDecodedPayload(environment: environment)
+        payload.transactionId = String(record.id)
+        payload.originalTransactionId = String(record.originalID)
+        payload.bundleId = record.bundleID
+        payload.productId = record.productID
+        payload.purchaseDate = record.purchaseDate
+        payload.originalPurchaseDate = record.originalPurchaseDate
+        payload.quantity = Int32(record.quantity)
+        payload.type = record.productType
+        payload.appAccountToken = record.appAccountToken
+        payload.inAppOwnershipType = .purchased
+        payload.signedDate = clock.now()
+        payload.transactionReason = .purchase
+        payload.storefront = record.storefront
+        payload.storefrontId = record.storefrontID
+        payload.price = Self.milliunits(record.unitPrice * Decimal(record.quantity))
+        payload.currency = record.currency
+        if let revocationDate = record.revocationDate {
+            payload.revocationDate = revocationDate
+            payload.revocationReason = record.revocationReason ?? .refundedForOtherReason
+            payload.revocationType = .refundFull
+        }
+        return payload
+    }
+
+    private func sign(_ payload: some Encodable) throws(StoreError) -> String {
+        do {
+            return try signer.keys().jws.sign(payload)
+        } catch {
+            throw StoreError(.signingFailure, "Could not sign the payload: \(error). Check the certificate authority in the data directory.")
+        }
+    }
+
+    // MARK: App receipts
+
+    /// The app receipt a device holds: signed PKCS#7 with one in-app record per non-consumable and
+    /// non-renewing subscription purchase and per consumable the device has not finished.
+    ///
+    /// Receipts are built when asked for and cached until the purchases they list change, so asking twice in
+    /// a row returns the same bytes.
+    /// - Parameters:
+    ///   - appVersion: the app's version (`CFBundleVersion`), attribute 3.
+    public func appReceipt(accountID: String, bundleID: String, deviceID: UUID, appVersion: String = "1") async throws(StoreError) -> Data {
+        let purchases = try await receiptPurchases(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
+        let key = ReceiptCacheKey(accountID: accountID, bundleID: bundleID, deviceID: deviceID, appVersion: appVersion)
+        if let cached = receiptCache[key], cached.purchases == purchases { return cached.data }
+        let receipt = appReceiptContents(purchases: purchases, bundleID: bundleID, deviceID: deviceID, appVersion: appVersion, accountID: accountID)
+        let data: Data
+        do {
+            data = try signer.keys().receipts.sign(receipt)
+        } catch {
+            throw StoreError(.signingFailure, "Could not sign the receipt: \(error). Check the certificate authority in the data directory.")
+        }
+        receiptCache[key] = CachedReceipt(purchases: purchases, data: data)
+        return data
+    }
+
+    /// The transactions an app receipt lists, oldest first.
+    func receiptPurchases(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> [TransactionRecord] {
+        let finished = try await read { [tenantID] in try await $0.finishedTransactionIDs(tenant: tenantID, deviceID: deviceID) }
+        return try await transactions(TransactionQuery(accountID: accountID, bundleID: bundleID)).filter { record in
+            guard record.state.isCompleted, record.origin != .restore else { return false }
+            switch record.productType {
+            case .nonConsumable, .nonRenewable: return true
+            case .consumable: return !finished.contains(record.id) && (record.deviceID == nil || record.deviceID == deviceID)
+            case .autoRenewable: return false
+            }
+        }
+    }
+
+    private func appReceiptContents(purchases: [TransactionRecord], bundleID: String, deviceID: UUID, appVersion: String, accountID: String) -> AppReceipt {
+        // The opaque value is derived, not random, so the engine stays deterministic; it differs per
+        // tenant, account, app and device as Apple's does.
+        let opaque = AppReceipt.deviceHash(deviceIdentifier: deviceID, opaque: Data("\(tenantID)\u{1F}\(accountID)".utf8), bundleID: bundleID).prefix(16)
+        return AppReceipt(
+            receiptType: environment.receiptType,
+            bundleID: bundleID,
+            appVersion: appVersion,
+            opaqueValue: Data(opaque),
+            sha1Hash: AppReceipt.deviceHash(deviceIdentifier: deviceID, opaque: Data(opaque), bundleID: bundleID),
+            creationDate: clock.now(),
+            originalPurchaseDate: purchases.first?.originalPurchaseDate,
+            originalAppVersion: "1.0",
+            inAppPurchases: purchases.map { record in
+                InAppPurchaseReceipt(
+                    quantity: record.quantity, productID: record.productID, transactionID: String(record.id),
+                    originalTransactionID: String(record.originalID), purchaseDate: record.purchaseDate,
+                    originalPurchaseDate: record.originalPurchaseDate, productType: record.productType,
+                    cancellationDate: record.revocationDate
+                )
+            }
+        )
+    }
+
+    static func milliunits(_ amount: Decimal) -> Int64 {
+        var scaled = amount * 1000
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &scaled, 0, .plain)
+        return NSDecimalNumber(decimal: rounded).int64Value
+    }
+}
+
+/// Which receipt a cache entry holds.
+struct ReceiptCacheKey: Hashable, Sendable {
+    var accountID: String
+    var bundleID: String
+    var deviceID: UUID
+    var appVersion: String
+}
+
+/// A signed receipt and the purchases it was built from.
+struct CachedReceipt: Sendable {
+    var purchases: [TransactionRecord]
+    var data: Data
+}
+
+extension AppStoreEnvironment {
+    /// How app receipts name this environment (attribute 0).
+    var receiptType: String {
+        switch self {
+        case .production: "Production"
+        case .xcode: "Xcode"
+        default: "ProductionSandbox"
+        }
+    }
+}

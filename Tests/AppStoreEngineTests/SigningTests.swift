@@ -1,0 +1,106 @@
+import AppStoreEngine
+import AppStoreFormats
+import Foundation
+import Testing
+
+@Suite("Signed transactions and app receipts")
+struct SigningTests {
+    let device = UUID(uuidString: "956328D9-CC6A-47F4-BE40-6953FB0AB6C7")!
+
+    func verifier(_ store: StoreEngine) throws -> JWSVerifier {
+        try JWSVerifier(rootCertificates: [try store.signer.certificateAuthority.jwsRootCertificateDER], bundleID: app, environment: .sandbox)
+    }
+
+    @Test("A signed transaction carries Apple's fields and verifies against the store's root", arguments: ["coins", "premium", "season.pass"])
+    func signedTransactionVerifies(productID: String) async throws {
+        let (store, clock) = try makeStore()
+        let record = try await store.buy(productID, quantity: productID == "coins" ? 2 : 1)
+        try await clock.advance(by: 5)
+        let token = try await store.signedTransaction(id: record.id)
+        let payload = try await verifier(store).verifyTransaction(token).get()
+        #expect(payload.transactionId == String(record.id))
+        #expect(payload.originalTransactionId == String(record.originalID))
+        #expect(payload.productId == productID)
+        #expect(payload.bundleId == app)
+        #expect(payload.type == record.productType)
+        #expect(payload.purchaseDate == record.purchaseDate)
+        #expect(payload.signedDate == testStart.addingTimeInterval(5))
+        #expect(payload.quantity == Int32(record.quantity))
+        #expect(payload.price == Int64(truncating: NSDecimalNumber(decimal: record.unitPrice * 1000)) * Int64(record.quantity))
+        #expect(payload.currency == "USD")
+        #expect(payload.storefront == "USA")
+        #expect(payload.storefrontId == "143441")
+        #expect(payload.environment == .sandbox)
+        #expect(payload.inAppOwnershipType == .purchased)
+        #expect(payload.transactionReason == .purchase)
+        #expect(payload.revocationDate == nil)
+    }
+
+    @Test("A refunded transaction's signed form says when and why")
+    func refundedTransactionSaysSo() async throws {
+        let (store, _) = try makeStore()
+        let record = try await store.buy("premium")
+        _ = try await store.refund(transactionID: record.id, reason: .refundedDueToIssue)
+        let payload = try await verifier(store).verifyTransaction(try await store.signedTransaction(id: record.id)).get()
+        #expect(payload.revocationDate == testStart)
+        #expect(payload.revocationReason == .refundedDueToIssue)
+        #expect(payload.revocationType == .refundFull)
+    }
+
+    @Test("Transactions that never completed have no signed form")
+    func pendingIsNotSigned() async throws {
+        let (store, _) = try makeStore(settings: StoreSettings(askToBuyEnabled: true))
+        let pending = try await store.buy("premium")
+        await #expect(throws: StoreError(.invalidTransactionState, "")) { try await store.signedTransaction(id: pending.id) }
+    }
+
+    @Test("The receipt lists non-consumables, non-renewing subscriptions and unfinished consumables of the device")
+    func receiptContents() async throws {
+        let (store, _) = try makeStore()
+        let premium = try await store.buy("premium", device: device)
+        let pass = try await store.buy("season.pass", device: device)
+        let coins = try await store.buy("coins", quantity: 3, device: device)
+        _ = try await store.restoreCompletedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: device)
+        let receiptVerifier = try ReceiptVerifier(rootCertificates: [try store.signer.certificateAuthority.receiptRootCertificateDER], bundleID: app)
+
+        let data = try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device)
+        let receipt = try await receiptVerifier.verify(data, deviceIdentifier: device).get()
+        #expect(receipt.bundleID == app)
+        #expect(receipt.receiptType == "ProductionSandbox")
+        #expect(receipt.creationDate == testStart)
+        // A receipt's SET OF in-app records is in DER order, not purchase order.
+        let listed = receipt.inAppPurchases.sorted { $0.transactionID < $1.transactionID }
+        #expect(listed.map(\.transactionID) == [premium, pass, coins].map { String($0.id) })
+        #expect(listed.map(\.productType) == [.nonConsumable, .nonRenewable, .consumable])
+        #expect(listed.last?.quantity == 3)
+
+        try await store.finish(transactionID: coins.id, deviceID: device)
+        let afterFinish = try await receiptVerifier.verify(try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device), deviceIdentifier: device).get()
+        #expect(Set(afterFinish.inAppPurchases.map(\.productID)) == ["premium", "season.pass"])
+
+        _ = try await store.refund(transactionID: premium.id)
+        let afterRefund = try await receiptVerifier.verify(try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device), deviceIdentifier: device).get()
+        #expect(afterRefund.inAppPurchases.first { $0.productID == "premium" }?.cancellationDate == testStart)
+    }
+
+    @Test("A receipt is built once and reused until the purchases it lists change")
+    func receiptIsCached() async throws {
+        let (store, clock) = try makeStore()
+        _ = try await store.buy("premium", device: device)
+        let first = try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device)
+        try await clock.advance(by: 60)
+        #expect(try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device) == first)
+        _ = try await store.buy("season.pass", device: device)
+        #expect(try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device) != first)
+    }
+
+    @Test("A receipt for another device does not verify with this device's identifier")
+    func receiptIsBoundToDevice() async throws {
+        let (store, _) = try makeStore()
+        _ = try await store.buy("premium", device: device)
+        let data = try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device)
+        let receiptVerifier = try ReceiptVerifier(rootCertificates: [try store.signer.certificateAuthority.receiptRootCertificateDER], bundleID: app)
+        let result = await receiptVerifier.verify(data, deviceIdentifier: UUID())
+        #expect(throws: ReceiptVerificationFailure.self) { try result.get() }
+    }
+}

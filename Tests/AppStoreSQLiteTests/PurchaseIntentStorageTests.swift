@@ -1,0 +1,39 @@
+import AppStoreEngine
+import AppStoreSQLite
+import Foundation
+import Testing
+
+@Suite("SQLite storage of purchase intents and devices")
+struct PurchaseIntentStorageTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-intents-\(UUID().uuidString)")
+    let catalog = Catalog(products: [CatalogProduct(id: "premium", type: .nonConsumable, price: 5)])
+
+    func engine(_ storage: any Storage, tenant: String = "default") throws -> StoreEngine {
+        StoreEngine(tenantID: tenant, catalog: catalog, storage: storage, clock: VirtualClock(start: Date(timeIntervalSince1970: 1_768_478_400)), signer: try .ephemeral)
+    }
+
+    @Test("An intent written by one process's store is read and removed by another's, per tenant")
+    func intentsAreShared() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("store.sqlite")
+        let writer = try engine(try SQLiteStorage(url: url))
+        let reader = try engine(try SQLiteStorage(url: url))
+        let intent = try await writer.addPurchaseIntent(productID: "premium", bundleID: "app")
+        #expect(try await reader.purchaseIntents(accountID: defaultAccountID, bundleID: "app") == [intent])
+        #expect(try await engine(try SQLiteStorage(url: url), tenant: "other").purchaseIntents(accountID: defaultAccountID, bundleID: "app").isEmpty)
+        try await reader.removePurchaseIntent(intent.id)
+        #expect(try await writer.purchaseIntents(accountID: defaultAccountID, bundleID: "app").isEmpty)
+    }
+
+    @Test("A data directory's device keeps its identifier across launches unless the environment names one")
+    func currentDevice() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let data = StoreDataDirectory(url: directory)
+        let first = try data.currentDeviceID(environment: [:])
+        #expect(try data.currentDeviceID(environment: [:]) == first)
+        let named = UUID()
+        #expect(try data.currentDeviceID(environment: [StoreDataDirectory.deviceEnvironmentVariable: named.uuidString]) == named)
+        #expect(throws: (any Error).self) { try data.currentDeviceID(environment: [StoreDataDirectory.deviceEnvironmentVariable: "not-a-uuid"]) }
+        #expect(data.receiptURL(deviceID: first, bundleID: "com.example.app").path.hasSuffix("devices/\(first.uuidString)/com.example.app/StoreKit/receipt"))
+    }
+}
