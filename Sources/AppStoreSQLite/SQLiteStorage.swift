@@ -59,6 +59,18 @@ public final class SQLiteStorage: Storage {
                 table.primaryKey(["tenant", "deviceID", "transactionID"])
             }
         }
+        migrator.registerMigration("v2: purchase intents") { db in
+            try db.create(table: "purchaseIntent") { table in
+                table.column("tenant", .text).notNull()
+                table.column("id", .text).notNull()
+                table.column("accountID", .text).notNull()
+                table.column("bundleID", .text).notNull()
+                table.column("date", .double).notNull()
+                table.column("body", .jsonText).notNull()
+                table.primaryKey(["tenant", "id"])
+            }
+            try db.create(index: "purchaseIntentByApp", on: "purchaseIntent", columns: ["tenant", "accountID", "bundleID"])
+        }
         return migrator
     }
 
@@ -117,6 +129,15 @@ public final class SQLiteStorage: Storage {
         }
     }
 
+    public func purchaseIntents(tenant: String, accountID: String, bundleID: String) async throws -> [PurchaseIntentRecord] {
+        try await pool.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT body FROM purchaseIntent WHERE tenant = ? AND accountID = ? AND bundleID = ? ORDER BY date, id",
+                arguments: [tenant, accountID, bundleID]
+            ).map { try Self.decode(PurchaseIntentRecord.self, from: $0) }
+        }
+    }
+
     public func commit(tenant: String, _ changes: [StorageChange]) async throws {
         let encoded = try changes.map(Self.encodeChange)
         try await pool.write { db in
@@ -130,6 +151,7 @@ public final class SQLiteStorage: Storage {
     private enum EncodedChange: Sendable {
         case saveAccount(id: String, body: String)
         case saveTransaction(TransactionRecord, body: String)
+        case savePurchaseIntent(PurchaseIntentRecord, body: String)
         case other(StorageChange)
     }
 
@@ -137,6 +159,7 @@ public final class SQLiteStorage: Storage {
         switch change {
         case .saveAccount(let account): .saveAccount(id: account.id, body: try encode(account))
         case .saveTransaction(let record): .saveTransaction(record, body: try encode(record))
+        case .savePurchaseIntent(let intent): .savePurchaseIntent(intent, body: try encode(intent))
         default: .other(change)
         }
     }
@@ -166,7 +189,14 @@ public final class SQLiteStorage: Storage {
                 sql: "INSERT OR IGNORE INTO finishedTransaction (tenant, deviceID, transactionID) VALUES (?, ?, ?)",
                 arguments: [tenant, deviceID.uuidString, transactionID]
             )
-        case .other(.saveAccount), .other(.saveTransaction):
+        case .savePurchaseIntent(let intent, let body):
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO purchaseIntent (tenant, id, accountID, bundleID, date, body) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [tenant, intent.id.uuidString, intent.accountID, intent.bundleID, intent.date.timeIntervalSince1970, body]
+            )
+        case .other(.deletePurchaseIntent(let id)):
+            try db.execute(sql: "DELETE FROM purchaseIntent WHERE tenant = ? AND id = ?", arguments: [tenant, id.uuidString])
+        case .other(.saveAccount), .other(.saveTransaction), .other(.savePurchaseIntent):
             preconditionFailure("encodeChange encodes every save")
         }
     }
