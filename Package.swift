@@ -79,7 +79,11 @@ let package = Package(
             name: "AppStoreServerTests",
             dependencies: ["AppStoreServer", "AppStoreFormats", "StoreKitConfiguration", .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
-        .testTarget(name: "OpenStoreKitTests", dependencies: ["OpenStoreKit", "OpenStoreKitTest", "AppStoreFormats", "StoreKitCLI"]),
+        .testTarget(
+            name: "OpenStoreKitTests",
+            dependencies: ["OpenStoreKit", "OpenStoreKitTest", "AppStoreFormats", "StoreKitCLI"],
+            resources: [.process("Resources")]
+        ),
         .testTarget(name: "StoreKitCLITests", dependencies: ["StoreKitCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,6 +16,7 @@ struct StoreKitCommand: AsyncParsableCommand {
             RefundCommand.self,
             DeleteCommand.self,
             ClearCommand.self,
+            PromoteCommand.self,
             CACommand.self,
             ReceiptCommand.self,
             JWSCommand.self,

@@ -9,7 +9,7 @@ struct PurchaseIntentStorageTests {
     let catalog = Catalog(products: [CatalogProduct(id: "premium", type: .nonConsumable, price: 5)])
 
     func engine(_ storage: any Storage, tenant: String = "default") throws -> StoreEngine {
-        StoreEngine(tenantID: tenant, catalog: catalog, storage: storage, clock: VirtualClock(start: Date(timeIntervalSince1970: 1_768_478_400)), signer: try .ephemeral)
+        StoreEngine(tenantID: tenant, catalog: catalog, storage: storage, clock: VirtualClock(start: Date(timeIntervalSince1970: 1_768_478_400)), signer: .ephemeral)
     }
 
     @Test("An intent written by one process's store is read and removed by another's, per tenant")

@@ -1,0 +1,150 @@
+import AppStoreEngine
+import Foundation
+
+/// A ``StoreConnection`` to a ``StoreEngine`` running in the app's own process.
+///
+/// This is what `OPENSTOREKIT_CONFIG` and `SKTestSession` set up. When the engine's storage is shared with
+/// other processes (a SQLite data directory that `storekit` commands also use), give a `pollInterval`: the
+/// connection then signals a change at that interval too, so purchases, refunds and promoted purchases made
+/// by other processes reach the app.
+public final class InProcessConnection: StoreConnection {
+    /// The engine this connection talks to.
+    public let engine: StoreEngine
+    /// The folder of hosted content packages, one folder per product identifier.
+    public let hostedContentDirectory: URL?
+    private let pollInterval: Duration?
+    private let localChanges = ChangeBroadcaster()
+
+    /// Connects to `engine`.
+    ///
+    /// - Parameters:
+    ///   - hostedContentDirectory: A folder holding `<product ID>/` content packages for `SKDownload`.
+    ///   - pollInterval: How often to look for changes made by other processes sharing the engine's storage;
+    ///     `nil` when nothing else writes to it.
+    public init(engine: StoreEngine, hostedContentDirectory: URL? = nil, pollInterval: Duration? = nil) {
+        self.engine = engine
+        self.hostedContentDirectory = hostedContentDirectory
+        self.pollInterval = pollInterval
+    }
+
+    /// The engine's settings.
+    public func settings() async throws(StoreError) -> StoreSettings {
+        await engine.settings
+    }
+
+    /// The catalog's products among `identifiers`, in catalog order.
+    public func products(for identifiers: Set<String>) async throws(StoreError) -> [CatalogProduct] {
+        await engine.catalog.products.filter { identifiers.contains($0.id) }
+    }
+
+    /// The account, created with the store's storefront on first use.
+    public func account(_ id: String) async throws(StoreError) -> Account {
+        try await engine.account(id)
+    }
+
+    /// Buys through the engine; the transaction is committed before this returns.
+    public func purchase(_ request: PurchaseRequest) async throws(StoreError) -> TransactionRecord {
+        try await engine.purchase(request)
+    }
+
+    /// Marks the transaction finished on the device.
+    public func finish(transactionID: UInt64, deviceID: UUID) async throws(StoreError) {
+        try await engine.finish(transactionID: transactionID, deviceID: deviceID)
+    }
+
+    /// The device's unfinished transactions for the account and app.
+    public func unfinishedTransactions(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> [TransactionRecord] {
+        try await engine.unfinishedTransactions(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
+    }
+
+    /// The transactions that match the query.
+    public func transactions(_ query: TransactionQuery) async throws(StoreError) -> [TransactionRecord] {
+        try await engine.transactions(query)
+    }
+
+    /// Restores the account's non-consumables as new transactions on the device.
+    public func restoreCompletedTransactions(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> [TransactionRecord] {
+        try await engine.restoreCompletedTransactions(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
+    }
+
+    /// The promoted purchases waiting for the app.
+    public func purchaseIntents(accountID: String, bundleID: String) async throws(StoreError) -> [PurchaseIntentRecord] {
+        try await engine.purchaseIntents(accountID: accountID, bundleID: bundleID)
+    }
+
+    /// Removes a promoted purchase the device handed to its app.
+    public func removePurchaseIntent(_ id: UUID) async throws(StoreError) {
+        try await engine.removePurchaseIntent(id)
+    }
+
+    /// The receipt the engine signs for the device, for the app's version (`CFBundleVersion`, else `1`).
+    public func appReceipt(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> Data {
+        let version = Bundle.main.object(forInfoDictionaryKey: "CFBundleVersion") as? String ?? "1"
+        return try await engine.appReceipt(accountID: accountID, bundleID: bundleID, deviceID: deviceID, appVersion: version)
+    }
+
+    /// The package `<hostedContentDirectory>/<product ID>/`, if there is one.
+    public func hostedContent(productID: String) async throws(StoreError) -> HostedContent? {
+        hostedContentDirectory.flatMap { HostedContent.package(productID: productID, in: $0) }
+    }
+
+    /// Starts a promoted purchase, as a customer tapping the product on the App Store would, and tells this
+    /// process's payment queues at once.
+    ///
+    /// - Throws: ``StoreError`` `unknownProduct` when the store does not sell the product.
+    @discardableResult
+    public func addPurchaseIntent(productID: String, accountID: String = defaultAccountID, bundleID: String) async throws(StoreError) -> PurchaseIntentRecord {
+        let intent = try await engine.addPurchaseIntent(productID: productID, accountID: accountID, bundleID: bundleID)
+        localChanges.signal()
+        return intent
+    }
+
+    /// Engine events, this connection's own changes, and a tick every `pollInterval` when one was given.
+    public func changes() async -> AsyncStream<Void> {
+        let events = await engine.events()
+        let local = localChanges.subscribe()
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let pollInterval = self.pollInterval
+        let task = Task {
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    for await _ in events { continuation.yield() }
+                }
+                group.addTask {
+                    for await _ in local { continuation.yield() }
+                }
+                if let pollInterval {
+                    group.addTask {
+                        while (try? await Task.sleep(for: pollInterval)) != nil {
+                            continuation.yield()
+                        }
+                    }
+                }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}
+
+/// Fans a "something changed" signal out to every current subscriber.
+final class ChangeBroadcaster: Sendable {
+    private let subscribers = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
+
+    /// A stream of signals from now on; it stops when its reader is cancelled.
+    func subscribe() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        subscribers.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in
+            self?.subscribers.withLock { $0[id] = nil }
+        }
+        return stream
+    }
+
+    /// Signals every subscriber.
+    func signal() {
+        for continuation in subscribers.current.values { continuation.yield() }
+    }
+}

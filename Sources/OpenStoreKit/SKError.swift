@@ -1,0 +1,189 @@
+import AppStoreEngine
+import Foundation
+
+/// The error domain of StoreKit errors: `"SKErrorDomain"`.
+public let SKErrorDomain = "SKErrorDomain"
+
+/// A StoreKit error: a failed payment, a product that is not for sale, a restore that failed.
+///
+/// Compare errors by ``code``, or match them in a `catch` clause with a code: `catch SKError.paymentCancelled`.
+public struct SKError: CustomNSError, Hashable, Error, Sendable {
+    /// What went wrong. Raw values are Apple's (`SKError.h`).
+    public enum Code: Int, @unchecked Sendable, Equatable {
+        /// An unknown or unexpected error occurred.
+        case unknown = 0
+        /// The client is not allowed to issue the request.
+        case clientInvalid = 1
+        /// The user cancelled the payment request.
+        case paymentCancelled = 2
+        /// A payment parameter was not recognized by the App Store (an unknown product identifier, a bad quantity).
+        case paymentInvalid = 3
+        /// The user is not allowed to authorize payments (a restricted account).
+        case paymentNotAllowed = 4
+        /// The requested product is not available in the store's storefront.
+        case storeProductNotAvailable = 5
+        /// The user has not allowed access to Cloud service information.
+        case cloudServicePermissionDenied = 6
+        /// The device could not connect to the network.
+        case cloudServiceNetworkConnectionFailed = 7
+        /// The user has revoked permission to use this cloud service.
+        case cloudServiceRevoked = 8
+        /// The user has not yet acknowledged Apple's privacy policy.
+        case privacyAcknowledgementRequired = 9
+        /// The app is attempting to use `requestData` without the required entitlement.
+        case unauthorizedRequestData = 10
+        /// The offer identifier is not valid.
+        case invalidOfferIdentifier = 11
+        /// The signature in a payment discount is not valid.
+        case invalidSignature = 12
+        /// Parameters are missing in a payment discount.
+        case missingOfferParams = 13
+        /// The price of the selected offer is not valid (for example, lower than the current base subscription price).
+        case invalidOfferPrice = 14
+        /// The App Store overlay was cancelled.
+        case overlayCancelled = 15
+        /// The App Store overlay configuration is not valid.
+        case overlayInvalidConfiguration = 16
+        /// The App Store overlay timed out.
+        case overlayTimeout = 17
+        /// The user is not eligible for the subscription offer.
+        case ineligibleForOffer = 18
+        /// The platform does not support the request.
+        case unsupportedPlatform = 19
+        /// The App Store overlay was presented in a background scene.
+        case overlayPresentedInBackgroundScene = 20
+        /// A payment method binding configuration is required.
+        case paymentMethodBindingConfigurationRequired = 21
+    }
+
+    /// What went wrong.
+    public let code: Code
+    private let userInfo: UserInfo
+
+    /// Creates an error with a code and optional `NSError`-style user info.
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.code = code
+        self.userInfo = UserInfo(userInfo)
+    }
+
+    /// `"SKErrorDomain"`.
+    public static var errorDomain: String { SKErrorDomain }
+
+    /// The code's raw value.
+    public var errorCode: Int { code.rawValue }
+
+    /// The user info: at least a localized description saying what happened.
+    public var errorUserInfo: [String: Any] {
+        var info = userInfo.values
+        if info[NSLocalizedDescriptionKey] == nil { info[NSLocalizedDescriptionKey] = code.defaultDescription }
+        return info
+    }
+
+    /// Errors are equal when their codes are.
+    public static func == (lhs: SKError, rhs: SKError) -> Bool { lhs.code == rhs.code }
+
+    /// Hashes the code.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// `userInfo` is set once in `init` and never mutated, so sharing it between threads is safe.
+    private struct UserInfo: @unchecked Sendable {
+        let values: [String: Any]
+        init(_ values: [String: Any]) { self.values = values }
+    }
+}
+
+extension SKError {
+    /// An unknown or unexpected error occurred.
+    public static var unknown: SKError.Code { .unknown }
+    /// The client is not allowed to issue the request.
+    public static var clientInvalid: SKError.Code { .clientInvalid }
+    /// The user cancelled the payment request.
+    public static var paymentCancelled: SKError.Code { .paymentCancelled }
+    /// A payment parameter was not recognized by the App Store.
+    public static var paymentInvalid: SKError.Code { .paymentInvalid }
+    /// The user is not allowed to authorize payments.
+    public static var paymentNotAllowed: SKError.Code { .paymentNotAllowed }
+    /// The requested product is not available in the store.
+    public static var storeProductNotAvailable: SKError.Code { .storeProductNotAvailable }
+    /// The user has not allowed access to Cloud service information.
+    public static var cloudServicePermissionDenied: SKError.Code { .cloudServicePermissionDenied }
+    /// The device could not connect to the network.
+    public static var cloudServiceNetworkConnectionFailed: SKError.Code { .cloudServiceNetworkConnectionFailed }
+    /// The user has revoked permission to use this cloud service.
+    public static var cloudServiceRevoked: SKError.Code { .cloudServiceRevoked }
+    /// The user has not yet acknowledged Apple's privacy policy.
+    public static var privacyAcknowledgementRequired: SKError.Code { .privacyAcknowledgementRequired }
+    /// The app is attempting to use `requestData` without the required entitlement.
+    public static var unauthorizedRequestData: SKError.Code { .unauthorizedRequestData }
+    /// The offer identifier is not valid.
+    public static var invalidOfferIdentifier: SKError.Code { .invalidOfferIdentifier }
+    /// The signature in a payment discount is not valid.
+    public static var invalidSignature: SKError.Code { .invalidSignature }
+    /// Parameters are missing in a payment discount.
+    public static var missingOfferParams: SKError.Code { .missingOfferParams }
+    /// The price of the selected offer is not valid.
+    public static var invalidOfferPrice: SKError.Code { .invalidOfferPrice }
+    /// The App Store overlay was cancelled.
+    public static var overlayCancelled: SKError.Code { .overlayCancelled }
+    /// The App Store overlay configuration is not valid.
+    public static var overlayInvalidConfiguration: SKError.Code { .overlayInvalidConfiguration }
+    /// The App Store overlay timed out.
+    public static var overlayTimeout: SKError.Code { .overlayTimeout }
+    /// The user is not eligible for the subscription offer.
+    public static var ineligibleForOffer: SKError.Code { .ineligibleForOffer }
+    /// The platform does not support the request.
+    public static var unsupportedPlatform: SKError.Code { .unsupportedPlatform }
+    /// The App Store overlay was presented in a background scene.
+    public static var overlayPresentedInBackgroundScene: SKError.Code { .overlayPresentedInBackgroundScene }
+    /// A payment method binding configuration is required.
+    public static var paymentMethodBindingConfigurationRequired: SKError.Code { .paymentMethodBindingConfigurationRequired }
+}
+
+extension SKError.Code {
+    /// Matches an error against a code, so that `catch SKError.paymentCancelled` works.
+    public static func ~= (code: SKError.Code, error: any Error) -> Bool {
+        (error as? SKError)?.code == code
+    }
+
+    /// A sentence for people, used when an error carries no description of its own.
+    var defaultDescription: String {
+        switch self {
+        case .unknown: "An unknown error occurred."
+        case .clientInvalid: "The client is not allowed to issue the request."
+        case .paymentCancelled: "The payment was cancelled."
+        case .paymentInvalid: "The App Store did not recognize a parameter of the payment."
+        case .paymentNotAllowed: "This account is not allowed to make payments."
+        case .storeProductNotAvailable: "The product is not available in this storefront."
+        case .cloudServicePermissionDenied: "Access to cloud service information was denied."
+        case .cloudServiceNetworkConnectionFailed: "Could not connect to the network."
+        case .cloudServiceRevoked: "Permission to use this cloud service was revoked."
+        case .privacyAcknowledgementRequired: "The user has not acknowledged Apple's privacy policy."
+        case .unauthorizedRequestData: "The app may not set requestData on a payment."
+        case .invalidOfferIdentifier: "The offer identifier is not valid."
+        case .invalidSignature: "The payment discount's signature is not valid."
+        case .missingOfferParams: "The payment discount is missing parameters."
+        case .invalidOfferPrice: "The offer's price is not valid."
+        case .overlayCancelled: "The App Store overlay was cancelled."
+        case .overlayInvalidConfiguration: "The App Store overlay configuration is not valid."
+        case .overlayTimeout: "The App Store overlay timed out."
+        case .ineligibleForOffer: "The user is not eligible for this offer."
+        case .unsupportedPlatform: "This platform does not support the request."
+        case .overlayPresentedInBackgroundScene: "The App Store overlay was presented in a background scene."
+        case .paymentMethodBindingConfigurationRequired: "A payment method binding configuration is required."
+        }
+    }
+}
+
+extension SKError {
+    /// The StoreKit error for a store refusal, keeping the store's message as the description.
+    init(_ storeError: StoreError, purchase: Bool = false) {
+        let code: Code = switch storeError.code {
+        case .unknownProduct: purchase ? .paymentInvalid : .storeProductNotAvailable
+        case .invalidQuantity: .paymentInvalid
+        case .paymentNotAllowed: .paymentNotAllowed
+        case .unknownStorefront: .storeProductNotAvailable
+        default: .unknown
+        }
+        self.init(code, userInfo: [NSLocalizedDescriptionKey: storeError.message])
+    }
+}

@@ -1,0 +1,337 @@
+import AppStoreEngine
+import Foundation
+import OpenStoreKit
+import StoreKitConfiguration
+
+/// A test environment for in-app purchases: a store that sells a `.storekit` configuration's products, with
+/// the switches and controls of Xcode's StoreKit Testing.
+///
+/// Each session owns its store: in-memory storage, a fresh device and account, and a directory for the
+/// device's state that is deleted with the session. Sessions never see each other's purchases.
+///
+/// - A session of scope ``Scope/process`` (the default, as with Apple's `SKTestSession`) makes
+///   `SKPaymentQueue.default()` and requests made without a queue use its store. Tests that rely on that
+///   share one process-wide queue, so put them in a `.serialized` suite.
+/// - A session of scope ``Scope/isolated`` leaves the default queue alone; use its ``paymentQueue`` (and pass
+///   it to `SKProductsRequest(productIdentifiers:paymentQueue:)`). Such tests can run in parallel.
+///
+/// ```swift
+/// let session = try SKTestSession(contentsOf: url, scope: .isolated)
+/// session.disableDialogs = true
+/// session.paymentQueue.add(observer)
+/// session.paymentQueue.add(SKPayment(product: product))
+/// ```
+///
+/// Properties and controls act on the store before they return.
+///
+/// `@unchecked Sendable`: every stored property is a `let` of a `Sendable` type.
+open class SKTestSession: NSObject, @unchecked Sendable {
+    /// Which payment queues a session's store serves.
+    public enum Scope: Sendable, Hashable {
+        /// `SKPaymentQueue.default()` and the process's requests use the session's store, like Apple's
+        /// single test environment.
+        case process
+        /// Only the session's ``paymentQueue`` uses its store.
+        case isolated
+    }
+
+    /// How fast subscription time runs; the raw values of Apple's `SKTestSession.TimeRate`.
+    public typealias TimeRate = AppStoreEngine.TimeRate
+
+    /// The store engine behind the session, for controls StoreKit Test does not have.
+    public let engine: StoreEngine
+    /// The connection the session's payment queues use.
+    public let connection: InProcessConnection
+    /// The app, device and account the session's queues act as.
+    public let environment: StoreEnvironment
+    /// The payment queue that uses the session's store: `SKPaymentQueue.default()` for a process session, a
+    /// queue of its own for an isolated one.
+    public let paymentQueue: SKPaymentQueue
+    /// The session's scope.
+    public let scope: Scope
+
+    private let configuration: StoreKitConfigurationFile
+    private let ownedDirectory: URL
+
+    /// A session for the `.storekit` file at `fileURL`.
+    ///
+    /// - Parameters:
+    ///   - scope: Whether the session serves `SKPaymentQueue.default()` (`.process`) or only its own queue.
+    ///   - hostedContentDirectory: A folder of hosted content packages (`<product ID>/`) for `SKDownload`.
+    ///   - bundleID: The app's bundle identifier; by default the process's (see `StoreEnvironment.resolveBundleID`).
+    ///   - clock: The store's clock; the system clock by default.
+    /// - Throws: ``SKTestError`` `fileNotFound` when the file cannot be read; the configuration's own error
+    ///   when it is not a valid `.storekit` file.
+    public init(
+        contentsOf fileURL: URL, scope: Scope = .process, hostedContentDirectory: URL? = nil,
+        bundleID: String = StoreEnvironment.resolveBundleID(), clock: any StoreClock = SystemClock()
+    ) throws {
+        guard FileManager.default.isReadableFile(atPath: fileURL.path) else {
+            throw SKTestError(.fileNotFound, message: "No readable StoreKit configuration at \(fileURL.path).")
+        }
+        configuration = try StoreKitConfigurationFile.load(contentsOf: fileURL)
+        engine = StoreEngine(
+            catalog: Catalog(configuration: configuration), settings: StoreSettings(configuration: configuration),
+            storage: InMemoryStorage(), clock: clock, signer: .ephemeral
+        )
+        connection = InProcessConnection(engine: engine, hostedContentDirectory: hostedContentDirectory)
+        ownedDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("OpenStoreKitTest-\(UUID().uuidString)", isDirectory: true)
+        environment = StoreEnvironment(
+            connection: connection, bundleID: bundleID, deviceID: UUID(), appDirectory: ownedDirectory
+        )
+        self.scope = scope
+        switch scope {
+        case .process:
+            paymentQueue = SKPaymentQueue.default()
+            paymentQueue.rebind(to: environment)
+        case .isolated:
+            paymentQueue = SKPaymentQueue(environment: environment)
+        }
+        super.init()
+    }
+
+    /// A session for the configuration file `<filename>.storekit`, looked up in the process's bundles and their
+    /// resource bundles, then in the current directory.
+    ///
+    /// - Throws: ``SKTestError`` `fileNotFound` when no such file exists.
+    public convenience init(configurationFileNamed filename: String, scope: Scope = .process) throws {
+        guard let url = Self.configurationFile(named: filename) else {
+            throw SKTestError(.fileNotFound, message: "No \(filename).storekit in the app's or test's bundles or in \(FileManager.default.currentDirectoryPath). Add it to the target's resources, or use init(contentsOf:).")
+        }
+        try self.init(contentsOf: url, scope: scope)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: ownedDirectory)
+    }
+
+    static func configurationFile(named filename: String) -> URL? {
+        let name = filename.hasSuffix(".storekit") ? String(filename.dropLast(".storekit".count)) : filename
+        var bundles = [Bundle.main] + Bundle.allBundles
+        let besideExecutable = Bundle.main.bundleURL
+        if let siblings = try? FileManager.default.contentsOfDirectory(at: besideExecutable, includingPropertiesForKeys: nil) {
+            bundles += siblings.filter { $0.pathExtension == "resources" || $0.pathExtension == "bundle" }.compactMap(Bundle.init(url:))
+        }
+        for bundle in bundles {
+            if let url = bundle.url(forResource: name, withExtension: "storekit") { return url }
+        }
+        let local = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("\(name).storekit")
+        return FileManager.default.fileExists(atPath: local.path) ? local : nil
+    }
+
+    // MARK: Environment
+
+    /// Drops every override and goes back to the configuration file's settings, storefront included.
+    /// Transactions are kept.
+    open func resetToDefaultState() {
+        let defaults = StoreSettings(configuration: configuration)
+        changeSettings { $0 = defaults }
+        setStorefront(defaults.storefront)
+    }
+
+    /// The storefront (ISO 3166-1 alpha-3, e.g. `USA`) the customer buys in. Setting it moves the customer
+    /// to that storefront: observers get `paymentQueueDidChangeStorefront(_:)`. Unknown codes are ignored.
+    open var storefront: String {
+        get { (try? wait { [engine, environment] () async throws(StoreError) -> String in try await engine.account(environment.accountID).storefront }) ?? "USA" }
+        set { setStorefront(newValue) }
+    }
+
+    /// The locale product names, descriptions and price formats follow; default `en_US`.
+    open var locale: Locale {
+        get { Locale(identifier: settings.locale) }
+        set { changeSettings { $0.locale = newValue.identifier } }
+    }
+
+    /// Whether purchase confirmation dialogs are suppressed. The store shows none, so this only records the
+    /// setting.
+    open var disableDialogs: Bool {
+        get { settings.disableDialogs }
+        set { changeSettings { $0.disableDialogs = newValue } }
+    }
+
+    /// How fast subscription time runs.
+    open var timeRate: TimeRate {
+        get { settings.timeRate }
+        set { changeSettings { $0.timeRate = newValue } }
+    }
+
+    /// Ask to Buy: purchases are `.deferred` until ``approveAskToBuyTransaction(identifier:)`` or
+    /// ``declineAskToBuyTransaction(identifier:)``.
+    open var askToBuyEnabled: Bool {
+        get { settings.askToBuyEnabled }
+        set { changeSettings { $0.askToBuyEnabled = newValue } }
+    }
+
+    /// Interrupted purchases: purchases fail until ``resolveIssueForTransaction(identifier:)``, which delivers
+    /// them as purchased.
+    open var interruptedPurchasesEnabled: Bool {
+        get { settings.interruptedPurchasesEnabled }
+        set { changeSettings { $0.interruptedPurchasesEnabled = newValue } }
+    }
+
+    /// Every purchase fails with ``failureError``.
+    open var failTransactionsEnabled: Bool {
+        get { settings.failTransactionsEnabled }
+        set { changeSettings { $0.failTransactionsEnabled = newValue } }
+    }
+
+    /// The error failed purchases report while ``failTransactionsEnabled`` is on.
+    open var failureError: SKError.Code {
+        get { SKError.Code(rawValue: settings.failureErrorCode) ?? .unknown }
+        set { changeSettings { $0.failureErrorCode = newValue.rawValue } }
+    }
+
+    /// Subscription renewals fail and enter billing retry.
+    open var shouldEnterBillingRetryOnRenewal: Bool {
+        get { settings.renewalBillingIssuesEnabled }
+        set { changeSettings { $0.renewalBillingIssuesEnabled = newValue } }
+    }
+
+    /// Billing retry starts with a grace period.
+    open var billingGracePeriodIsEnabled: Bool {
+        get { settings.billingGracePeriodEnabled }
+        set { changeSettings { $0.billingGracePeriodEnabled = newValue } }
+    }
+
+    /// Whether the customer may make payments; `false` makes a restricted account, for which
+    /// `SKPaymentQueue.canMakePayments()` is `false` and purchases fail with `paymentNotAllowed`.
+    /// An OpenStoreKit addition: StoreKit Test has no such switch.
+    open var canMakePayments: Bool {
+        get { (try? wait { [engine, environment] () async throws(StoreError) -> Bool in try await engine.account(environment.accountID).canMakePayments }) ?? true }
+        set {
+            _ = try? wait { [engine, environment] () async throws(StoreError) in
+                var account = try await engine.account(environment.accountID)
+                account.canMakePayments = newValue
+                try await engine.saveAccount(account)
+            }
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Every transaction of the store, oldest first: failed ones, pending Ask to Buy requests and consumables
+    /// included.
+    open func allTransactions() -> [SKTestTransaction] {
+        ((try? wait { [engine] () async throws(StoreError) in try await engine.transactions() }) ?? []).map(SKTestTransaction.init)
+    }
+
+    /// Deletes a transaction and the restores and repurchases derived from it, as if they never happened.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`.
+    open func deleteTransaction(identifier: Int) throws {
+        let id = try storeID(identifier)
+        _ = try control { [engine] () async throws(StoreError) in try await engine.deleteTransaction(id) }
+    }
+
+    /// Deletes every transaction: the customer has bought nothing.
+    open func clearTransactions() {
+        _ = try? wait { [engine] () async throws(StoreError) in try await engine.clearTransactions() }
+    }
+
+    /// Approves a pending Ask to Buy request: the deferred transaction becomes purchased.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`, or `invalidAction` when the transaction is not pending.
+    open func approveAskToBuyTransaction(identifier: Int) throws {
+        let id = try storeID(identifier)
+        _ = try control { [engine] () async throws(StoreError) in try await engine.approveAskToBuy(transactionID: id) }
+    }
+
+    /// Declines a pending Ask to Buy request: the deferred transaction fails.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`, or `invalidAction` when the transaction is not pending.
+    open func declineAskToBuyTransaction(identifier: Int) throws {
+        let id = try storeID(identifier)
+        _ = try control { [engine] () async throws(StoreError) in try await engine.declineAskToBuy(transactionID: id) }
+    }
+
+    /// Resolves the issue of an interrupted purchase: it is delivered again as purchased.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`, or `invalidAction` when the purchase has no issue.
+    open func resolveIssueForTransaction(identifier: Int) throws {
+        let id = try storeID(identifier)
+        _ = try control { [engine] () async throws(StoreError) in try await engine.resolveIssue(transactionID: id) }
+    }
+
+    /// Refunds a transaction, as an approved refund request does: the receipt is updated and observers get
+    /// `paymentQueue(_:didRevokeEntitlementsForProductIdentifiers:)` for non-consumables.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`, or `invalidAction` when it cannot be refunded.
+    open func refundTransaction(identifier: Int) throws {
+        let id = try storeID(identifier)
+        _ = try control { [engine] () async throws(StoreError) in try await engine.refund(transactionID: id) }
+    }
+
+    /// Buys a product outside the app, as the customer would on another device: the app's queue delivers the
+    /// purchased transaction.
+    ///
+    /// - Throws: ``SKTestError`` `invalidProductIdentifier` when the store does not sell the product.
+    open func buyProduct(productIdentifier: String) throws {
+        let request = PurchaseRequest(productID: productIdentifier, accountID: environment.accountID, bundleID: environment.bundleID)
+        _ = try control { [engine] () async throws(StoreError) in try await engine.purchase(request) }
+    }
+
+    /// Starts a promoted in-app purchase, as if the customer tapped the product on the App Store: observers
+    /// get `paymentQueue(_:shouldAddStorePayment:for:)`. An OpenStoreKit addition.
+    ///
+    /// - Throws: ``SKTestError`` `invalidProductIdentifier` when the store does not sell the product.
+    open func startPromotedPurchase(productIdentifier: String) throws {
+        _ = try control { [connection, environment] () async throws(StoreError) in
+            try await connection.addPurchaseIntent(productID: productIdentifier, accountID: environment.accountID, bundleID: environment.bundleID)
+        }
+    }
+
+    /// Opens Apple's test URL for promoted purchases,
+    /// `itms-services://?action=purchaseIntent&bundleId=…&productIdentifier=…`. An OpenStoreKit addition.
+    ///
+    /// - Throws: ``SKTestError`` `invalidURL` for another URL or another app's bundle identifier,
+    ///   `invalidProductIdentifier` when the store does not sell the product.
+    open func startPromotedPurchase(url: URL) throws {
+        guard let intent = PurchaseIntentURL(url) else {
+            throw SKTestError(.invalidURL, message: "\(url) is not an itms-services://?action=purchaseIntent&bundleId=…&productIdentifier=… URL.")
+        }
+        guard intent.bundleID == environment.bundleID else {
+            throw SKTestError(.invalidURL, message: "The URL is for \(intent.bundleID), but the session's app is \(environment.bundleID).")
+        }
+        try startPromotedPurchase(productIdentifier: intent.productID)
+    }
+
+    // MARK: Helpers
+
+    private var settings: StoreSettings {
+        (try? wait { [engine] () async throws(StoreError) in await engine.settings }) ?? StoreSettings()
+    }
+
+    private func changeSettings(_ change: @escaping @Sendable (inout StoreSettings) -> Void) {
+        _ = try? wait { [engine] () async throws(StoreError) in await engine.updateSettings(change) }
+    }
+
+    private func setStorefront(_ code: String) {
+        guard Storefront.named(code) != nil else { return }
+        changeSettings { $0.storefront = code.uppercased() }
+        _ = try? wait { [engine, environment] () async throws(StoreError) in
+            var account = try await engine.account(environment.accountID)
+            account.storefront = code.uppercased()
+            try await engine.saveAccount(account)
+        }
+    }
+
+    private func storeID(_ identifier: Int) throws(SKTestError) -> UInt64 {
+        guard let id = UInt64(exactly: identifier) else {
+            throw SKTestError(.noTransactionFound, message: "\(identifier) is not a transaction identifier.")
+        }
+        return id
+    }
+
+    private func control<T: Sendable>(_ operation: @escaping @Sendable () async throws(StoreError) -> T) throws(SKTestError) -> T {
+        do {
+            return try wait(operation)
+        } catch {
+            throw SKTestError(error)
+        }
+    }
+
+    private func wait<T: Sendable>(_ operation: @escaping @Sendable () async throws(StoreError) -> T) throws(StoreError) -> T {
+        try BlockingBridge.wait(operation)
+    }
+}

@@ -1,0 +1,65 @@
+import AppStoreEngine
+import ArgumentParser
+import Foundation
+
+/// `storekit promote`: starts a promoted in-app purchase, as a customer tapping it on the App Store would.
+struct PromoteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "promote",
+        abstract: "Start a promoted in-app purchase: the app's observer is asked shouldAddStorePayment.",
+        discussion: """
+        The purchase waits in the store until the app runs with a transaction observer; the device then asks \
+        `paymentQueue(_:shouldAddStorePayment:for:)`. `true` buys at once; `false` leaves the app to add the \
+        payment later. Either way the promotion is consumed. Pass a product identifier, or Apple's test URL.
+
+        Example:
+          storekit promote com.example.demo.premium --config Examples/Demo.storekit --bundle-id com.example.demo
+          storekit promote 'itms-services://?action=purchaseIntent&bundleId=com.example.demo&productIdentifier=com.example.demo.premium' --config Examples/Demo.storekit
+        """
+    )
+
+    @Argument(help: ArgumentHelp(
+        "The product identifier, or an itms-services://?action=purchaseIntent&bundleId=…&productIdentifier=… URL.",
+        valueName: "product-or-url"
+    ))
+    var target: String
+
+    @Option(help: ArgumentHelp("The .storekit file that lists the products; defaults to $OPENSTOREKIT_CONFIG.", valueName: "file"))
+    var config: String?
+
+    @OptionGroup var location: StoreLocationOptions
+
+    @Option(name: .customLong("bundle-id"), help: ArgumentHelp(
+        "The app to open; taken from the URL when one is given, else $OPENSTOREKIT_BUNDLE_ID, else com.example.app.",
+        valueName: "id"
+    ))
+    var bundleID: String?
+
+    @Option(help: ArgumentHelp("The customer's account (Apple ID).", valueName: "name"))
+    var account: String = defaultAccountID
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard let path = config ?? environment["OPENSTOREKIT_CONFIG"] else {
+            throw ValidationError("Name the .storekit file with --config or OPENSTOREKIT_CONFIG.")
+        }
+        let (productID, app) = try resolveTarget(environment: environment)
+        let store = try location.openStore(configuration: try loadConfiguration(path))
+        let intent = try await store.addPurchaseIntent(productID: productID, accountID: account, bundleID: app)
+        print("promoted \(intent.productID) for \(intent.bundleID) [\(intent.accountID)]: the app's observer is asked on its next sync")
+    }
+
+    /// The product and app: from the URL, or from the arguments.
+    func resolveTarget(environment: [String: String]) throws -> (productID: String, bundleID: String) {
+        guard target.lowercased().hasPrefix("itms-services:") else {
+            return (target, bundleID ?? environment["OPENSTOREKIT_BUNDLE_ID"] ?? defaultBundleID)
+        }
+        guard let url = URL(string: target), let intent = PurchaseIntentURL(url) else {
+            throw ValidationError("\(target) is not a purchase-intent URL. Use itms-services://?action=purchaseIntent&bundleId=APP&productIdentifier=PRODUCT.")
+        }
+        if let bundleID, bundleID != intent.bundleID {
+            throw ValidationError("The URL is for \(intent.bundleID) but --bundle-id says \(bundleID). Drop one of them.")
+        }
+        return (intent.productID, intent.bundleID)
+    }
+}

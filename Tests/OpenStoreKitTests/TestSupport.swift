@@ -1,0 +1,384 @@
+import AppStoreEngine
+import Foundation
+import OpenStoreKit
+import OpenStoreKitTest
+import Testing
+
+/// The package's root directory.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The demo store every test sells from: consumables, non-consumables, a non-renewing subscription, a group.
+let demoConfiguration = packageRoot.appendingPathComponent("Examples/Demo.storekit")
+
+enum Demo {
+    static let coins = "com.example.demo.coins.100"
+    static let bigCoins = "com.example.demo.coins.500"
+    static let premium = "com.example.demo.premium"
+    static let darkTheme = "com.example.demo.theme.dark"
+    static let seasonPass = "com.example.demo.season.pass"
+    static let monthly = "com.example.demo.plus.monthly"
+    static let yearly = "com.example.demo.plus.yearly"
+}
+
+/// How long a test waits for a callback before it fails.
+let callbackTimeout: Duration = .seconds(20)
+
+/// A transaction as an observer saw it at the moment of a callback.
+struct TransactionView: Equatable, Sendable, CustomStringConvertible {
+    var product: String
+    var state: SKPaymentTransactionState
+    var identifier: String?
+    var quantity: Int
+    var errorCode: SKError.Code?
+    var originalIdentifier: String?
+    /// The transaction object, kept alive so that identities are never reused by a later object.
+    var transaction: SKPaymentTransaction
+    var object: ObjectIdentifier { ObjectIdentifier(transaction) }
+
+    init(_ transaction: SKPaymentTransaction) {
+        self.transaction = transaction
+        product = transaction.payment.productIdentifier
+        state = transaction.transactionState
+        identifier = transaction.transactionIdentifier
+        quantity = transaction.payment.quantity
+        errorCode = (transaction.error as? SKError)?.code
+        originalIdentifier = transaction.original?.transactionIdentifier
+    }
+
+    var description: String { "\(product) \(state) \(identifier ?? "-")\(errorCode.map { " error \($0)" } ?? "")" }
+}
+
+/// Everything an observer was told, in order.
+enum ObservedEvent: Sendable, CustomStringConvertible {
+    case updated([TransactionView])
+    case removed([TransactionView])
+    case restoreFinished
+    case restoreFailed(SKError.Code?)
+    case downloads([DownloadView])
+    case shouldAddStorePayment(String)
+    case storefrontChanged(String?)
+    case revoked([String])
+    case shouldContinue(String, String)
+
+    var description: String {
+        switch self {
+        case .updated(let views): "updated \(views)"
+        case .removed(let views): "removed \(views)"
+        case .restoreFinished: "restore finished"
+        case .restoreFailed(let code): "restore failed \(String(describing: code))"
+        case .downloads(let views): "downloads \(views)"
+        case .shouldAddStorePayment(let product): "shouldAddStorePayment \(product)"
+        case .storefrontChanged(let code): "storefront changed to \(code ?? "nil")"
+        case .revoked(let products): "revoked \(products)"
+        case .shouldContinue(let product, let storefront): "shouldContinue \(product) in \(storefront)"
+        }
+    }
+}
+
+/// A download as an observer saw it.
+struct DownloadView: Equatable, Sendable {
+    var product: String
+    var state: SKDownloadState
+    var progress: Float
+    var contentURL: URL?
+
+    init(_ download: SKDownload) {
+        product = download.contentIdentifier
+        state = download.state
+        progress = download.progress
+        contentURL = download.contentURL
+    }
+}
+
+/// A value that changes while a test runs, and that the test can wait on.
+final class Watched<Value: Sendable>: Sendable {
+    private let state: Locked<(value: Value, waiters: [UUID: @Sendable (Value) -> Bool])>
+
+    init(_ value: Value) {
+        state = Locked((value, [:]))
+    }
+
+    var current: Value { state.withLock { $0.value } }
+
+    /// Changes the value and wakes the waiters whose condition now holds.
+    func update(_ change: (inout Value) -> Void) {
+        let (value, waiters) = state.withLock { state -> (Value, [UUID: @Sendable (Value) -> Bool]) in
+            change(&state.value)
+            return (state.value, state.waiters)
+        }
+        for (id, waiter) in waiters where waiter(value) {
+            state.withLock { $0.waiters[id] = nil }
+        }
+    }
+
+    /// Waits until `match` finds what it looks for in the value, and returns it; fails the test after `timeout`.
+    @discardableResult
+    func wait<T: Sendable>(
+        for what: String, timeout: Duration = callbackTimeout, sourceLocation: SourceLocation = #_sourceLocation,
+        _ match: @escaping @Sendable (Value) -> T?
+    ) async throws -> T {
+        let id = UUID()
+        var timer: Task<Void, Never>?
+        let found: T? = await withCheckedContinuation { continuation in
+            let resumed = Locked(false)
+            let resume: @Sendable (T?) -> Void = { value in
+                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: value) }
+            }
+            state.withLock { $0.waiters[id] = { value in
+                guard let found = match(value) else { return false }
+                resume(found)
+                return true
+            } }
+            timer = Task {
+                try? await Task.sleep(for: timeout)
+                resume(nil)
+            }
+            update { _ in }
+        }
+        timer?.cancel()
+        state.withLock { $0.waiters[id] = nil }
+        guard let found else {
+            Issue.record("Timed out waiting for \(what). Last seen: \(current)", sourceLocation: sourceLocation)
+            throw TimedOut()
+        }
+        return found
+    }
+}
+
+/// Records every call StoreKit makes, as an app's observer and queue delegate, and lets a test wait for one.
+///
+/// Like Apple's sample app it can finish transactions as they arrive (``autoFinish``).
+final class ObserverSpy: NSObject, SKPaymentTransactionObserver, SKPaymentQueueDelegate, @unchecked Sendable {
+    private let events = Watched<[ObservedEvent]>([])
+    private let settings = Locked(Settings())
+
+    struct Settings {
+        var autoFinish = false
+        var shouldAddStorePayment: (SKPayment) -> Bool = { _ in true }
+        var savedPayments: [SKPayment] = []
+        var shouldContinue = true
+        var onUpdate: ((SKPaymentTransaction) -> Void)?
+        var onDownloads: ((SKPaymentQueue, [SKDownload]) -> Void)?
+    }
+
+    init(autoFinish: Bool = false) {
+        super.init()
+        settings.withLock { $0.autoFinish = autoFinish }
+    }
+
+    /// Finish purchased, restored and failed transactions as they arrive.
+    var autoFinish: Bool {
+        get { settings.withLock { $0.autoFinish } }
+        set { settings.withLock { $0.autoFinish = newValue } }
+    }
+
+    /// The answer to `shouldAddStorePayment`; the payment is kept in ``savedPayments`` when the answer is `false`.
+    func answerStorePayments(_ answer: @escaping (SKPayment) -> Bool) {
+        settings.withLock { $0.shouldAddStorePayment = answer }
+    }
+
+    /// The delegate's answer to `shouldContinue`.
+    func answerShouldContinue(_ answer: Bool) {
+        settings.withLock { $0.shouldContinue = answer }
+    }
+
+    /// Runs for each updated transaction, on the callback queue, before the spy records it.
+    func onUpdate(_ body: @escaping (SKPaymentTransaction) -> Void) {
+        settings.withLock { $0.onUpdate = body }
+    }
+
+    /// Runs for each downloads update, on the callback queue, before the spy records it.
+    func onDownloads(_ body: @escaping (SKPaymentQueue, [SKDownload]) -> Void) {
+        settings.withLock { $0.onDownloads = body }
+    }
+
+    var savedPayments: [SKPayment] { settings.withLock { $0.savedPayments } }
+
+    var log: [ObservedEvent] { events.current }
+
+    private func record(_ event: ObservedEvent) {
+        events.update { $0.append(event) }
+    }
+
+    /// Waits until `match` finds what it looks for in the log, and returns it.
+    @discardableResult
+    func wait<T: Sendable>(
+        for what: String, timeout: Duration = callbackTimeout, sourceLocation: SourceLocation = #_sourceLocation,
+        _ match: @escaping @Sendable ([ObservedEvent]) -> T?
+    ) async throws -> T {
+        try await events.wait(for: what, timeout: timeout, sourceLocation: sourceLocation, match)
+    }
+
+    /// Waits for an update in which a transaction of `product` reaches `state`.
+    @discardableResult
+    func waitForTransaction(
+        _ product: String, _ state: SKPaymentTransactionState, after skipping: Int = 0,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> TransactionView {
+        try await wait(for: "\(product) \(state)", sourceLocation: sourceLocation) { log in
+            let matches = log.flatMap { event -> [TransactionView] in
+                if case .updated(let views) = event { return views.filter { $0.product == product && $0.state == state } }
+                return []
+            }
+            return matches.count > skipping ? matches[skipping] : nil
+        }
+    }
+
+    /// Waits for the end of a restore.
+    func waitForRestoreFinished(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await wait(for: "restore finished", sourceLocation: sourceLocation) { log in
+            log.contains { if case .restoreFinished = $0 { true } else { false } } ? true : nil
+        }
+    }
+
+    /// Waits until observers were told a transaction left the queue.
+    func waitForRemoval(of view: TransactionView, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await wait(for: "\(view) removed", sourceLocation: sourceLocation) { log in
+            log.contains { if case .removed(let views) = $0 { views.contains { $0.object == view.object } } else { false } } ? true : nil
+        }
+    }
+
+    /// The updates received so far, flattened.
+    var updates: [TransactionView] {
+        log.flatMap { event -> [TransactionView] in
+            if case .updated(let views) = event { return views }
+            return []
+        }
+    }
+
+    // MARK: SKPaymentTransactionObserver
+
+    func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction]) {
+        let settings = self.settings.current
+        for transaction in transactions { settings.onUpdate?(transaction) }
+        record(.updated(transactions.map(TransactionView.init)))
+        guard settings.autoFinish else { return }
+        for transaction in transactions where [.purchased, .restored, .failed].contains(transaction.transactionState) {
+            queue.finishTransaction(transaction)
+        }
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, removedTransactions transactions: [SKPaymentTransaction]) {
+        record(.removed(transactions.map(TransactionView.init)))
+    }
+
+    func paymentQueueRestoreCompletedTransactionsFinished(_ queue: SKPaymentQueue) {
+        record(.restoreFinished)
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, restoreCompletedTransactionsFailedWithError error: any Error) {
+        record(.restoreFailed((error as? SKError)?.code))
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, updatedDownloads downloads: [SKDownload]) {
+        settings.current.onDownloads?(queue, downloads)
+        record(.downloads(downloads.map(DownloadView.init)))
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, shouldAddStorePayment payment: SKPayment, for product: SKProduct) -> Bool {
+        let answer = settings.current.shouldAddStorePayment(payment)
+        if !answer { settings.withLock { $0.savedPayments.append(payment) } }
+        record(.shouldAddStorePayment(product.productIdentifier))
+        return answer
+    }
+
+    func paymentQueueDidChangeStorefront(_ queue: SKPaymentQueue) {
+        record(.storefrontChanged(queue.storefront?.countryCode))
+    }
+
+    func paymentQueue(_ queue: SKPaymentQueue, didRevokeEntitlementsForProductIdentifiers productIdentifiers: [String]) {
+        record(.revoked(productIdentifiers))
+    }
+
+    // MARK: SKPaymentQueueDelegate
+
+    func paymentQueue(_ paymentQueue: SKPaymentQueue, shouldContinue transaction: SKPaymentTransaction, in newStorefront: SKStorefront) -> Bool {
+        record(.shouldContinue(transaction.payment.productIdentifier, newStorefront.countryCode))
+        return settings.current.shouldContinue
+    }
+}
+
+struct TimedOut: Error {}
+
+/// Answers a products request.
+final class ProductsFetcher: NSObject, SKProductsRequestDelegate, @unchecked Sendable {
+    private let continuation: Locked<CheckedContinuation<SKProductsResponse, any Error>?>
+    private var request: SKProductsRequest?
+    /// The request holds its delegate weakly: the fetcher keeps itself alive until it is answered.
+    private var keepAlive: ProductsFetcher?
+
+    private init(continuation: CheckedContinuation<SKProductsResponse, any Error>) {
+        self.continuation = Locked(continuation)
+    }
+
+    /// Fetches products the way Apple's sample app does, through a delegate.
+    static func fetch(_ identifiers: Set<String>, from queue: SKPaymentQueue?) async throws -> SKProductsResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            let fetcher = ProductsFetcher(continuation: continuation)
+            let request = queue.map { SKProductsRequest(productIdentifiers: identifiers, paymentQueue: $0) }
+                ?? SKProductsRequest(productIdentifiers: identifiers)
+            fetcher.request = request
+            fetcher.keepAlive = fetcher
+            request.delegate = fetcher
+            request.start()
+        }
+    }
+
+    func productsRequest(_ request: SKProductsRequest, didReceive response: SKProductsResponse) {
+        continuation.withLock { $0?.resume(returning: response); $0 = nil }
+    }
+
+    func request(_ request: SKRequest, didFailWithError error: any Error) {
+        continuation.withLock { $0?.resume(throwing: error); $0 = nil }
+        keepAlive = nil
+    }
+
+    func requestDidFinish(_ request: SKRequest) {
+        self.request = nil
+        keepAlive = nil
+    }
+}
+
+/// An isolated session on the demo store, its queue, and a spy attached as observer and delegate.
+struct Harness {
+    let session: SKTestSession
+    let spy: ObserverSpy
+    let hostedContent: URL?
+
+    var queue: SKPaymentQueue { session.paymentQueue }
+
+    init(autoFinish: Bool = false, hostedContent: URL? = nil, attach: Bool = true) throws {
+        self.hostedContent = hostedContent
+        session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, hostedContentDirectory: hostedContent)
+        session.disableDialogs = true
+        spy = ObserverSpy(autoFinish: autoFinish)
+        if attach {
+            session.paymentQueue.delegate = spy
+            session.paymentQueue.add(spy)
+        }
+    }
+
+    /// The products with these identifiers, keyed by identifier.
+    func products(_ identifiers: String...) async throws -> [String: SKProduct] {
+        let response = try await ProductsFetcher.fetch(Set(identifiers), from: queue)
+        return Dictionary(uniqueKeysWithValues: response.products.map { ($0.productIdentifier, $0) })
+    }
+
+    /// Adds a payment for a product.
+    func buy(_ identifier: String, quantity: Int = 1) async throws {
+        let product = try #require(try await products(identifier)[identifier])
+        let payment = SKMutablePayment(product: product)
+        payment.quantity = quantity
+        queue.add(payment)
+    }
+
+    /// Deletes the hosted content folder the harness was made with.
+    func removeHostedContent() {
+        if let folder = hostedContent { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// The transaction object in the queue that a view describes.
+    func transaction(_ view: TransactionView) throws -> SKPaymentTransaction {
+        try #require(queue.transactions.first { ObjectIdentifier($0) == view.object })
+    }
+}
