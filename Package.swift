@@ -69,7 +69,7 @@ let package = Package(
             path: "Examples/InAppPurchases"
         ),
         .testTarget(name: "StoreKitConfigurationTests", dependencies: ["StoreKitConfiguration"], exclude: ["Fixtures"]),
-        .testTarget(name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats"]),
+        .testTarget(name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats"], exclude: ["Python"]),
         .testTarget(name: "AppStoreEngineTests", dependencies: ["AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration"]),
         .testTarget(
             name: "AppStoreSQLiteTests",

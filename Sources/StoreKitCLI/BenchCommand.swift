@@ -1,0 +1,110 @@
+import AppStoreFormats
+import ArgumentParser
+import Foundation
+
+/// `storekit bench`: throughput of the formats module's hot paths.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure signing and verification throughput (build with -c release for real figures).",
+        discussion: """
+            Benchmarks: jws-sign, jws-verify (chain cached), jws-verify-uncached, receipt-build (encode and sign
+            a receipt with 10 purchases), receipt-verify. With no names, runs them all, each for --seconds
+            seconds on one task, with a fresh in-memory certificate authority. Prints "NAME: N ops in S s = R/s".
+
+            Examples:
+              storekit bench
+              storekit bench jws-verify jws-verify-uncached --seconds 3
+            """
+    )
+
+    enum Benchmark: String, ExpressibleByArgument, CaseIterable {
+        case jwsSign = "jws-sign"
+        case jwsVerify = "jws-verify"
+        case jwsVerifyUncached = "jws-verify-uncached"
+        case receiptBuild = "receipt-build"
+        case receiptVerify = "receipt-verify"
+    }
+
+    @Argument(help: "Benchmarks to run (default: all).")
+    var names: [Benchmark] = []
+
+    @Option(help: "Seconds per benchmark.")
+    var seconds: Double = 2
+
+    func run() async throws {
+        guard seconds > 0 else { throw FormatsCLI.failure("--seconds must be positive.") }
+        let authority = try CertificateAuthority(issuedAt: CertificateAuthority.defaultValidity.lowerBound)
+        let signer = JWSSigner(certificateAuthority: authority)
+        let signedAt = Date(timeIntervalSince1970: 1_750_000_000)
+
+        var transaction = JWSTransactionDecodedPayload()
+        transaction.transactionId = "2000000847061981"
+        transaction.originalTransactionId = "2000000847061981"
+        transaction.bundleId = "com.example.app"
+        transaction.productId = "com.example.app.coins"
+        transaction.purchaseDate = signedAt
+        transaction.originalPurchaseDate = signedAt
+        transaction.quantity = 1
+        transaction.type = .consumable
+        transaction.inAppOwnershipType = .purchased
+        transaction.signedDate = signedAt
+        transaction.transactionReason = .purchase
+        transaction.storefront = "USA"
+        transaction.storefrontId = "143441"
+        transaction.price = 990
+        transaction.currency = "USD"
+        let token = try signer.sign(transaction)
+        let jwsVerifier = try JWSVerifier(rootCertificates: authority.rootCertificatesDER, bundleID: "com.example.app")
+
+        var receipt = AppReceipt(
+            bundleID: "com.example.app", appVersion: "1", opaqueValue: Data(repeating: 7, count: 16),
+            creationDate: signedAt, originalPurchaseDate: signedAt, originalAppVersion: "1.0"
+        )
+        for index in 0..<10 {
+            receipt.inAppPurchases.append(
+                InAppPurchaseReceipt(
+                    productID: "com.example.app.item\(index)", transactionID: "\(2_000_000_000 + index)",
+                    originalTransactionID: "\(2_000_000_000 + index)", purchaseDate: signedAt,
+                    originalPurchaseDate: signedAt, productType: .nonConsumable, webOrderLineItemID: 0
+                )
+            )
+        }
+        receipt.setDeviceHash(deviceIdentifier: UUID(uuidString: "956328D9-CC6A-47F4-BE40-6953FB0AB6C7")!)
+        let receiptSigner = ReceiptSigner(certificateAuthority: authority)
+        let receiptData = try receiptSigner.sign(receipt)
+        let receiptVerifier = try ReceiptVerifier(rootCertificates: authority.rootCertificatesDER)
+
+        for benchmark in names.isEmpty ? Benchmark.allCases : names {
+            let operation: () async throws -> Bool
+            switch benchmark {
+            case .jwsSign:
+                operation = { !(try signer.sign(transaction)).isEmpty }
+            case .jwsVerify:
+                operation = { if case .success = await jwsVerifier.verifyTransaction(token) { true } else { false } }
+            case .jwsVerifyUncached:
+                operation = {
+                    jwsVerifier.removeCachedChains()
+                    return if case .success = await jwsVerifier.verifyTransaction(token) { true } else { false }
+                }
+            case .receiptBuild:
+                operation = { !(try receiptSigner.sign(receipt)).isEmpty }
+            case .receiptVerify:
+                operation = { if case .success = await receiptVerifier.verify(receiptData) { true } else { false } }
+            }
+            guard try await operation() else { throw FormatsCLI.failure("\(benchmark.rawValue) failed its first run.") }
+            let clock = ContinuousClock()
+            let start = clock.now
+            let deadline = start.advanced(by: .milliseconds(Int64(seconds * 1000)))
+            var count = 0
+            while clock.now < deadline {
+                for _ in 0..<16 { _ = try await operation() }
+                count += 16
+            }
+            let elapsed = start.duration(to: clock.now)
+            let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let rate = Double(count) / elapsedSeconds
+            print("\(benchmark.rawValue): \(count) ops in \(String(format: "%.2f", elapsedSeconds)) s = \(String(format: "%.0f", rate))/s")
+        }
+    }
+}

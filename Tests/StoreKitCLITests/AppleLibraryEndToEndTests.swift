@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// What the store issues through its commands, checked by code nobody here wrote: Apple's
+/// `app-store-server-library` (Python) and `openssl cms`.
+@Suite("Apple's library accepts what the store issues")
+struct AppleLibraryEndToEndTests {
+    let dataDirectory = temporaryDataDirectory()
+    let bundleID = "com.example.demo"
+    let pythonScripts = repositoryRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python")
+
+    func python(_ script: String, _ arguments: [String]) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", pythonScripts.appendingPathComponent(script).path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 3, "Apple's library is missing: pip install app-store-server-library==3.1.2")
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
+    }
+
+    /// Exports the store's JWS root as DER, as a backend would to configure Apple's verifier.
+    func exportJWSRoot() throws -> URL {
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let root = dataDirectory.appendingPathComponent("root.cer")
+        let run = try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        return root
+    }
+
+    func buy(_ productID: String) throws -> (id: String, token: String) {
+        let run = try storekit(["purchase", productID, "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", bundleID, "--json"])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        return (try #require(json["transactionId"] as? String), try #require(json["signedTransaction"] as? String))
+    }
+
+    @Test("SignedDataVerifier accepts a signed transaction of every product type, and rejects one changed byte")
+    func signedTransactionsVerify() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let root = try exportJWSRoot()
+        let products = [
+            ("com.example.demo.coins.100", "Consumable"), ("com.example.demo.premium", "Non-Consumable"),
+            ("com.example.demo.season.pass", "Non-Renewing Subscription"),
+        ]
+        for (productID, type) in products {
+            let (id, token) = try buy(productID)
+            let tokenFile = dataDirectory.appendingPathComponent("\(id).jws")
+            try Data(token.utf8).write(to: tokenFile)
+            let verified = try python("verify_signed_data.py", ["transaction", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
+            #expect(verified["status"] as? String == "OK", "\(verified)")
+            let payload = verified["payload"] as? [String: Any]
+            #expect(payload?["transactionId"] as? String == id)
+            #expect(payload?["productId"] as? String == productID)
+            #expect(payload?["type"] as? String == type)
+
+            var tampered = Array(token.utf8)
+            let index = tampered.count / 2
+            tampered[index] = tampered[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+            try Data(tampered).write(to: tokenFile)
+            let rejected = try python("verify_signed_data.py", ["transaction", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
+            #expect(rejected["status"] as? String != "OK")
+        }
+    }
+
+    @Test("ReceiptUtility reads the store's receipt and openssl cms verifies it against the exported root")
+    func receiptVerifies() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let (id, _) = try buy("com.example.demo.premium")
+        let receipt = dataDirectory.appendingPathComponent("receipt.der")
+        let written = try storekit(["receipt", "write", "--data-dir", dataDirectory.path, "--bundle-id", bundleID, "--out", receipt.path])
+        #expect(written.status == 0, "\(written.errorOutput)")
+
+        let extracted = try python("extract_transaction_id.py", [receipt.path])
+        #expect(extracted["transactionId"] as? String == id, "\(extracted)")
+
+        let rootPEM = dataDirectory.appendingPathComponent("receipt-root.pem")
+        #expect(try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "receipt", "--out", rootPEM.path]).status == 0)
+        #expect(try openssl(["cms", "-verify", "-inform", "DER", "-in", receipt.path, "-CAfile", rootPEM.path, "-purpose", "any", "-binary", "-out", "/dev/null"]) == 0)
+
+        var bytes = try Data(contentsOf: receipt)
+        bytes[bytes.count - 10] ^= 0x01
+        try bytes.write(to: receipt)
+        #expect(try openssl(["cms", "-verify", "-inform", "DER", "-in", receipt.path, "-CAfile", rootPEM.path, "-purpose", "any", "-binary", "-out", "/dev/null"]) != 0)
+    }
+
+    func openssl(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
