@@ -69,7 +69,16 @@ let package = Package(
             path: "Examples/InAppPurchases"
         ),
         .testTarget(name: "StoreKitConfigurationTests", dependencies: ["StoreKitConfiguration"], exclude: ["Fixtures"]),
-        .testTarget(name: "AppStoreFormatsTests", dependencies: ["AppStoreFormats"], exclude: ["Python"]),
+        .testTarget(
+            name: "AppStoreFormatsTests",
+            dependencies: [
+                "AppStoreFormats",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            exclude: ["Python"]
+        ),
         .testTarget(name: "AppStoreEngineTests", dependencies: ["AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration"]),
         .testTarget(
             name: "AppStoreSQLiteTests",

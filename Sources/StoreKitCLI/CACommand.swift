@@ -1,4 +1,5 @@
 import AppStoreFormats
+import AppStoreSQLite
 import ArgumentParser
 import Foundation
 
@@ -38,7 +39,7 @@ struct CACommand: AsyncParsableCommand {
                 """
         )
 
-        @Option(name: .customLong("data-dir"), help: "The store's data directory (default: $OPENSTOREKIT_DATA_DIR or ~/.local/share/openstorekit).")
+        @Option(name: .customLong("data-dir"), help: "The store's data directory (default: $OPENSTOREKIT_DATA_DIR, else $XDG_DATA_HOME/openstorekit, else ~/.local/share/openstorekit).")
         var dataDirectory: String?
 
         @Option(help: "Which root to export: all, jws or receipt.")
@@ -55,10 +56,9 @@ struct CACommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let directory = FormatsCLI.certificateAuthorityDirectory(dataDirectory: dataDirectory)
             let authority: CertificateAuthority
             do {
-                authority = try CertificateAuthority.loadOrCreate(in: directory)
+                authority = try StoreDataDirectory.resolve(explicit: dataDirectory).signer.certificateAuthority
             } catch {
                 throw FormatsCLI.failure("\(error)")
             }
@@ -99,20 +99,6 @@ struct CACommand: AsyncParsableCommand {
 
 /// Helpers shared by the formats commands (`ca`, `receipt`, `jws`, `bench`).
 enum FormatsCLI {
-    /// Where the CA lives: `<data-dir>/ca/`, the data directory being `--data-dir`, else `$OPENSTOREKIT_DATA_DIR`,
-    /// else `~/.local/share/openstorekit`.
-    static func certificateAuthorityDirectory(dataDirectory: String?) -> URL {
-        let base: URL
-        if let dataDirectory {
-            base = URL(fileURLWithPath: dataDirectory)
-        } else if let environment = ProcessInfo.processInfo.environment["OPENSTOREKIT_DATA_DIR"], !environment.isEmpty {
-            base = URL(fileURLWithPath: environment)
-        } else {
-            base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/openstorekit")
-        }
-        return base.appendingPathComponent("ca")
-    }
-
     /// A DER certificate as a PEM block.
     static func pemCertificate(_ der: Data) -> String {
         let body = der.base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
