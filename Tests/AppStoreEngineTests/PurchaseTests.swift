@@ -24,6 +24,17 @@ struct PurchaseTests {
         #expect(String(record.id).hasPrefix("2000000"))
     }
 
+    @Test("An auto-renewable subscription's first period ends one period after the purchase, shortened by the time rate",
+          arguments: [(TimeRate.realTime, 31.0 * 86_400), (.monthlyRenewalEveryFiveMinutes, 300), (.oneRenewalEveryTenSeconds, 10)])
+    func subscriptionExpiry(rate: TimeRate, length: TimeInterval) async throws {
+        let (store, _) = try makeStore(settings: StoreSettings(timeRate: rate))
+        let record = try await store.buy("monthly")
+        #expect(record.subscriptionGroupID == "G1")
+        #expect(record.expiresDate == testStart.addingTimeInterval(length))
+        let other = try await store.buy("premium")
+        #expect(other.expiresDate == nil && other.subscriptionGroupID == nil)
+    }
+
     @Test("Transaction identifiers are numeric, unique and increasing", arguments: [ProductType.consumable, .nonConsumable, .nonRenewable])
     func identifiersIncrease(type: ProductType) async throws {
         let (store, _) = try makeStore()

@@ -36,6 +36,21 @@ struct SigningTests {
         #expect(payload.revocationDate == nil)
     }
 
+    @Test("A subscription's signed form carries its group, expiry and web order line item")
+    func subscriptionPayload() async throws {
+        let (store, _) = try makeStore()
+        let record = try await store.buy("monthly", device: device)
+        let payload = try await verifier(store).verifyTransaction(try await store.signedTransaction(id: record.id)).get()
+        #expect(payload.type == .autoRenewable)
+        #expect(payload.subscriptionGroupIdentifier == "G1")
+        #expect(payload.expiresDate == record.expiresDate)
+        #expect(payload.webOrderLineItemId == String(record.id))
+        let receiptVerifier = try ReceiptVerifier(rootCertificates: [try store.signer.certificateAuthority.receiptRootCertificateDER], bundleID: app)
+        let receipt = try await receiptVerifier.verify(try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device), deviceIdentifier: device).get()
+        #expect(receipt.inAppPurchases.first?.expiresDate == record.expiresDate)
+        #expect(receipt.inAppPurchases.first?.webOrderLineItemID == Int64(record.id))
+    }
+
     @Test("A refunded transaction's signed form says when and why")
     func refundedTransactionSaysSo() async throws {
         let (store, _) = try makeStore()

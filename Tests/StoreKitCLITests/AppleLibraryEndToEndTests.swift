@@ -45,6 +45,7 @@ struct AppleLibraryEndToEndTests {
         let products = [
             ("com.example.demo.coins.100", "Consumable"), ("com.example.demo.premium", "Non-Consumable"),
             ("com.example.demo.season.pass", "Non-Renewing Subscription"),
+            ("com.example.demo.plus.monthly", "Auto-Renewable Subscription"),
         ]
         for (productID, type) in products {
             let (id, token) = try buy(productID)
@@ -56,6 +57,10 @@ struct AppleLibraryEndToEndTests {
             #expect(payload?["transactionId"] as? String == id)
             #expect(payload?["productId"] as? String == productID)
             #expect(payload?["type"] as? String == type)
+            if type == "Auto-Renewable Subscription" {
+                #expect(payload?["expiresDate"] as? Int != nil)
+                #expect(payload?["subscriptionGroupIdentifier"] as? String != nil)
+            }
 
             var tampered = Array(token.utf8)
             let index = tampered.count / 2

@@ -127,6 +127,10 @@ public actor StoreEngine {
             origin: .purchase, state: .purchased, deviceID: request.deviceID,
             applicationUsername: request.applicationUsername, appAccountToken: request.appAccountToken
         )
+        if let subscription = product.subscription {
+            record.subscriptionGroupID = subscription.groupID
+            record.expiresDate = settings.timeRate.endOfPeriod(subscription.period, startingAt: now)
+        }
         if !account.canMakePayments {
             record.state = .failed(errorCode: Self.paymentNotAllowedCode)
         } else if settings.failTransactionsEnabled {
@@ -177,6 +181,9 @@ public actor StoreEngine {
         if newState.isCompleted {
             record.purchaseDate = clock.now()
             record.originalPurchaseDate = record.purchaseDate
+            if let period = catalog.product(record.productID)?.subscription?.period {
+                record.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: record.purchaseDate)
+            }
         } else {
             record.amountCharged = 0
         }

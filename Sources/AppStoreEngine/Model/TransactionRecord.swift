@@ -69,6 +69,10 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     public var applicationUsername: String?
     /// The app-supplied UUID that ties the purchase to its own account, if given.
     public var appAccountToken: UUID?
+    /// For an auto-renewable subscription: the subscription group the product belongs to.
+    public var subscriptionGroupID: String?
+    /// For an auto-renewable subscription: when the period this transaction paid for ends.
+    public var expiresDate: Date?
     /// When the App Store refunded or revoked the transaction.
     public var revocationDate: Date?
     /// Why the App Store refunded the transaction.

@@ -32,6 +32,11 @@ extension StoreEngine {
         payload.productId = record.productID
         payload.purchaseDate = record.purchaseDate
         payload.originalPurchaseDate = record.originalPurchaseDate
+        if record.productType == .autoRenewable {
+            payload.webOrderLineItemId = String(record.id)
+            payload.subscriptionGroupIdentifier = record.subscriptionGroupID
+            payload.expiresDate = record.expiresDate
+        }
         payload.quantity = Int32(record.quantity)
         payload.type = record.productType
         payload.appAccountToken = record.appAccountToken
@@ -60,8 +65,9 @@ extension StoreEngine {
 
     // MARK: App receipts
 
-    /// The app receipt a device holds: signed PKCS#7 with one in-app record per non-consumable and
-    /// non-renewing subscription purchase and per consumable the device has not finished.
+    /// The app receipt a device holds: signed PKCS#7 with one in-app record per non-consumable,
+    /// non-renewing subscription and auto-renewable subscription purchase and per consumable the device
+    /// has not finished.
     ///
     /// Receipts are built when asked for and cached until the purchases they list change, so asking twice in
     /// a row returns the same bytes.
@@ -88,9 +94,8 @@ extension StoreEngine {
         return try await transactions(TransactionQuery(accountID: accountID, bundleID: bundleID)).filter { record in
             guard record.state.isCompleted, record.origin != .restore else { return false }
             switch record.productType {
-            case .nonConsumable, .nonRenewable: return true
+            case .nonConsumable, .nonRenewable, .autoRenewable: return true
             case .consumable: return !finished.contains(record.id) && (record.deviceID == nil || record.deviceID == deviceID)
-            case .autoRenewable: return false
             }
         }
     }
@@ -113,6 +118,8 @@ extension StoreEngine {
                     quantity: record.quantity, productID: record.productID, transactionID: String(record.id),
                     originalTransactionID: String(record.originalID), purchaseDate: record.purchaseDate,
                     originalPurchaseDate: record.originalPurchaseDate, productType: record.productType,
+                    expiresDate: record.expiresDate,
+                    webOrderLineItemID: record.productType == .autoRenewable ? Int64(record.id) : nil,
                     cancellationDate: record.revocationDate
                 )
             }
