@@ -161,7 +161,9 @@ public struct SignedReceipt: Sendable {
                 case .primitive(let serialBytes) = serialNode.content
             else { return nil }
             return certificates.first { certificate in
-                certificate.issuer == issuer && Array(certificate.serialNumber.bytes) == Array(serialBytes)
+                // Compare as serial numbers, not bytes: the DER INTEGER carries a leading zero when its top bit
+                // is set, which `SerialNumber` normalises away.
+                certificate.issuer == issuer && certificate.serialNumber == Certificate.SerialNumber(bytes: serialBytes)
             }
         }
         if sid.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific),
