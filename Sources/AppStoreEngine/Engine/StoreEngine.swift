@@ -150,8 +150,10 @@ public actor StoreEngine {
         if !record.state.isCompleted && record.state != .pendingApproval && record.state != .interrupted {
             record.amountCharged = 0
         }
-        try await commit([.saveAccount(account), .saveTransaction(record)])
+        let shares = try await familyShares(of: record)
+        try await commit([.saveAccount(account), .saveTransaction(record)] + shares.map(StorageChange.saveTransaction))
         publish(.transactionUpdated(record))
+        for share in shares { publish(.transactionUpdated(share)) }
         return record
     }
 
@@ -187,8 +189,10 @@ public actor StoreEngine {
         } else {
             record.amountCharged = 0
         }
-        try await commit([.saveTransaction(record)])
+        let shares = try await familyShares(of: record)
+        try await commit([.saveTransaction(record)] + shares.map(StorageChange.saveTransaction))
         publish(.transactionUpdated(record))
+        for share in shares { publish(.transactionUpdated(share)) }
         return record
     }
 
@@ -232,10 +236,10 @@ public actor StoreEngine {
     }
 
     /// What an account owns in an app: one completed, unrevoked transaction per non-consumable and per
-    /// non-renewing subscription purchase, the original purchases.
+    /// non-renewing subscription purchase, the original purchases, and the purchases family members share.
     public func ownedProducts(accountID: String, bundleID: String) async throws(StoreError) -> [TransactionRecord] {
         try await activeTransactions(accountID: accountID, bundleID: bundleID)
-            .filter { ($0.productType == .nonConsumable || $0.productType == .nonRenewable) && $0.id == $0.originalID }
+            .filter { ($0.productType == .nonConsumable || $0.productType == .nonRenewable) && ($0.origin == .purchase || $0.origin == .familyShare) }
     }
 
     /// What a restore would replay: the original purchase of each non-consumable the account still owns.

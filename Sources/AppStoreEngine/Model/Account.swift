@@ -6,11 +6,14 @@ public struct Account: Sendable, Hashable, Codable, Identifiable {
     public var storefront: String
     /// False for a restricted account (parental controls): `SKPaymentQueue.canMakePayments()` is false.
     public var canMakePayments: Bool
+    /// The Family Sharing group the account belongs to, if any. Members share family-shareable purchases.
+    public var familyID: String?
 
     /// Creates an account.
-    public init(id: String, storefront: String, canMakePayments: Bool = true) {
+    public init(id: String, storefront: String, canMakePayments: Bool = true, familyID: String? = nil) {
         self.id = id
         self.storefront = storefront
         self.canMakePayments = canMakePayments
+        self.familyID = familyID
     }
 }

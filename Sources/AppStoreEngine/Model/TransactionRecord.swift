@@ -10,6 +10,8 @@ public enum TransactionOrigin: String, Sendable, Hashable, Codable {
     case repurchase
     /// A restore replayed an earlier purchase on a device.
     case restore
+    /// A family member's purchase of a family-shareable product, shared with this account.
+    case familyShare
 }
 
 /// Where a transaction stands.
@@ -77,6 +79,8 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     public var revocationDate: Date?
     /// Why the App Store refunded the transaction.
     public var revocationReason: RevocationReason?
+    /// How the entitlement was taken back: a refund (the default) or `FAMILY_REVOKE` when the family stopped sharing it.
+    public var revocationType: RevocationType?
 
     /// Creates a record.
     public init(
@@ -111,6 +115,9 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
 
     /// Whether the App Store refunded or revoked the transaction.
     public var isRevoked: Bool { revocationDate != nil }
+
+    /// Whether the account owns the purchase itself or through Family Sharing.
+    public var ownershipType: InAppOwnershipType { origin == .familyShare ? .familyShared : .purchased }
 
     /// Whether the transaction currently grants its product: completed and not revoked.
     public var isActive: Bool { state.isCompleted && !isRevoked }

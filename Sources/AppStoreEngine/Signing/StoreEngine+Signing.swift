@@ -40,7 +40,7 @@ extension StoreEngine {
         payload.quantity = Int32(record.quantity)
         payload.type = record.productType
         payload.appAccountToken = record.appAccountToken
-        payload.inAppOwnershipType = .purchased
+        payload.inAppOwnershipType = record.ownershipType
         payload.signedDate = clock.now()
         payload.transactionReason = .purchase
         payload.storefront = record.storefront
@@ -50,7 +50,7 @@ extension StoreEngine {
         if let revocationDate = record.revocationDate {
             payload.revocationDate = revocationDate
             payload.revocationReason = record.revocationReason ?? .refundedForOtherReason
-            payload.revocationType = .refundFull
+            payload.revocationType = record.revocationType ?? .refundFull
         }
         return payload
     }
