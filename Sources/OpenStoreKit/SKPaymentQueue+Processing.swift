@@ -130,6 +130,7 @@ extension SKPaymentQueue {
         guard !observers.isEmpty, let environment = try? environment() else { return }
         do {
             let account = try await environment.connection.account(environment.accountID)
+            try await baselineRevocationsIfNeeded(in: environment)
             _ = await noticeStorefront(account.storefront, in: environment)
             try await synchronizeTransactions(in: environment)
             try await announceRevocations(in: environment)
@@ -254,19 +255,33 @@ extension SKPaymentQueue {
 
     // MARK: Refunds
 
-    /// Tells observers about refunds and revocations of non-consumables and subscriptions the device has not
-    /// announced yet, after updating the receipt. The first look only records what was already revoked.
-    private func announceRevocations(in environment: StoreEnvironment) async throws(StoreError) {
-        let revoked = try await environment.connection.transactions(TransactionQuery(accountID: environment.accountID, bundleID: environment.bundleID))
+    /// The revoked non-consumables and subscriptions of the device's account in its app.
+    private func revokedTransactions(in environment: StoreEnvironment) async throws(StoreError) -> [TransactionRecord] {
+        try await environment.connection.transactions(TransactionQuery(accountID: environment.accountID, bundleID: environment.bundleID))
             .filter { $0.isRevoked && ($0.productType == .nonConsumable || $0.productType == .autoRenewable) }
+    }
+
+    /// On the device's first look, records the refunds that predate it, so that only later ones are announced.
+    /// It runs before that first synchronization delivers anything, so a revocation of a transaction the app has
+    /// already been given is never mistaken for an old one.
+    private func baselineRevocationsIfNeeded(in environment: StoreEnvironment) async throws(StoreError) {
         let deviceState = DeviceStateStore.forAppDirectory(environment.appDirectory)
-        let new = deviceState.update { state -> [TransactionRecord] in
-            guard state.revocationsBaselined else {
-                state.revocationsBaselined = true
-                state.announcedRevocations = Set(revoked.map(\.id))
-                return []
-            }
-            return revoked.filter { !state.announcedRevocations.contains($0.id) }
+        guard !deviceState.update({ $0.revocationsBaselined }) else { return }
+        let revoked = try await revokedTransactions(in: environment)
+        deviceState.update { state in
+            guard !state.revocationsBaselined else { return }
+            state.revocationsBaselined = true
+            state.announcedRevocations = Set(revoked.map(\.id))
+        }
+    }
+
+    /// Tells observers about refunds and revocations of non-consumables and subscriptions the device has not
+    /// announced yet, after updating the receipt.
+    private func announceRevocations(in environment: StoreEnvironment) async throws(StoreError) {
+        let revoked = try await revokedTransactions(in: environment)
+        let deviceState = DeviceStateStore.forAppDirectory(environment.appDirectory)
+        let new = deviceState.update { state in
+            revoked.filter { !state.announcedRevocations.contains($0.id) }
         }
         guard !new.isEmpty else { return }
         await updateReceipt(in: environment, afterPurchase: false)
