@@ -10,16 +10,9 @@ struct AppleLibraryEndToEndTests {
     let pythonScripts = repositoryRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python")
 
     func python(_ script: String, _ arguments: [String]) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", pythonScripts.appendingPathComponent(script).path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 3, "Apple's library is missing: pip install app-store-server-library==3.1.2")
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
+        let result = try tool("python3", [pythonScripts.appendingPathComponent(script).path] + arguments)
+        #expect(result.status != 3, "Apple's library is missing: pip install app-store-server-library==3.1.2")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)\(result.errorOutput)")
     }
 
     /// Exports the store's JWS root as DER, as a backend would to configure Apple's verifier.
@@ -93,13 +86,6 @@ struct AppleLibraryEndToEndTests {
     }
 
     func openssl(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try tool("openssl", arguments).status
     }
 }

@@ -21,7 +21,7 @@ let storekitExecutable: URL = {
     return repositoryRoot.appendingPathComponent(".build/debug/storekit")
 }()
 
-/// What a finished `storekit` run printed and returned.
+/// What a finished process printed and returned.
 struct StorekitRun {
     var status: Int32
     var output: String
@@ -30,8 +30,18 @@ struct StorekitRun {
 
 /// Runs `storekit` with `arguments` to completion.
 func storekit(_ arguments: [String], environment: [String: String] = [:]) throws -> StorekitRun {
+    try run(storekitExecutable, arguments, environment: environment)
+}
+
+/// Runs a tool found on the PATH (`python3`, `openssl`) to completion.
+func tool(_ name: String, _ arguments: [String]) throws -> StorekitRun {
+    try run(URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments)
+}
+
+/// Runs an executable to completion, collecting what it prints.
+func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> StorekitRun {
     let process = Process()
-    process.executableURL = storekitExecutable
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let output = Pipe()
