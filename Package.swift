@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AppStoreFormats", targets: ["AppStoreFormats"]),
         .library(name: "AppStoreEngine", targets: ["AppStoreEngine"]),
         .library(name: "AppStoreSQLite", targets: ["AppStoreSQLite"]),
+        .library(name: "AppStoreHosting", targets: ["AppStoreHosting"]),
         .library(name: "AppStoreServer", targets: ["AppStoreServer"]),
         .executable(name: "storekit", targets: ["StoreKitCLI"]),
     ],
@@ -45,6 +46,10 @@ let package = Package(
             dependencies: ["AppStoreEngine", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
+            name: "AppStoreHosting",
+            dependencies: ["AppStoreEngine", "AppStoreFormats", "AppStoreSQLite", "StoreKitConfiguration"]
+        ),
+        .target(
             name: "AppStoreServer",
             dependencies: [
                 "AppStoreEngine",
@@ -53,12 +58,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "OpenStoreKit", dependencies: ["StoreKitConfiguration", "AppStoreEngine", "AppStoreSQLite"]),
-        .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "AppStoreEngine"]),
+        .target(name: "OpenStoreKit", dependencies: ["StoreKitConfiguration", "AppStoreEngine", "AppStoreHosting"]),
+        .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "AppStoreEngine", "AppStoreHosting", "StoreKitConfiguration"]),
         .executableTarget(
             name: "StoreKitCLI",
             dependencies: [
-                "StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreSQLite", "AppStoreServer",
+                "StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreHosting", "AppStoreServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -83,7 +88,11 @@ let package = Package(
         .testTarget(name: "AppStoreEngineTests", dependencies: ["AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration"]),
         .testTarget(
             name: "AppStoreSQLiteTests",
-            dependencies: ["AppStoreSQLite", "AppStoreFormats", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AppStoreSQLite", "AppStoreHosting", "AppStoreEngine", "AppStoreFormats", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "AppStoreHostingTests",
+            dependencies: ["AppStoreHosting", "AppStoreEngine", "StoreKitConfiguration"]
         ),
         .testTarget(
             name: "AppStoreServerTests",

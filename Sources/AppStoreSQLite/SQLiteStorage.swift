@@ -5,7 +5,7 @@ import GRDB
 /// ``Storage`` in one SQLite file: the embedded default of `storekit`.
 ///
 /// The database runs in WAL mode so a server and the `storekit` command can use the same file at once;
-/// every ``commit(tenant:_:)`` is one immediate transaction, so a crash leaves all of a change or none.
+/// every ``transaction(tenant:_:)`` is one immediate transaction, so a crash leaves all of a change or none.
 /// The schema evolves through append-only named migrations.
 public final class SQLiteStorage: Storage {
     private let pool: DatabasePool
@@ -74,40 +74,51 @@ public final class SQLiteStorage: Storage {
         return migrator
     }
 
-    public func allocateTransactionID(tenant: String) async throws -> UInt64 {
-        try await pool.write { db in
-            let next = try UInt64.fetchOne(db, sql: "SELECT nextTransactionID FROM tenant WHERE id = ?", arguments: [tenant])
-                ?? firstTransactionID
-            try db.execute(
-                sql: "INSERT INTO tenant (id, nextTransactionID) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET nextTransactionID = excluded.nextTransactionID",
-                arguments: [tenant, next + 1]
-            )
-            return next
+    /// Runs `body` on a snapshot of the database; writers are not blocked meanwhile (WAL).
+    public func read<Result: Sendable>(tenant: String, _ body: @Sendable (any StorageReader) throws -> Result) async throws -> Result {
+        try await pool.read { db in try body(SQLiteTransaction(db: db, tenant: tenant)) }
+    }
+
+    /// Runs `body` in one `BEGIN IMMEDIATE` transaction: it holds the database's write lock from its first
+    /// statement, so no other connection, in this process or another, writes between its reads and its writes.
+    /// Another writer waits up to the busy timeout (10 seconds) for the lock.
+    public func transaction<Result: Sendable>(
+        tenant: String, _ body: @Sendable (any StorageTransaction) throws -> Result
+    ) async throws -> Result {
+        try await pool.writeWithoutTransaction { db in
+            var result: Result?
+            try db.inTransaction(.immediate) {
+                result = try body(SQLiteTransaction(db: db, tenant: tenant))
+                return .commit
+            }
+            return result!
         }
     }
 
-    public func account(tenant: String, id: String) async throws -> Account? {
-        try await pool.read { db in
-            try String.fetchOne(db, sql: "SELECT body FROM account WHERE tenant = ? AND id = ?", arguments: [tenant, id])
-                .map { try Self.decode(Account.self, from: $0) }
-        }
+}
+
+/// Reads and writes of one tenant on one GRDB connection, inside a transaction or a snapshot read.
+/// Used only inside the closure GRDB runs on its connection's queue.
+private struct SQLiteTransaction: StorageTransaction {
+    let db: Database
+    let tenant: String
+
+    func account(id: String) throws -> Account? {
+        try String.fetchOne(db, sql: "SELECT body FROM account WHERE tenant = ? AND id = ?", arguments: [tenant, id])
+            .map { try Self.decode(Account.self, from: $0) }
     }
 
-    public func accounts(tenant: String) async throws -> [Account] {
-        try await pool.read { db in
-            try String.fetchAll(db, sql: "SELECT body FROM account WHERE tenant = ? ORDER BY id", arguments: [tenant])
-                .map { try Self.decode(Account.self, from: $0) }
-        }
+    func accounts() throws -> [Account] {
+        try String.fetchAll(db, sql: "SELECT body FROM account WHERE tenant = ? ORDER BY id", arguments: [tenant])
+            .map { try Self.decode(Account.self, from: $0) }
     }
 
-    public func transaction(tenant: String, id: UInt64) async throws -> TransactionRecord? {
-        try await pool.read { db in
-            try String.fetchOne(db, sql: "SELECT body FROM storeTransaction WHERE tenant = ? AND id = ?", arguments: [tenant, id])
-                .map { try Self.decode(TransactionRecord.self, from: $0) }
-        }
+    func transaction(id: UInt64) throws -> TransactionRecord? {
+        try String.fetchOne(db, sql: "SELECT body FROM storeTransaction WHERE tenant = ? AND id = ?", arguments: [tenant, id])
+            .map { try Self.decode(TransactionRecord.self, from: $0) }
     }
 
-    public func transactions(tenant: String, matching query: TransactionQuery) async throws -> [TransactionRecord] {
+    func transactions(matching query: TransactionQuery) throws -> [TransactionRecord] {
         var conditions = ["tenant = ?"]
         var arguments: StatementArguments = [tenant]
         if let accountID = query.accountID { conditions.append("accountID = ?"); arguments += [accountID] }
@@ -115,89 +126,68 @@ public final class SQLiteStorage: Storage {
         if let productID = query.productID { conditions.append("productID = ?"); arguments += [productID] }
         if let originalID = query.originalID { conditions.append("originalID = ?"); arguments += [originalID] }
         let sql = "SELECT body FROM storeTransaction WHERE \(conditions.joined(separator: " AND ")) ORDER BY id"
-        return try await pool.read { [arguments] db in
-            try String.fetchAll(db, sql: sql, arguments: arguments).map { try Self.decode(TransactionRecord.self, from: $0) }
-        }
+        return try String.fetchAll(db, sql: sql, arguments: arguments).map { try Self.decode(TransactionRecord.self, from: $0) }
     }
 
-    public func finishedTransactionIDs(tenant: String, deviceID: UUID) async throws -> Set<UInt64> {
-        try await pool.read { db in
-            Set(try UInt64.fetchAll(
-                db, sql: "SELECT transactionID FROM finishedTransaction WHERE tenant = ? AND deviceID = ?",
-                arguments: [tenant, deviceID.uuidString]
-            ))
-        }
+    func finishedTransactionIDs(deviceID: UUID) throws -> Set<UInt64> {
+        Set(try UInt64.fetchAll(
+            db, sql: "SELECT transactionID FROM finishedTransaction WHERE tenant = ? AND deviceID = ?",
+            arguments: [tenant, deviceID.uuidString]
+        ))
     }
 
-    public func purchaseIntents(tenant: String, accountID: String, bundleID: String) async throws -> [PurchaseIntentRecord] {
-        try await pool.read { db in
-            try String.fetchAll(
-                db, sql: "SELECT body FROM purchaseIntent WHERE tenant = ? AND accountID = ? AND bundleID = ? ORDER BY date, id",
-                arguments: [tenant, accountID, bundleID]
-            ).map { try Self.decode(PurchaseIntentRecord.self, from: $0) }
-        }
+    func purchaseIntents(accountID: String, bundleID: String) throws -> [PurchaseIntentRecord] {
+        try String.fetchAll(
+            db, sql: "SELECT body FROM purchaseIntent WHERE tenant = ? AND accountID = ? AND bundleID = ? ORDER BY date, id",
+            arguments: [tenant, accountID, bundleID]
+        ).map { try Self.decode(PurchaseIntentRecord.self, from: $0) }
     }
 
-    public func commit(tenant: String, _ changes: [StorageChange]) async throws {
-        let encoded = try changes.map(Self.encodeChange)
-        try await pool.write { db in
-            for change in encoded {
-                try Self.apply(change, tenant: tenant, in: db)
-            }
-        }
+    func allocateTransactionID() throws -> UInt64 {
+        let next = try UInt64.fetchOne(db, sql: "SELECT nextTransactionID FROM tenant WHERE id = ?", arguments: [tenant])
+            ?? TransactionRecord.firstID
+        try db.execute(
+            sql: "INSERT INTO tenant (id, nextTransactionID) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET nextTransactionID = excluded.nextTransactionID",
+            arguments: [tenant, next + 1]
+        )
+        return next
     }
 
-    /// A change with its JSON body already encoded, so the write transaction does no encoding.
-    private enum EncodedChange: Sendable {
-        case saveAccount(id: String, body: String)
-        case saveTransaction(TransactionRecord, body: String)
-        case savePurchaseIntent(PurchaseIntentRecord, body: String)
-        case other(StorageChange)
-    }
-
-    private static func encodeChange(_ change: StorageChange) throws -> EncodedChange {
+    func write(_ change: StorageChange) throws {
         switch change {
-        case .saveAccount(let account): .saveAccount(id: account.id, body: try encode(account))
-        case .saveTransaction(let record): .saveTransaction(record, body: try encode(record))
-        case .savePurchaseIntent(let intent): .savePurchaseIntent(intent, body: try encode(intent))
-        default: .other(change)
-        }
-    }
-
-    private static func apply(_ change: EncodedChange, tenant: String, in db: Database) throws {
-        switch change {
-        case .saveAccount(let id, let body):
-            try db.execute(sql: "INSERT OR REPLACE INTO account (tenant, id, body) VALUES (?, ?, ?)", arguments: [tenant, id, body])
-        case .saveTransaction(let record, let body):
+        case .saveAccount(let account):
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO account (tenant, id, body) VALUES (?, ?, ?)",
+                arguments: [tenant, account.id, try Self.encode(account)]
+            )
+        case .saveTransaction(let record):
             try db.execute(
                 sql: """
                 INSERT OR REPLACE INTO storeTransaction (tenant, id, originalID, accountID, bundleID, productID, body)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
-                arguments: [tenant, record.id, record.originalID, record.accountID, record.bundleID, record.productID, body]
+                arguments: [tenant, record.id, record.originalID, record.accountID, record.bundleID, record.productID, try Self.encode(record)]
             )
-        case .other(.deleteTransactions(let ids)):
+        case .deleteTransactions(let ids):
             for id in ids {
                 try db.execute(sql: "DELETE FROM storeTransaction WHERE tenant = ? AND id = ?", arguments: [tenant, id])
                 try db.execute(sql: "DELETE FROM finishedTransaction WHERE tenant = ? AND transactionID = ?", arguments: [tenant, id])
             }
-        case .other(.deleteAllTransactions):
+        case .deleteAllTransactions:
             try db.execute(sql: "DELETE FROM storeTransaction WHERE tenant = ?", arguments: [tenant])
             try db.execute(sql: "DELETE FROM finishedTransaction WHERE tenant = ?", arguments: [tenant])
-        case .other(.markFinished(let transactionID, let deviceID)):
+        case .markFinished(let transactionID, let deviceID):
             try db.execute(
                 sql: "INSERT OR IGNORE INTO finishedTransaction (tenant, deviceID, transactionID) VALUES (?, ?, ?)",
                 arguments: [tenant, deviceID.uuidString, transactionID]
             )
-        case .savePurchaseIntent(let intent, let body):
+        case .savePurchaseIntent(let intent):
             try db.execute(
                 sql: "INSERT OR REPLACE INTO purchaseIntent (tenant, id, accountID, bundleID, date, body) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [tenant, intent.id.uuidString, intent.accountID, intent.bundleID, intent.date.timeIntervalSince1970, body]
+                arguments: [tenant, intent.id.uuidString, intent.accountID, intent.bundleID, intent.date.timeIntervalSince1970, try Self.encode(intent)]
             )
-        case .other(.deletePurchaseIntent(let id)):
+        case .deletePurchaseIntent(let id):
             try db.execute(sql: "DELETE FROM purchaseIntent WHERE tenant = ? AND id = ?", arguments: [tenant, id.uuidString])
-        case .other(.saveAccount), .other(.saveTransaction), .other(.savePurchaseIntent):
-            preconditionFailure("encodeChange encodes every save")
         }
     }
 

@@ -1,5 +1,5 @@
 import AppStoreEngine
-import AppStoreSQLite
+import AppStoreHosting
 import Foundation
 import StoreKitConfiguration
 
@@ -31,24 +31,15 @@ public struct StoreEnvironment: Sendable {
         self.appDirectory = appDirectory
     }
 
-    /// The environment variable naming the `.storekit` file an app process's store sells from — the
-    /// counterpart of Xcode's "StoreKit Configuration" scheme option.
-    public static let configurationVariable = "OPENSTOREKIT_CONFIG"
-    /// The environment variable naming the app's bundle identifier.
-    public static let bundleIDVariable = "OPENSTOREKIT_BUNDLE_ID"
-    /// The environment variable naming the customer's account (default `default`).
-    public static let accountVariable = "OPENSTOREKIT_ACCOUNT"
-    /// The environment variable naming a folder of hosted content packages, one `<product ID>/` folder each.
-    public static let hostedContentVariable = "OPENSTOREKIT_HOSTED_CONTENT"
-
     /// How often an app process looks for changes made by other processes (`storekit` commands) to its store.
     public static let sharedStorePollInterval: Duration = .milliseconds(250)
 
-    /// The environment an app process is configured for by its environment variables.
+    /// The environment an app process is configured for by its environment variables (``EnvironmentVariables``).
     ///
     /// - `OPENSTOREKIT_CONFIG` (required): the `.storekit` file; its products and settings make an in-process store.
     /// - `OPENSTOREKIT_DATA_DIR`: where the store and the device keep their state (see `StoreDataDirectory`);
-    ///   `storekit --data-dir` reads the same directory, store `default`.
+    ///   `storekit --data-dir` reads the same directory.
+    /// - `OPENSTOREKIT_TENANT`: the isolated store inside the data directory, else `default` (`storekit --tenant`).
     /// - `OPENSTOREKIT_BUNDLE_ID`: the app's bundle identifier, else `Bundle.main`'s, else `com.example.app`.
     /// - `OPENSTOREKIT_ACCOUNT`: the customer's account, else `default`.
     /// - `OPENSTOREKIT_DEVICE_ID`: the device, else the data directory's own device.
@@ -58,35 +49,33 @@ public struct StoreEnvironment: Sendable {
     public static func fromProcessEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(EnvironmentError) -> StoreEnvironment {
-        guard let path = environment[configurationVariable], !path.isEmpty else {
-            throw EnvironmentError("OpenStoreKit has no store to talk to. Set \(configurationVariable) to a .storekit file (and optionally \(StoreDataDirectory.environmentVariable) to a directory for the store's state), or create an SKTestSession.")
+        let variables = EnvironmentVariables.self
+        guard let path = variables.value(variables.configuration, in: environment) else {
+            throw EnvironmentError("OpenStoreKit has no store to talk to. Set \(variables.configuration) to a .storekit file (and optionally \(variables.dataDirectory) to a directory for the store's state), or create an SKTestSession.")
         }
         let configuration: StoreKitConfigurationFile
         do {
             configuration = try StoreKitConfigurationFile.load(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw EnvironmentError("\(configurationVariable)=\(path) is not a usable StoreKit configuration: \(error.description)")
+            throw EnvironmentError("\(variables.configuration)=\(path) is not a usable StoreKit configuration: \(error.description)")
         }
         let directory = StoreDataDirectory.resolve(environment: environment)
-        let storage: SQLiteStorage
-        let signer: StoreSigner
+        let engine: StoreEngine
         let deviceID: UUID
         do {
-            storage = try directory.openStorage()
-            signer = directory.signer
+            engine = try StoreFactory.open(StoreSpecification(
+                location: .dataDirectory(directory), configuration: configuration,
+                tenant: variables.value(variables.tenant, in: environment) ?? StoreSpecification.defaultTenant
+            ))
             deviceID = try directory.currentDeviceID(environment: environment)
         } catch {
-            throw EnvironmentError("Cannot use the data directory \(directory.url.path): \(error). Set \(StoreDataDirectory.environmentVariable) to a writable directory.")
+            throw EnvironmentError("Cannot use the data directory \(directory.url.path): \(error). Set \(variables.dataDirectory) to a writable directory.")
         }
-        let engine = StoreEngine(
-            catalog: Catalog(configuration: configuration), settings: StoreSettings(configuration: configuration),
-            storage: storage, clock: SystemClock(), signer: signer
-        )
-        let hostedContent = environment[hostedContentVariable].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+        let hostedContent = variables.value(variables.hostedContent, in: environment).map { URL(fileURLWithPath: $0, isDirectory: true) }
         let bundleID = resolveBundleID(environment)
         return StoreEnvironment(
             connection: InProcessConnection(engine: engine, hostedContentDirectory: hostedContent, pollInterval: sharedStorePollInterval),
-            accountID: environment[accountVariable].flatMap { $0.isEmpty ? nil : $0 } ?? defaultAccountID,
+            accountID: variables.value(variables.account, in: environment) ?? defaultAccountID,
             bundleID: bundleID, deviceID: deviceID,
             appDirectory: directory.appDirectoryURL(deviceID: deviceID, bundleID: bundleID)
         )
@@ -95,7 +84,7 @@ public struct StoreEnvironment: Sendable {
     /// The app's bundle identifier: `OPENSTOREKIT_BUNDLE_ID`, else `Bundle.main.bundleIdentifier`, else
     /// `com.example.app`.
     public static func resolveBundleID(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let bundleID = environment[bundleIDVariable], !bundleID.isEmpty { return bundleID }
+        if let bundleID = EnvironmentVariables.value(EnvironmentVariables.bundleID, in: environment) { return bundleID }
         if let bundleID = Bundle.main.bundleIdentifier, !bundleID.isEmpty { return bundleID }
         return defaultBundleID
     }

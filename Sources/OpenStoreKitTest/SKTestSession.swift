@@ -1,4 +1,5 @@
 import AppStoreEngine
+import AppStoreHosting
 import Foundation
 import OpenStoreKit
 import StoreKitConfiguration
@@ -70,10 +71,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
             throw SKTestError(.fileNotFound, message: "No readable StoreKit configuration at \(fileURL.path).")
         }
         configuration = try StoreKitConfigurationFile.load(contentsOf: fileURL)
-        engine = StoreEngine(
-            catalog: Catalog(configuration: configuration), settings: StoreSettings(configuration: configuration),
-            storage: InMemoryStorage(), clock: clock, signer: .ephemeral
-        )
+        engine = try StoreFactory.open(StoreSpecification(location: .memory, configuration: configuration, clock: clock))
         connection = InProcessConnection(engine: engine, hostedContentDirectory: hostedContentDirectory)
         ownedDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("OpenStoreKitTest-\(UUID().uuidString)", isDirectory: true)

@@ -1,5 +1,5 @@
 import AppStoreFormats
-import AppStoreSQLite
+import AppStoreHosting
 import ArgumentParser
 import Foundation
 

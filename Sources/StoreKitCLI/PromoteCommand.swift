@@ -1,4 +1,5 @@
 import AppStoreEngine
+import AppStoreHosting
 import ArgumentParser
 import Foundation
 
@@ -40,7 +41,7 @@ struct PromoteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let path = config ?? environment["OPENSTOREKIT_CONFIG"] else {
+        guard let path = config ?? EnvironmentVariables.value(EnvironmentVariables.configuration, in: environment) else {
             throw ValidationError("Name the .storekit file with --config or OPENSTOREKIT_CONFIG.")
         }
         let (productID, app) = try resolveTarget(environment: environment)
@@ -52,7 +53,7 @@ struct PromoteCommand: AsyncParsableCommand {
     /// The product and app: from the URL, or from the arguments.
     func resolveTarget(environment: [String: String]) throws -> (productID: String, bundleID: String) {
         guard target.lowercased().hasPrefix("itms-services:") else {
-            return (target, bundleID ?? environment["OPENSTOREKIT_BUNDLE_ID"] ?? defaultBundleID)
+            return (target, bundleID ?? EnvironmentVariables.value(EnvironmentVariables.bundleID, in: environment) ?? defaultBundleID)
         }
         guard let url = URL(string: target), let intent = PurchaseIntentURL(url) else {
             throw ValidationError("\(target) is not a purchase-intent URL. Use itms-services://?action=purchaseIntent&bundleId=APP&productIdentifier=PRODUCT.")

@@ -29,7 +29,7 @@ struct PurchaseCommand: AsyncParsableCommand {
     @OptionGroup var location: StoreLocationOptions
 
     @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app the purchase is for.", valueName: "id"))
-    var bundleID: String = ProcessInfo.processInfo.environment["OPENSTOREKIT_BUNDLE_ID"] ?? defaultBundleID
+    var bundleID: String = environmentBundleID
 
     @Option(help: ArgumentHelp("The buying account (Apple ID).", valueName: "name"))
     var account: String = defaultAccountID
@@ -83,7 +83,7 @@ struct TransactionsCommand: AsyncParsableCommand {
         if json {
             try printJSON(outputs)
         } else if outputs.isEmpty {
-            print("No transactions in \(location.directory.url.path) (store \"\(location.tenant)\").")
+            print("No transactions in \(location.directory.url.path) (store \"\(location.resolvedTenant)\").")
         } else {
             outputs.forEach { print($0.line) }
         }
@@ -162,6 +162,6 @@ struct ClearCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await location.openStore().clearTransactions()
-        print("cleared all transactions of store \"\(location.tenant)\" in \(location.directory.url.path)")
+        print("cleared all transactions of store \"\(location.resolvedTenant)\" in \(location.directory.url.path)")
     }
 }

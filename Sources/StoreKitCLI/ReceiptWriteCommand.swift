@@ -23,7 +23,7 @@ extension ReceiptCommand {
         @OptionGroup var location: StoreLocationOptions
 
         @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app whose receipt to write.", valueName: "id"))
-        var bundleID: String = ProcessInfo.processInfo.environment["OPENSTOREKIT_BUNDLE_ID"] ?? defaultBundleID
+        var bundleID: String = environmentBundleID
 
         @Option(help: ArgumentHelp("The account (Apple ID).", valueName: "name"))
         var account: String = defaultAccountID

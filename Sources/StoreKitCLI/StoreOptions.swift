@@ -1,5 +1,5 @@
 import AppStoreEngine
-import AppStoreSQLite
+import AppStoreHosting
 import ArgumentParser
 import Foundation
 import StoreKitConfiguration
@@ -16,23 +16,31 @@ struct StoreLocationOptions: ParsableArguments {
     )
     var dataDirectory: String?
 
-    @Option(help: ArgumentHelp("The isolated store (tenant) inside the data directory.", valueName: "name"))
-    var tenant: String = "default"
+    @Option(help: ArgumentHelp(
+        "The isolated store (tenant) inside the data directory.",
+        discussion: "Defaults to $OPENSTOREKIT_TENANT, else default.",
+        valueName: "name"
+    ))
+    var tenant: String?
 
     /// The resolved data directory.
     var directory: StoreDataDirectory { StoreDataDirectory.resolve(explicit: dataDirectory) }
 
+    /// The resolved tenant.
+    var resolvedTenant: String {
+        tenant ?? EnvironmentVariables.value(EnvironmentVariables.tenant, in: ProcessInfo.processInfo.environment)
+            ?? StoreSpecification.defaultTenant
+    }
+
     /// Opens the store with `configuration`'s catalog and settings, or an empty catalog when none is given.
-    func openStore(configuration: StoreKitConfigurationFile? = nil, clock: any StoreClock = SystemClock()) throws -> StoreEngine {
-        let storage = try directory.openStorage()
-        return StoreEngine(
-            tenantID: tenant,
-            catalog: configuration.map(Catalog.init(configuration:)) ?? Catalog(products: []),
-            settings: configuration.map(StoreSettings.init(configuration:)) ?? StoreSettings(),
-            storage: storage,
-            clock: clock,
-            signer: directory.signer
-        )
+    func openStore(configuration: StoreKitConfigurationFile? = nil) throws -> StoreEngine {
+        do {
+            return try StoreFactory.open(StoreSpecification(
+                location: .dataDirectory(directory), configuration: configuration, tenant: resolvedTenant
+            ))
+        } catch {
+            throw ValidationError(error.message)
+        }
     }
 }
 
@@ -58,4 +66,10 @@ func printJSON(_ value: some Encodable) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}
+
+/// The app's bundle identifier a command acts for unless told otherwise: `$OPENSTOREKIT_BUNDLE_ID`, else
+/// `com.example.app`.
+var environmentBundleID: String {
+    EnvironmentVariables.value(EnvironmentVariables.bundleID, in: ProcessInfo.processInfo.environment) ?? defaultBundleID
 }

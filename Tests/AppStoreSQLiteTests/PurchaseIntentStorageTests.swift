@@ -3,7 +3,7 @@ import AppStoreSQLite
 import Foundation
 import Testing
 
-@Suite("SQLite storage of purchase intents and devices")
+@Suite("SQLite storage of purchase intents")
 struct PurchaseIntentStorageTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-intents-\(UUID().uuidString)")
     let catalog = Catalog(products: [CatalogProduct(id: "premium", type: .nonConsumable, price: 5)])
@@ -23,17 +23,5 @@ struct PurchaseIntentStorageTests {
         #expect(try await engine(try SQLiteStorage(url: url), tenant: "other").purchaseIntents(accountID: defaultAccountID, bundleID: "app").isEmpty)
         try await reader.removePurchaseIntent(intent.id)
         #expect(try await writer.purchaseIntents(accountID: defaultAccountID, bundleID: "app").isEmpty)
-    }
-
-    @Test("A data directory's device keeps its identifier across launches unless the environment names one")
-    func currentDevice() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let data = StoreDataDirectory(url: directory)
-        let first = try data.currentDeviceID(environment: [:])
-        #expect(try data.currentDeviceID(environment: [:]) == first)
-        let named = UUID()
-        #expect(try data.currentDeviceID(environment: [StoreDataDirectory.deviceEnvironmentVariable: named.uuidString]) == named)
-        #expect(throws: (any Error).self) { try data.currentDeviceID(environment: [StoreDataDirectory.deviceEnvironmentVariable: "not-a-uuid"]) }
-        #expect(data.receiptURL(deviceID: first, bundleID: "com.example.app").path.hasSuffix("devices/\(first.uuidString)/com.example.app/StoreKit/receipt"))
     }
 }

@@ -75,7 +75,7 @@ struct SQLiteStorageTests {
         await #expect(throws: StoreError(.storageFailure, "")) {
             try await store.purchase(PurchaseRequest(productID: "premium", accountID: "new-account", bundleID: "app"))
         }
-        #expect(try await storage.account(tenant: "default", id: "new-account") == nil)
+        #expect(try await storage.read(tenant: "default") { try $0.account(id: "new-account") } == nil)
         #expect(try await store.transactions().isEmpty)
     }
 

@@ -14,18 +14,20 @@ extension StoreEngine {
         guard catalog.product(productID) != nil else {
             throw StoreError(.unknownProduct, "No product \"\(productID)\" in this store, so it cannot be promoted. Use one of: \(catalog.products.map(\.id).joined(separator: ", ")).")
         }
-        let intent = PurchaseIntentRecord(accountID: accountID, bundleID: bundleID, productID: productID, date: clock.now())
-        try await commit([.savePurchaseIntent(intent)])
-        return intent
+        return try await perform { operation in
+            let intent = PurchaseIntentRecord(accountID: accountID, bundleID: bundleID, productID: productID, date: operation.now)
+            try operation.storage.write(.savePurchaseIntent(intent))
+            return intent
+        }
     }
 
     /// The purchase intents waiting for an app, oldest first.
     public func purchaseIntents(accountID: String, bundleID: String) async throws(StoreError) -> [PurchaseIntentRecord] {
-        try await read { [tenantID] in try await $0.purchaseIntents(tenant: tenantID, accountID: accountID, bundleID: bundleID) }
+        try await read { try $0.purchaseIntents(accountID: accountID, bundleID: bundleID) }
     }
 
     /// Removes a purchase intent once a device handed it to its app. Removing an unknown intent does nothing.
     public func removePurchaseIntent(_ id: UUID) async throws(StoreError) {
-        try await commit([.deletePurchaseIntent(id)])
+        try await perform { try $0.storage.write(.deletePurchaseIntent(id)) }
     }
 }

@@ -4,9 +4,10 @@ import Foundation
 /// One App Store: a catalog, its accounts and their purchases, on a clock.
 ///
 /// A `StoreEngine` owns one tenant of a ``Storage``. It does no I/O of its own: everything durable goes
-/// through the storage, every date comes from the injected ``StoreClock``. Each operation reads what it
-/// needs from storage and commits its changes in one atomic step before anyone sees the result, so a
-/// crash never leaves half a purchase and several processes can share one store.
+/// through the storage, every date comes from the injected ``StoreClock``. Each operation is one storage
+/// transaction — it reads what it needs, allocates identifiers and writes in one atomic, serialized step —
+/// and events are published only after it committed, so a crash never leaves half a purchase and several
+/// engines, in one process or several, can share one store without two of them acting on the same state.
 public actor StoreEngine {
     /// The tenant this engine serves.
     public nonisolated let tenantID: String
@@ -75,21 +76,19 @@ public actor StoreEngine {
 
     /// The account with the identifier, created with the store's default storefront on first use.
     public func account(_ id: String) async throws(StoreError) -> Account {
-        if let account = try await read({ try await $0.account(tenant: tenantID, id: id) }) { return account }
-        return Account(id: id, storefront: settings.storefront)
+        let storefront = settings.storefront
+        return try await read { try $0.account(id: id) ?? Account(id: id, storefront: storefront) }
     }
 
     /// Every account that has been saved in this store.
     public func accounts() async throws(StoreError) -> [Account] {
-        try await read { [tenantID] in try await $0.accounts(tenant: tenantID) }
+        try await read { try $0.accounts() }
     }
 
     /// Saves an account's storefront and restrictions. A storefront change is announced to clients.
     public func saveAccount(_ account: Account) async throws(StoreError) {
-        guard Storefront.named(account.storefront) != nil else { throw Self.unknownStorefront(account.storefront) }
-        let previous = try await self.account(account.id)
-        try await commit([.saveAccount(account)])
-        if previous.storefront != account.storefront {
+        let previous = try await perform { try $0.saveAccount(account) }
+        if previous != account.storefront {
             publish(.storefrontChanged(accountID: account.id, storefront: account.storefront))
         }
     }
@@ -101,7 +100,8 @@ public actor StoreEngine {
     /// The returned transaction is `.purchased` unless a test switch intervenes: Ask to Buy makes it
     /// `.pendingApproval`, interrupted purchases make it `.interrupted`, failure injection or a restricted
     /// account make it `.failed`. Buying a non-consumable the account already owns makes a new regular
-    /// transaction that is not charged again.
+    /// transaction that is not charged again. Checking ownership, allocating the identifier and recording the
+    /// transaction are one storage transaction, so two concurrent purchases never both become the owner.
     ///
     /// - Throws: ``StoreError`` `unknownProduct` or `invalidQuantity` for a request the store cannot
     ///   take at all; nothing is recorded then.
@@ -115,46 +115,9 @@ public actor StoreEngine {
         guard request.quantity == 1 || product.type == .consumable else {
             throw StoreError(.invalidQuantity, "Quantity \(request.quantity) is not allowed for \(product.id): only consumables can be bought more than one at a time. Buy 1.")
         }
-        let account = try await self.account(request.accountID)
-        guard let storefront = Storefront.named(account.storefront) else { throw Self.unknownStorefront(account.storefront) }
-        let now = clock.now()
-        let id = try await read { [tenantID] in try await $0.allocateTransactionID(tenant: tenantID) }
-
-        var record = TransactionRecord(
-            id: id, originalID: id, accountID: account.id, bundleID: request.bundleID, productID: product.id,
-            productType: product.type, quantity: request.quantity, purchaseDate: now, originalPurchaseDate: now,
-            storefront: storefront, unitPrice: product.price, amountCharged: product.price * Decimal(request.quantity),
-            origin: .purchase, state: .purchased, deviceID: request.deviceID,
-            applicationUsername: request.applicationUsername, appAccountToken: request.appAccountToken
-        )
-        if let subscription = product.subscription {
-            record.subscriptionGroupID = subscription.groupID
-            record.expiresDate = settings.timeRate.endOfPeriod(subscription.period, startingAt: now)
-        }
-        if !account.canMakePayments {
-            record.state = .failed(errorCode: Self.paymentNotAllowedCode)
-        } else if settings.failTransactionsEnabled {
-            record.state = .failed(errorCode: settings.failureErrorCode)
-        } else if product.type == .nonConsumable,
-                  let owned = try await activeTransactions(accountID: account.id, bundleID: request.bundleID)
-                    .first(where: { $0.productID == product.id }) {
-            record.originalID = owned.originalID
-            record.originalPurchaseDate = owned.originalPurchaseDate
-            record.amountCharged = 0
-            record.origin = .repurchase
-        } else if settings.askToBuyEnabled || request.simulatesAskToBuy {
-            record.state = .pendingApproval
-        } else if settings.interruptedPurchasesEnabled {
-            record.state = .interrupted
-        }
-        if !record.state.isCompleted && record.state != .pendingApproval && record.state != .interrupted {
-            record.amountCharged = 0
-        }
-        let shares = try await familyShares(of: record)
-        try await commit([.saveAccount(account), .saveTransaction(record)] + shares.map(StorageChange.saveTransaction))
-        publish(.transactionUpdated(record))
-        for share in shares { publish(.transactionUpdated(share)) }
-        return record
+        let records = try await perform { try $0.purchase(request, of: product) }
+        for record in records { publish(.transactionUpdated(record)) }
+        return records[0]
     }
 
     /// Approves a pending Ask to Buy request: the purchase completes now.
@@ -175,25 +138,9 @@ public actor StoreEngine {
     private func complete(
         _ id: UInt64, from expected: TransactionState, to newState: TransactionState, action: String
     ) async throws(StoreError) -> TransactionRecord {
-        var record = try await transaction(id)
-        guard record.state == expected else {
-            throw StoreError(.invalidTransactionState, "Cannot \(action) for transaction \(id): it is \(record.state), not \(expected).")
-        }
-        record.state = newState
-        if newState.isCompleted {
-            record.purchaseDate = clock.now()
-            record.originalPurchaseDate = record.purchaseDate
-            if let period = catalog.product(record.productID)?.subscription?.period {
-                record.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: record.purchaseDate)
-            }
-        } else {
-            record.amountCharged = 0
-        }
-        let shares = try await familyShares(of: record)
-        try await commit([.saveTransaction(record)] + shares.map(StorageChange.saveTransaction))
-        publish(.transactionUpdated(record))
-        for share in shares { publish(.transactionUpdated(share)) }
-        return record
+        let records = try await perform { try $0.complete(id, from: expected, to: newState, action: action) }
+        for record in records { publish(.transactionUpdated(record)) }
+        return records[0]
     }
 
     // MARK: Devices
@@ -203,19 +150,17 @@ public actor StoreEngine {
     /// - Throws: ``StoreError`` `invalidTransactionState` for a transaction still waiting for approval or
     ///   for a billing issue, which StoreKit does not let an app finish.
     public func finish(transactionID: UInt64, deviceID: UUID) async throws(StoreError) {
-        let record = try await transaction(transactionID)
-        guard record.state != .pendingApproval && record.state != .interrupted else {
-            throw StoreError(.invalidTransactionState, "Transaction \(transactionID) is \(record.state) and cannot be finished yet. Finish it once it is purchased, failed or declined.")
-        }
-        try await commit([.markFinished(transactionID: transactionID, deviceID: deviceID)])
+        try await perform { try $0.finish(transactionID, deviceID: deviceID) }
     }
 
     /// The transactions a device must still hand to its app: those made on that device or outside any app,
     /// for the app and account, that the device has not finished.
     public func unfinishedTransactions(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> [TransactionRecord] {
-        let finished = try await read { [tenantID] in try await $0.finishedTransactionIDs(tenant: tenantID, deviceID: deviceID) }
-        return try await transactions(TransactionQuery(accountID: accountID, bundleID: bundleID))
-            .filter { ($0.deviceID == nil || $0.deviceID == deviceID) && !finished.contains($0.id) }
+        try await read { storage in
+            let finished = try storage.finishedTransactionIDs(deviceID: deviceID)
+            return try storage.transactions(matching: TransactionQuery(accountID: accountID, bundleID: bundleID))
+                .filter { ($0.deviceID == nil || $0.deviceID == deviceID) && !finished.contains($0.id) }
+        }
     }
 
     // MARK: Queries
@@ -224,78 +169,46 @@ public actor StoreEngine {
     ///
     /// - Throws: ``StoreError`` `unknownTransaction` when there is none.
     public func transaction(_ id: UInt64) async throws(StoreError) -> TransactionRecord {
-        guard let record = try await read({ [tenantID] in try await $0.transaction(tenant: tenantID, id: id) }) else {
-            throw StoreError(.unknownTransaction, "No transaction \(id) in this store. List them with `storekit transactions`.")
-        }
-        return record
+        try await read { try $0.knownTransaction(id: id) }
     }
 
     /// The transactions that match a query, oldest first.
     public func transactions(_ query: TransactionQuery = TransactionQuery()) async throws(StoreError) -> [TransactionRecord] {
-        try await read { [tenantID] in try await $0.transactions(tenant: tenantID, matching: query) }
+        try await read { try $0.transactions(matching: query) }
     }
 
     /// What an account owns in an app: one completed, unrevoked transaction per non-consumable and per
     /// non-renewing subscription purchase, the original purchases, and the purchases family members share.
     public func ownedProducts(accountID: String, bundleID: String) async throws(StoreError) -> [TransactionRecord] {
-        try await activeTransactions(accountID: accountID, bundleID: bundleID)
-            .filter { ($0.productType == .nonConsumable || $0.productType == .nonRenewable) && ($0.origin == .purchase || $0.origin == .familyShare) }
+        let owningTypes: Set<ProductType> = [.nonConsumable, .nonRenewable]
+        let owningOrigins: Set<TransactionOrigin> = [.purchase, .familyShare]
+        return try await read { try $0.activeTransactions(accountID: accountID, bundleID: bundleID) }
+            .filter { owningTypes.contains($0.productType) && owningOrigins.contains($0.origin) }
     }
 
     /// What a restore would replay: the original purchase of each non-consumable the account still owns.
     /// Consumables and non-renewing subscriptions are never restored.
     public func restorableTransactions(accountID: String, bundleID: String) async throws(StoreError) -> [TransactionRecord] {
-        var seen = Set<UInt64>()
-        return try await activeTransactions(accountID: accountID, bundleID: bundleID)
-            .filter { Self.restorableTypes.contains($0.productType) && seen.insert($0.originalID).inserted }
+        try await read { try $0.restorableTransactions(accountID: accountID, bundleID: bundleID) }
     }
 
     /// Restores completed transactions on a device: one new `.restore` transaction per restorable purchase,
     /// each pointing at its original. Restoring twice makes two sets.
     public func restoreCompletedTransactions(accountID: String, bundleID: String, deviceID: UUID?) async throws(StoreError) -> [TransactionRecord] {
-        let originals = try await restorableTransactions(accountID: accountID, bundleID: bundleID)
-        let now = clock.now()
-        var restored: [TransactionRecord] = []
-        for original in originals {
-            let id = try await read { [tenantID] in try await $0.allocateTransactionID(tenant: tenantID) }
-            var record = original
-            record.id = id
-            record.purchaseDate = now
-            record.amountCharged = 0
-            record.origin = .restore
-            record.deviceID = deviceID
-            restored.append(record)
-        }
-        try await commit(restored.map(StorageChange.saveTransaction))
+        let restored = try await perform { try $0.restore(accountID: accountID, bundleID: bundleID, deviceID: deviceID) }
         for record in restored { publish(.transactionUpdated(record)) }
         return restored
-    }
-
-    private func activeTransactions(accountID: String, bundleID: String) async throws(StoreError) -> [TransactionRecord] {
-        try await transactions(TransactionQuery(accountID: accountID, bundleID: bundleID)).filter(\.isActive)
     }
 
     // MARK: Refunds and test controls
 
     /// Refunds a completed transaction now. For a non-consumable, every transaction that derives from the
-    /// same purchase (restores, repurchases) is revoked with it.
+    /// same purchase (restores, repurchases) is revoked with it. Refunding one transaction from several
+    /// processes at once refunds it once; the others fail with `invalidTransactionState`.
     ///
     /// - Returns: the revoked transactions.
     public func refund(transactionID: UInt64, reason: RevocationReason = .refundedForOtherReason) async throws(StoreError) -> [TransactionRecord] {
-        let record = try await transaction(transactionID)
-        guard record.isActive else {
-            throw StoreError(.invalidTransactionState, "Transaction \(transactionID) cannot be refunded: it is \(record.isRevoked ? "already refunded" : "\(record.state)"). Only completed transactions can be refunded.")
-        }
-        var revoked = [record]
-        if record.productType == .nonConsumable {
-            revoked = try await transactions(TransactionQuery(originalID: record.originalID)).filter(\.isActive)
-        }
-        let now = clock.now()
-        for index in revoked.indices {
-            revoked[index].revocationDate = now
-            revoked[index].revocationReason = reason
-        }
-        try await commit(revoked.map(StorageChange.saveTransaction))
+        let revoked = try await perform { try $0.refund(transactionID, reason: reason) }
         publish(.transactionsRevoked(revoked))
         return revoked
     }
@@ -305,34 +218,38 @@ public actor StoreEngine {
     /// - Returns: the identifiers deleted.
     @discardableResult
     public func deleteTransaction(_ id: UInt64) async throws(StoreError) -> [UInt64] {
-        let record = try await transaction(id)
-        var ids = [id]
-        if record.id == record.originalID {
-            ids += try await transactions(TransactionQuery(originalID: id)).map(\.id).filter { $0 != id }
-        }
-        try await commit([.deleteTransactions(ids)])
+        let ids = try await perform { try $0.delete(id) }
         publish(.transactionsDeleted(ids))
         return ids
     }
 
     /// Deletes every transaction of the store: the receipt becomes empty.
     public func clearTransactions() async throws(StoreError) {
-        try await commit([.deleteAllTransactions])
+        try await perform { try $0.storage.write(.deleteAllTransactions) }
         publish(.transactionsCleared)
     }
 
-    // MARK: Helpers (internal, so extensions in other files can use them)
+    // MARK: Running operations
 
-    /// Product types a restore replays. Auto-renewable subscriptions join when subscriptions land.
-    private static let restorableTypes: Set<ProductType> = [.nonConsumable]
-    /// `SKError.Code.paymentNotAllowed`.
-    private static let paymentNotAllowedCode = 4
-
-    private static func unknownStorefront(_ code: String) -> StoreError {
-        StoreError(.unknownStorefront, "Unknown storefront \"\(code)\". Use an ISO 3166-1 alpha-3 code such as USA, GBR, FRA, DEU or JPN.")
+    /// Runs `body` as one storage transaction on this tenant, with the catalog, settings and time of now.
+    ///
+    /// Everything `body` writes is committed together, after it returns; when it throws, nothing is written.
+    /// Publish events only after this returns, so no one hears of a change that did not happen.
+    func perform<Result: Sendable>(_ body: @escaping @Sendable (StoreOperation) throws -> Result) async throws(StoreError) -> Result {
+        let catalog = catalog, settings = settings, now = clock.now()
+        return try await storageCall { [tenantID] storage in
+            try await storage.transaction(tenant: tenantID) { transaction in
+                try body(StoreOperation(storage: transaction, catalog: catalog, settings: settings, now: now))
+            }
+        }
     }
 
-    func read<T: Sendable>(_ body: @Sendable (any Storage) async throws -> T) async throws(StoreError) -> T {
+    /// Runs `body` on a snapshot of this tenant's stored state.
+    func read<Result: Sendable>(_ body: @escaping @Sendable (any StorageReader) throws -> Result) async throws(StoreError) -> Result {
+        try await storageCall { [tenantID] storage in try await storage.read(tenant: tenantID, body) }
+    }
+
+    private func storageCall<Result: Sendable>(_ body: @Sendable (any Storage) async throws -> Result) async throws(StoreError) -> Result {
         do {
             return try await body(storage)
         } catch let error as StoreError {
@@ -340,10 +257,5 @@ public actor StoreEngine {
         } catch {
             throw StoreError(.storageFailure, "The store's storage failed: \(error). Nothing was changed; check the data directory and try again.")
         }
-    }
-
-    func commit(_ changes: [StorageChange]) async throws(StoreError) {
-        guard !changes.isEmpty else { return }
-        try await read { [tenantID] in try await $0.commit(tenant: tenantID, changes) }
     }
 }

@@ -90,12 +90,14 @@ extension StoreEngine {
 
     /// The transactions an app receipt lists, oldest first.
     func receiptPurchases(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> [TransactionRecord] {
-        let finished = try await read { [tenantID] in try await $0.finishedTransactionIDs(tenant: tenantID, deviceID: deviceID) }
-        return try await transactions(TransactionQuery(accountID: accountID, bundleID: bundleID)).filter { record in
-            guard record.state.isCompleted, record.origin != .restore else { return false }
-            switch record.productType {
-            case .nonConsumable, .nonRenewable, .autoRenewable: return true
-            case .consumable: return !finished.contains(record.id) && (record.deviceID == nil || record.deviceID == deviceID)
+        try await read { storage in
+            let finished = try storage.finishedTransactionIDs(deviceID: deviceID)
+            return try storage.transactions(matching: TransactionQuery(accountID: accountID, bundleID: bundleID)).filter { record in
+                guard record.state.isCompleted, record.origin != .restore else { return false }
+                switch record.productType {
+                case .nonConsumable, .nonRenewable, .autoRenewable: return true
+                case .consumable: return !finished.contains(record.id) && (record.deviceID == nil || record.deviceID == deviceID)
+                }
             }
         }
     }

@@ -1,9 +1,13 @@
 import Foundation
 
 /// Storage that lives in memory: for tests and throwaway stores.
+///
+/// Being an actor, it runs one transaction at a time; a transaction works on a copy of the tenant's state that
+/// replaces the original only when the transaction's closure returns, so a throwing closure changes nothing.
 public actor InMemoryStorage: Storage {
-    private struct Tenant {
-        var nextTransactionID = firstTransactionID
+    /// One tenant's state.
+    fileprivate struct Tenant: Sendable {
+        var nextTransactionID = TransactionRecord.firstID
         var accounts: [String: Account] = [:]
         var transactions: [UInt64: TransactionRecord] = [:]
         var finished: [UUID: Set<UInt64>] = [:]
@@ -15,58 +19,78 @@ public actor InMemoryStorage: Storage {
     /// Creates an empty storage.
     public init() {}
 
-    public func allocateTransactionID(tenant: String) -> UInt64 {
-        defer { tenants[tenant, default: Tenant()].nextTransactionID += 1 }
-        return tenants[tenant, default: Tenant()].nextTransactionID
+    /// Runs `body` on the tenant's current state.
+    public func read<Result: Sendable>(tenant: String, _ body: @Sendable (any StorageReader) throws -> Result) throws -> Result {
+        try body(MemoryTransaction(tenants[tenant] ?? Tenant()))
     }
 
-    public func account(tenant: String, id: String) -> Account? {
-        tenants[tenant]?.accounts[id]
+    /// Runs `body` on a copy of the tenant's state and keeps the copy when `body` returns.
+    public func transaction<Result: Sendable>(
+        tenant: String, _ body: @Sendable (any StorageTransaction) throws -> Result
+    ) throws -> Result {
+        let transaction = MemoryTransaction(tenants[tenant] ?? Tenant())
+        let result = try body(transaction)
+        tenants[tenant] = transaction.state
+        return result
+    }
+}
+
+/// A transaction on a copy of one tenant's in-memory state. Used only inside the storage actor's methods.
+private final class MemoryTransaction: StorageTransaction {
+    var state: InMemoryStorage.Tenant
+
+    init(_ state: InMemoryStorage.Tenant) {
+        self.state = state
     }
 
-    public func accounts(tenant: String) -> [Account] {
-        (tenants[tenant]?.accounts.values).map { $0.sorted { $0.id < $1.id } } ?? []
+    func account(id: String) -> Account? {
+        state.accounts[id]
     }
 
-    public func transaction(tenant: String, id: UInt64) -> TransactionRecord? {
-        tenants[tenant]?.transactions[id]
+    func accounts() -> [Account] {
+        state.accounts.values.sorted { $0.id < $1.id }
     }
 
-    public func transactions(tenant: String, matching query: TransactionQuery) -> [TransactionRecord] {
-        (tenants[tenant]?.transactions.values.filter(query.matches) ?? []).sorted { $0.id < $1.id }
+    func transaction(id: UInt64) -> TransactionRecord? {
+        state.transactions[id]
     }
 
-    public func finishedTransactionIDs(tenant: String, deviceID: UUID) -> Set<UInt64> {
-        tenants[tenant]?.finished[deviceID] ?? []
+    func transactions(matching query: TransactionQuery) -> [TransactionRecord] {
+        state.transactions.values.filter(query.matches).sorted { $0.id < $1.id }
     }
 
-    public func purchaseIntents(tenant: String, accountID: String, bundleID: String) -> [PurchaseIntentRecord] {
-        (tenants[tenant]?.purchaseIntents.values.filter { $0.accountID == accountID && $0.bundleID == bundleID } ?? [])
+    func finishedTransactionIDs(deviceID: UUID) -> Set<UInt64> {
+        state.finished[deviceID] ?? []
+    }
+
+    func purchaseIntents(accountID: String, bundleID: String) -> [PurchaseIntentRecord] {
+        state.purchaseIntents.values.filter { $0.accountID == accountID && $0.bundleID == bundleID }
             .sorted { ($0.date, $0.id.uuidString) < ($1.date, $1.id.uuidString) }
     }
 
-    public func commit(tenant id: String, _ changes: [StorageChange]) {
-        var tenant = tenants[id, default: Tenant()]
-        for change in changes {
-            switch change {
-            case .saveAccount(let account):
-                tenant.accounts[account.id] = account
-            case .saveTransaction(let record):
-                tenant.transactions[record.id] = record
-            case .deleteTransactions(let ids):
-                for transactionID in ids { tenant.transactions[transactionID] = nil }
-                for device in tenant.finished.keys { tenant.finished[device]?.subtract(ids) }
-            case .deleteAllTransactions:
-                tenant.transactions = [:]
-                tenant.finished = [:]
-            case .markFinished(let transactionID, let deviceID):
-                tenant.finished[deviceID, default: []].insert(transactionID)
-            case .savePurchaseIntent(let intent):
-                tenant.purchaseIntents[intent.id] = intent
-            case .deletePurchaseIntent(let intentID):
-                tenant.purchaseIntents[intentID] = nil
-            }
+    func allocateTransactionID() -> UInt64 {
+        defer { state.nextTransactionID += 1 }
+        return state.nextTransactionID
+    }
+
+    func write(_ change: StorageChange) {
+        switch change {
+        case .saveAccount(let account):
+            state.accounts[account.id] = account
+        case .saveTransaction(let record):
+            state.transactions[record.id] = record
+        case .deleteTransactions(let ids):
+            for id in ids { state.transactions[id] = nil }
+            for device in state.finished.keys { state.finished[device]?.subtract(ids) }
+        case .deleteAllTransactions:
+            state.transactions = [:]
+            state.finished = [:]
+        case .markFinished(let transactionID, let deviceID):
+            state.finished[deviceID, default: []].insert(transactionID)
+        case .savePurchaseIntent(let intent):
+            state.purchaseIntents[intent.id] = intent
+        case .deletePurchaseIntent(let id):
+            state.purchaseIntents[id] = nil
         }
-        tenants[id] = tenant
     }
 }

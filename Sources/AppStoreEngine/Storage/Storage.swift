@@ -28,7 +28,7 @@ public struct TransactionQuery: Sendable, Hashable {
     }
 }
 
-/// One change to a tenant's stored state. A list of changes is committed atomically.
+/// One change to a tenant's stored state, written inside a ``StorageTransaction``.
 public enum StorageChange: Sendable, Hashable {
     /// Inserts or replaces an account.
     case saveAccount(Account)
@@ -46,29 +46,64 @@ public enum StorageChange: Sendable, Hashable {
     case deletePurchaseIntent(UUID)
 }
 
-/// Durable state for stores: accounts, transactions and which device finished what.
+/// Reads of one tenant's stored state, all from one consistent snapshot.
 ///
-/// Everything is partitioned by tenant, so stores sharing one storage never see each other's data.
-/// Implementations must apply each ``commit(tenant:_:)`` atomically: a crash leaves either all of its
-/// changes or none. Several processes may share one storage (a server and the `storekit` command).
-public protocol Storage: Sendable {
-    /// Hands out the next transaction identifier of a tenant; never the same one twice.
-    func allocateTransactionID(tenant: String) async throws -> UInt64
+/// A reader is only valid inside the closure it was handed to; do not keep it.
+public protocol StorageReader {
     /// The account with the identifier, if it was ever saved.
-    func account(tenant: String, id: String) async throws -> Account?
-    /// Every saved account of a tenant, ordered by identifier.
-    func accounts(tenant: String) async throws -> [Account]
+    func account(id: String) throws -> Account?
+    /// Every saved account, ordered by identifier.
+    func accounts() throws -> [Account]
     /// The transaction with the identifier, if any.
-    func transaction(tenant: String, id: UInt64) async throws -> TransactionRecord?
+    func transaction(id: UInt64) throws -> TransactionRecord?
     /// The transactions that match a query, ordered by identifier.
-    func transactions(tenant: String, matching query: TransactionQuery) async throws -> [TransactionRecord]
+    func transactions(matching query: TransactionQuery) throws -> [TransactionRecord]
     /// The identifiers of the transactions a device has finished.
-    func finishedTransactionIDs(tenant: String, deviceID: UUID) async throws -> Set<UInt64>
+    func finishedTransactionIDs(deviceID: UUID) throws -> Set<UInt64>
     /// The purchase intents of an account for an app, oldest first.
-    func purchaseIntents(tenant: String, accountID: String, bundleID: String) async throws -> [PurchaseIntentRecord]
-    /// Applies changes atomically.
-    func commit(tenant: String, _ changes: [StorageChange]) async throws
+    func purchaseIntents(accountID: String, bundleID: String) throws -> [PurchaseIntentRecord]
 }
 
-/// The first transaction identifier a tenant hands out; sandbox identifiers start with "2000000".
-public let firstTransactionID: UInt64 = 2_000_000_000_000_001
+/// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together
+/// when its closure returns, or not at all when the closure throws.
+public protocol StorageTransaction: StorageReader {
+    /// Hands out the tenant's next transaction identifier; never the same one twice, across processes too.
+    /// An identifier allocated by a transaction that rolls back may be handed out again.
+    func allocateTransactionID() throws -> UInt64
+    /// Writes a change; later reads of this transaction see it.
+    func write(_ change: StorageChange) throws
+}
+
+/// Durable state for stores: accounts, transactions, which device finished what, purchase intents.
+///
+/// Everything is partitioned by tenant, so stores sharing one storage never see each other's data.
+/// Every store operation is one ``transaction(tenant:_:)``: it checks what it needs, allocates identifiers and
+/// writes, and no other transaction on the same tenant — in this process or another one sharing the storage —
+/// runs in between. Implementations serialize a tenant's transactions (SQLite: `BEGIN IMMEDIATE`; a server
+/// database: a lock on the tenant's row) and apply each one atomically, so a crash leaves all of it or none.
+///
+/// The closures are synchronous on purpose: a transaction holds a write lock, and nothing inside it should
+/// wait for anything but the storage itself.
+public protocol Storage: Sendable {
+    /// Runs `body` on a consistent snapshot of a tenant, without blocking writers.
+    func read<Result: Sendable>(tenant: String, _ body: @Sendable (any StorageReader) throws -> Result) async throws -> Result
+
+    /// Runs `body` as one atomic, serialized transaction on a tenant and commits it when `body` returns.
+    ///
+    /// When `body` throws, nothing it wrote is kept and the error is rethrown.
+    func transaction<Result: Sendable>(
+        tenant: String, _ body: @Sendable (any StorageTransaction) throws -> Result
+    ) async throws -> Result
+}
+
+extension StorageTransaction {
+    /// Writes several changes in order.
+    public func write(_ changes: [StorageChange]) throws {
+        for change in changes { try write(change) }
+    }
+}
+
+extension TransactionRecord {
+    /// The first transaction identifier a tenant hands out; sandbox identifiers start with "2000000".
+    public static let firstID: UInt64 = 2_000_000_000_000_001
+}

@@ -2,15 +2,13 @@ import AppStoreEngine
 import AppStoreFormats
 import Foundation
 
-/// Where a store keeps its state on disk: the database, the certificate authority, device state.
+/// The layout of a data directory: where a store keeps its database, its certificate authority and the state of
+/// its simulated devices. The storage itself is ``StoreFactory``'s business; this type only knows the paths.
 ///
 /// The directory is, in order of preference: the one given explicitly (`--data-dir`), the
 /// `OPENSTOREKIT_DATA_DIR` environment variable, `$XDG_DATA_HOME/openstorekit`, and
 /// `~/.local/share/openstorekit` (on macOS `~/Library/Application Support/OpenStoreKit`).
 public struct StoreDataDirectory: Sendable, Hashable {
-    /// The environment variable that names the data directory.
-    public static let environmentVariable = "OPENSTOREKIT_DATA_DIR"
-
     /// The directory itself.
     public let url: URL
 
@@ -22,12 +20,14 @@ public struct StoreDataDirectory: Sendable, Hashable {
     /// Resolves the data directory from an explicit path, else the environment, else the per-user default.
     public static func resolve(explicit path: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> StoreDataDirectory {
         if let path, !path.isEmpty { return StoreDataDirectory(url: URL(fileURLWithPath: path)) }
-        if let path = environment[environmentVariable], !path.isEmpty { return StoreDataDirectory(url: URL(fileURLWithPath: path)) }
+        if let path = EnvironmentVariables.value(EnvironmentVariables.dataDirectory, in: environment) {
+            return StoreDataDirectory(url: URL(fileURLWithPath: path))
+        }
         let home = environment["HOME"].map { URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
         #if os(macOS)
         return StoreDataDirectory(url: home.appendingPathComponent("Library/Application Support/OpenStoreKit"))
         #else
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+        if let xdg = EnvironmentVariables.value(EnvironmentVariables.xdgDataHome, in: environment) {
             return StoreDataDirectory(url: URL(fileURLWithPath: xdg).appendingPathComponent("openstorekit"))
         }
         return StoreDataDirectory(url: home.appendingPathComponent(".local/share/openstorekit"))
@@ -43,11 +43,6 @@ public struct StoreDataDirectory: Sendable, Hashable {
     /// The state of one simulated device (unfinished transactions, receipt).
     public func deviceURL(_ deviceID: UUID) -> URL {
         url.appendingPathComponent("devices", isDirectory: true).appendingPathComponent(deviceID.uuidString, isDirectory: true)
-    }
-
-    /// Opens the store database in this directory, creating both if needed.
-    public func openStorage() throws(SQLiteStorageError) -> SQLiteStorage {
-        try SQLiteStorage(url: databaseURL)
     }
 }
 

@@ -1,10 +1,6 @@
 import Foundation
 
 extension StoreDataDirectory {
-    /// The environment variable that names the device an app process runs as (a UUID), to simulate several
-    /// devices with one data directory.
-    public static let deviceEnvironmentVariable = "OPENSTOREKIT_DEVICE_ID"
-
     /// The file that holds the identifier of this machine's simulated device.
     public var currentDeviceFileURL: URL {
         url.appendingPathComponent("devices", isDirectory: true).appendingPathComponent("current")
@@ -15,10 +11,10 @@ extension StoreDataDirectory {
     ///
     /// - Throws: when `OPENSTOREKIT_DEVICE_ID` is not a UUID, or the identifier cannot be read or written.
     public func currentDeviceID(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> UUID {
-        if let text = environment[Self.deviceEnvironmentVariable], !text.isEmpty {
+        if let text = EnvironmentVariables.value(EnvironmentVariables.deviceID, in: environment) {
             guard let id = UUID(uuidString: text) else {
                 throw CocoaError(.coderInvalidValue, userInfo: [
-                    NSLocalizedDescriptionKey: "\(Self.deviceEnvironmentVariable)=\(text) is not a UUID. Set it to a value such as \(UUID().uuidString), or unset it.",
+                    NSLocalizedDescriptionKey: "\(EnvironmentVariables.deviceID)=\(text) is not a UUID. Set it to a value such as \(UUID().uuidString), or unset it.",
                 ])
             }
             return id

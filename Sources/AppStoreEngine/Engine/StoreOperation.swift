@@ -1,0 +1,257 @@
+import AppStoreFormats
+import Foundation
+
+/// One store operation inside one storage transaction: what the store sells and how it behaves at the moment
+/// the operation started, the time, and the tenant's stored state.
+///
+/// Every rule that changes stored state is written here, as plain synchronous code over a
+/// ``StorageTransaction``: it checks, allocates identifiers and writes, and the storage makes that one atomic
+/// step that no other operation interleaves with, in this process or another. ``StoreEngine`` runs each
+/// operation with `perform` and publishes events only after the transaction committed.
+struct StoreOperation {
+    let storage: any StorageTransaction
+    let catalog: Catalog
+    let settings: StoreSettings
+    let now: Date
+
+    // MARK: Reads
+
+    /// The account with the identifier, with the store's default storefront when it was never saved.
+    func account(_ id: String) throws -> Account {
+        try storage.account(id: id) ?? Account(id: id, storefront: settings.storefront)
+    }
+
+    /// The transaction with the identifier.
+    func transaction(_ id: UInt64) throws -> TransactionRecord {
+        try storage.knownTransaction(id: id)
+    }
+
+    /// The completed, unrevoked transactions of an account in an app.
+    func activeTransactions(accountID: String, bundleID: String) throws -> [TransactionRecord] {
+        try storage.activeTransactions(accountID: accountID, bundleID: bundleID)
+    }
+
+    // MARK: Purchases
+
+    /// Records a purchase of `product`, and the family shares it creates. See ``StoreEngine/purchase(_:)``.
+    func purchase(_ request: PurchaseRequest, of product: CatalogProduct) throws -> [TransactionRecord] {
+        let account = try self.account(request.accountID)
+        guard let storefront = Storefront.named(account.storefront) else { throw Self.unknownStorefront(account.storefront) }
+        let id = try storage.allocateTransactionID()
+        var record = TransactionRecord(
+            id: id, originalID: id, accountID: account.id, bundleID: request.bundleID, productID: product.id,
+            productType: product.type, quantity: request.quantity, purchaseDate: now, originalPurchaseDate: now,
+            storefront: storefront, unitPrice: product.price, amountCharged: product.price * Decimal(request.quantity),
+            origin: .purchase, state: .purchased, deviceID: request.deviceID,
+            applicationUsername: request.applicationUsername, appAccountToken: request.appAccountToken
+        )
+        if let subscription = product.subscription {
+            record.subscriptionGroupID = subscription.groupID
+            record.expiresDate = settings.timeRate.endOfPeriod(subscription.period, startingAt: now)
+        }
+        if !account.canMakePayments {
+            record.state = .failed(errorCode: Self.paymentNotAllowedCode)
+        } else if settings.failTransactionsEnabled {
+            record.state = .failed(errorCode: settings.failureErrorCode)
+        } else if product.type == .nonConsumable,
+                  let owned = try activeTransactions(accountID: account.id, bundleID: request.bundleID)
+                    .first(where: { $0.productID == product.id }) {
+            record.originalID = owned.originalID
+            record.originalPurchaseDate = owned.originalPurchaseDate
+            record.amountCharged = 0
+            record.origin = .repurchase
+        } else if settings.askToBuyEnabled || request.simulatesAskToBuy {
+            record.state = .pendingApproval
+        } else if settings.interruptedPurchasesEnabled {
+            record.state = .interrupted
+        }
+        if case .failed = record.state { record.amountCharged = 0 }
+        let shares = try familyShares(of: record)
+        try storage.write([.saveAccount(account), .saveTransaction(record)] + shares.map(StorageChange.saveTransaction))
+        return [record] + shares
+    }
+
+    /// Moves a transaction from `expected` to `newState` (Ask to Buy answers, resolved billing issues).
+    ///
+    /// - Returns: the transaction, then the family shares a completed purchase creates.
+    func complete(_ id: UInt64, from expected: TransactionState, to newState: TransactionState, action: String) throws -> [TransactionRecord] {
+        var record = try transaction(id)
+        guard record.state == expected else {
+            throw StoreError(.invalidTransactionState, "Cannot \(action) for transaction \(id): it is \(record.state), not \(expected).")
+        }
+        record.state = newState
+        if newState.isCompleted {
+            record.purchaseDate = now
+            record.originalPurchaseDate = now
+            if let period = catalog.product(record.productID)?.subscription?.period {
+                record.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: now)
+            }
+        } else {
+            record.amountCharged = 0
+        }
+        let shares = try familyShares(of: record)
+        try storage.write([.saveTransaction(record)] + shares.map(StorageChange.saveTransaction))
+        return [record] + shares
+    }
+
+    /// Marks a transaction finished on a device.
+    func finish(_ id: UInt64, deviceID: UUID) throws {
+        let record = try transaction(id)
+        guard record.state != .pendingApproval && record.state != .interrupted else {
+            throw StoreError(.invalidTransactionState, "Transaction \(id) is \(record.state) and cannot be finished yet. Finish it once it is purchased, failed or declined.")
+        }
+        try storage.write(.markFinished(transactionID: id, deviceID: deviceID))
+    }
+
+    /// One new `.restore` transaction per restorable purchase of the account.
+    func restore(accountID: String, bundleID: String, deviceID: UUID?) throws -> [TransactionRecord] {
+        var restored: [TransactionRecord] = []
+        for original in try storage.restorableTransactions(accountID: accountID, bundleID: bundleID) {
+            var record = original
+            record.id = try storage.allocateTransactionID()
+            record.purchaseDate = now
+            record.amountCharged = 0
+            record.origin = .restore
+            record.deviceID = deviceID
+            restored.append(record)
+        }
+        try storage.write(restored.map(StorageChange.saveTransaction))
+        return restored
+    }
+
+    // MARK: Refunds and deletions
+
+    /// Revokes a completed transaction and, for a non-consumable, everything derived from the same purchase.
+    func refund(_ id: UInt64, reason: RevocationReason) throws -> [TransactionRecord] {
+        let record = try transaction(id)
+        guard record.isActive else {
+            throw StoreError(.invalidTransactionState, "Transaction \(id) cannot be refunded: it is \(record.isRevoked ? "already refunded" : "\(record.state)"). Only completed transactions can be refunded.")
+        }
+        var revoked = [record]
+        if record.productType == .nonConsumable {
+            revoked = try storage.transactions(matching: TransactionQuery(originalID: record.originalID)).filter(\.isActive)
+        }
+        for index in revoked.indices {
+            revoked[index].revocationDate = now
+            revoked[index].revocationReason = reason
+        }
+        try storage.write(revoked.map(StorageChange.saveTransaction))
+        return revoked
+    }
+
+    /// Deletes a transaction and, for an original purchase, the restores and repurchases derived from it.
+    func delete(_ id: UInt64) throws -> [UInt64] {
+        let record = try transaction(id)
+        var ids = [id]
+        if record.id == record.originalID {
+            ids += try storage.transactions(matching: TransactionQuery(originalID: id)).map(\.id).filter { $0 != id }
+        }
+        try storage.write(.deleteTransactions(ids))
+        return ids
+    }
+
+    // MARK: Accounts and Family Sharing
+
+    /// Saves an account; returns the storefront it had before.
+    func saveAccount(_ account: Account) throws -> String {
+        guard Storefront.named(account.storefront) != nil else { throw Self.unknownStorefront(account.storefront) }
+        let previous = try self.account(account.id).storefront
+        try storage.write(.saveAccount(account))
+        return previous
+    }
+
+    /// Puts an account in a family and shares the family's purchases both ways.
+    func joinFamily(accountID: String, familyID: String) throws -> (shared: [TransactionRecord], revoked: [TransactionRecord]) {
+        var account = try self.account(accountID)
+        guard account.familyID != familyID else { return ([], []) }
+        let revoked = account.familyID == nil ? [] : try leaveFamily(accountID: accountID)
+        account = try self.account(accountID)
+        account.familyID = familyID
+        try storage.write(.saveAccount(account))
+        var shares: [TransactionRecord] = []
+        for purchase in try storage.transactions(matching: TransactionQuery()) where purchase.origin == .purchase && purchase.isActive {
+            let new = try familyShares(of: purchase)
+            try storage.write(new.map(StorageChange.saveTransaction))
+            shares += new
+        }
+        return (shares, revoked)
+    }
+
+    /// Takes an account out of its family and revokes what was shared with it and by it.
+    func leaveFamily(accountID: String) throws -> [TransactionRecord] {
+        var account = try self.account(accountID)
+        guard account.familyID != nil else { return [] }
+        let ownPurchases = Set(try storage.transactions(matching: TransactionQuery(accountID: accountID)).filter { $0.origin == .purchase }.map(\.originalID))
+        var revoked = try storage.transactions(matching: TransactionQuery()).filter { record in
+            record.origin == .familyShare && record.isActive
+                && (record.accountID == accountID || ownPurchases.contains(record.originalID))
+        }
+        for index in revoked.indices {
+            revoked[index].revocationDate = now
+            revoked[index].revocationType = .familyRevoke
+        }
+        account.familyID = nil
+        try storage.write([.saveAccount(account)] + revoked.map(StorageChange.saveTransaction))
+        return revoked
+    }
+
+    /// The transactions that share a completed purchase with the buyer's family: one per other member that does
+    /// not hold it yet, for family-shareable non-consumables. Allocates their identifiers; does not write them.
+    func familyShares(of purchase: TransactionRecord) throws -> [TransactionRecord] {
+        guard purchase.isActive, purchase.origin == .purchase, purchase.productType == .nonConsumable,
+              catalog.product(purchase.productID)?.isFamilyShareable == true,
+              let familyID = try account(purchase.accountID).familyID else { return [] }
+        var shares: [TransactionRecord] = []
+        for member in try storage.accounts() where member.familyID == familyID && member.id != purchase.accountID {
+            let held = try storage.transactions(matching: TransactionQuery(accountID: member.id, originalID: purchase.originalID))
+            guard !held.contains(where: { $0.origin == .familyShare }) else { continue }
+            var share = purchase
+            share.id = try storage.allocateTransactionID()
+            share.accountID = member.id
+            share.origin = .familyShare
+            share.amountCharged = 0
+            share.deviceID = nil
+            share.applicationUsername = nil
+            share.appAccountToken = nil
+            shares.append(share)
+        }
+        return shares
+    }
+
+    // MARK: Constants
+
+    /// `SKError.Code.paymentNotAllowed`.
+    static let paymentNotAllowedCode = 4
+
+    static func unknownStorefront(_ code: String) -> StoreError {
+        StoreError(.unknownStorefront, "Unknown storefront \"\(code)\". Use an ISO 3166-1 alpha-3 code such as USA, GBR, FRA, DEU or JPN.")
+    }
+}
+
+/// Reads the engine's operations and queries share.
+extension StorageReader {
+    /// The transaction with the identifier.
+    ///
+    /// - Throws: ``StoreError`` `unknownTransaction` when there is none.
+    func knownTransaction(id: UInt64) throws -> TransactionRecord {
+        guard let record = try transaction(id: id) else {
+            throw StoreError(.unknownTransaction, "No transaction \(id) in this store. List them with `storekit transactions`.")
+        }
+        return record
+    }
+
+    /// The completed, unrevoked transactions of an account in an app.
+    func activeTransactions(accountID: String, bundleID: String) throws -> [TransactionRecord] {
+        try transactions(matching: TransactionQuery(accountID: accountID, bundleID: bundleID)).filter(\.isActive)
+    }
+
+    /// What a restore would replay: the original purchase of each non-consumable the account still owns.
+    func restorableTransactions(accountID: String, bundleID: String) throws -> [TransactionRecord] {
+        var seen = Set<UInt64>()
+        return try activeTransactions(accountID: accountID, bundleID: bundleID)
+            .filter { restorableProductTypes.contains($0.productType) && seen.insert($0.originalID).inserted }
+    }
+}
+
+/// Product types a restore replays. Auto-renewable subscriptions join when subscriptions land.
+private let restorableProductTypes: Set<ProductType> = [.nonConsumable]

@@ -1,0 +1,29 @@
+/// The names of every environment variable OpenStoreKit reads, in one place.
+///
+/// An app process (`SKPaymentQueue.default()`) and the `storekit` command read the same variables, so a
+/// shell that sets them once points both at the same store.
+public enum EnvironmentVariables {
+    /// The `.storekit` file an app process's store sells from — the counterpart of Xcode's "StoreKit
+    /// Configuration" scheme option.
+    public static let configuration = "OPENSTOREKIT_CONFIG"
+    /// The data directory: the store's database, its certificate authority and device state.
+    public static let dataDirectory = "OPENSTOREKIT_DATA_DIR"
+    /// The isolated store (tenant) inside the data directory; `default` when unset.
+    public static let tenant = "OPENSTOREKIT_TENANT"
+    /// The app's bundle identifier.
+    public static let bundleID = "OPENSTOREKIT_BUNDLE_ID"
+    /// The customer's account; `default` when unset.
+    public static let account = "OPENSTOREKIT_ACCOUNT"
+    /// The simulated device an app process runs as (a UUID), to simulate several devices on one data directory.
+    public static let deviceID = "OPENSTOREKIT_DEVICE_ID"
+    /// A folder of hosted content packages, one `<product ID>/` folder each.
+    public static let hostedContent = "OPENSTOREKIT_HOSTED_CONTENT"
+    /// The XDG base directory the default data directory lives under on Linux.
+    public static let xdgDataHome = "XDG_DATA_HOME"
+
+    /// A variable's value, or `nil` when it is unset or empty.
+    public static func value(_ name: String, in environment: [String: String]) -> String? {
+        guard let value = environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,102 @@
+import AppStoreEngine
+import AppStoreFormats
+import Foundation
+import Testing
+
+/// Store operations racing each other on one store: from concurrent tasks on one engine, and from several
+/// engines on two storage handles (two connection pools on one SQLite file, as two processes have).
+@Suite("Concurrent store operations")
+struct ConcurrentOperationTests {
+    static let catalog = Catalog(products: [
+        CatalogProduct(id: "coins", type: .consumable, price: Decimal(string: "0.99")!),
+        CatalogProduct(id: "premium", type: .nonConsumable, price: Decimal(string: "4.99")!, isFamilyShareable: true),
+    ])
+    static let rounds = 5
+    static let racers = 8
+
+    /// Engines for one fresh tenant: half on each storage handle, plus each used from several tasks.
+    func engines(on kind: StorageKind) throws -> (engines: [StoreEngine], cleanup: @Sendable () -> Void) {
+        let (first, second, cleanup) = try kind.makeShared()
+        let tenant = UUID().uuidString
+        let clock = VirtualClock(start: Date(timeIntervalSince1970: 1_768_478_400))
+        let engines = [first, first, second, second].map {
+            StoreEngine(tenantID: tenant, catalog: Self.catalog, storage: $0, clock: clock, signer: .ephemeral)
+        }
+        return (engines, cleanup)
+    }
+
+    @Test("Racing purchases of one non-consumable make exactly one owner; the rest are uncharged repurchases", arguments: StorageKind.allCases)
+    func oneOwner(kind: StorageKind) async throws {
+        for _ in 0..<Self.rounds {
+            let (engines, cleanup) = try engines(on: kind)
+            defer { cleanup() }
+            let bought = try await withThrowingTaskGroup(of: TransactionRecord.self) { group in
+                for index in 0..<Self.racers {
+                    let engine = engines[index % engines.count]
+                    group.addTask { try await engine.purchase(PurchaseRequest(productID: "premium", accountID: "ana", bundleID: "app")) }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let stored = try await engines[0].transactions()
+            #expect(stored.count == Self.racers)
+            #expect(Set(stored.map(\.id)).count == Self.racers)
+            #expect(stored.filter { $0.origin == .purchase }.count == 1)
+            #expect(stored.filter { $0.origin == .repurchase }.count == Self.racers - 1)
+            #expect(Set(stored.map(\.originalID)).count == 1)
+            #expect(stored.reduce(Decimal(0)) { $0 + $1.amountCharged } == Decimal(string: "4.99")!)
+            #expect(Set(bought.map(\.id)) == Set(stored.map(\.id)))
+        }
+    }
+
+    @Test("Racing refunds of one transaction refund it once; every other attempt is told it is already refunded", arguments: StorageKind.allCases)
+    func oneRefund(kind: StorageKind) async throws {
+        for _ in 0..<Self.rounds {
+            let (engines, cleanup) = try engines(on: kind)
+            defer { cleanup() }
+            let purchase = try await engines[0].purchase(PurchaseRequest(productID: "coins", accountID: "ana", bundleID: "app"))
+            let outcomes = await withTaskGroup(of: Result<[TransactionRecord], StoreError>.self) { group in
+                for index in 0..<Self.racers {
+                    let engine = engines[index % engines.count]
+                    group.addTask {
+                        do throws(StoreError) { return .success(try await engine.refund(transactionID: purchase.id)) } catch { return .failure(error) }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let refunds = outcomes.compactMap { try? $0.get() }
+            #expect(refunds.count == 1)
+            let refused = outcomes.filter { outcome in
+                if case .failure(let error) = outcome { error.code == .invalidTransactionState } else { false }
+            }
+            #expect(refused.count == Self.racers - 1)
+            let stored = try await engines[1].transaction(purchase.id)
+            #expect(stored.revocationDate != nil)
+            #expect(refunds.first?.first == stored)
+        }
+    }
+
+    @Test("Racing restores, finishes and purchases of consumables on one account lose nothing", arguments: StorageKind.allCases)
+    func mixedOperations(kind: StorageKind) async throws {
+        let (engines, cleanup) = try engines(on: kind)
+        defer { cleanup() }
+        let device = UUID()
+        let premium = try await engines[0].purchase(PurchaseRequest(productID: "premium", accountID: "ana", bundleID: "app", deviceID: device))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<Self.racers {
+                let engine = engines[index % engines.count]
+                group.addTask {
+                    let coins = try await engine.purchase(PurchaseRequest(productID: "coins", accountID: "ana", bundleID: "app", deviceID: device))
+                    try await engine.finish(transactionID: coins.id, deviceID: device)
+                    _ = try await engine.restoreCompletedTransactions(accountID: "ana", bundleID: "app", deviceID: device)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let stored = try await engines[0].transactions()
+        #expect(stored.filter { $0.productID == "coins" }.count == Self.racers)
+        #expect(stored.filter { $0.origin == .restore && $0.originalID == premium.id }.count == Self.racers)
+        #expect(Set(stored.map(\.id)).count == stored.count)
+        let unfinished = try await engines[3].unfinishedTransactions(accountID: "ana", bundleID: "app", deviceID: device)
+        #expect(!unfinished.contains { $0.productID == "coins" })
+    }
+}

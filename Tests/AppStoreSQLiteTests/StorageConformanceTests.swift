@@ -1,0 +1,171 @@
+import AppStoreEngine
+import AppStoreFormats
+import AppStoreSQLite
+import Foundation
+import Testing
+
+/// A storage implementation under test, made fresh for each test.
+enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case memory
+    case sqlite
+
+    var testDescription: String { rawValue }
+
+    /// Two handles on one fresh store: the same object in memory, two connections pools on one SQLite file
+    /// (as two processes would have). `cleanup` removes what the store left on disk.
+    func makeShared() throws -> (first: any Storage, second: any Storage, cleanup: @Sendable () -> Void) {
+        switch self {
+        case .memory:
+            let storage = InMemoryStorage()
+            return (storage, storage, {})
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-conformance-\(UUID().uuidString)")
+            let url = directory.appendingPathComponent("store.sqlite")
+            return (try SQLiteStorage(url: url), try SQLiteStorage(url: url), { try? FileManager.default.removeItem(at: directory) })
+        }
+    }
+}
+
+/// What every ``Storage`` must do. New implementations join `StorageKind` and pass the same tests.
+@Suite("Storage conformance")
+struct StorageConformanceTests {
+    let date = Date(timeIntervalSince1970: 1_768_478_400)
+
+    func record(_ id: UInt64, account: String = "a", bundle: String = "app", product: String = "premium", original: UInt64? = nil) -> TransactionRecord {
+        TransactionRecord(
+            id: id, originalID: original ?? id, accountID: account, bundleID: bundle, productID: product,
+            productType: .nonConsumable, quantity: 1, purchaseDate: date, originalPurchaseDate: date,
+            storefront: Storefront.named("USA")!, unitPrice: 1, amountCharged: 1, origin: .purchase, state: .purchased
+        )
+    }
+
+    @Test("A transaction reads its own writes, and a later one sees them committed", arguments: StorageKind.allCases)
+    func readsOwnWrites(kind: StorageKind) async throws {
+        let (storage, other, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let written = record(7)
+        let seenInside = try await storage.transaction(tenant: "t") { transaction in
+            try transaction.write([.saveAccount(Account(id: "a", storefront: "FRA")), .saveTransaction(written)])
+            return try transaction.transaction(id: 7)
+        }
+        #expect(seenInside == written)
+        #expect(try await other.read(tenant: "t") { try $0.transaction(id: 7) } == written)
+        #expect(try await other.read(tenant: "t") { try $0.account(id: "a")?.storefront } == "FRA")
+    }
+
+    @Test("A transaction whose body throws leaves nothing behind", arguments: StorageKind.allCases)
+    func throwingBodyRollsBack(kind: StorageKind) async throws {
+        let (storage, _, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await storage.transaction(tenant: "t") { transaction in
+                try transaction.write(.saveAccount(Account(id: "a", storefront: "USA")))
+                try transaction.write(.saveTransaction(record(1)))
+                throw Refused()
+            }
+        }
+        #expect(try await storage.read(tenant: "t") { try $0.accounts() }.isEmpty)
+        #expect(try await storage.read(tenant: "t") { try $0.transactions(matching: TransactionQuery()) }.isEmpty)
+    }
+
+    @Test("Tenants never see each other's state", arguments: StorageKind.allCases)
+    func tenantsAreIsolated(kind: StorageKind) async throws {
+        let (storage, _, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let device = UUID()
+        try await storage.transaction(tenant: "one") { transaction in
+            try transaction.write([
+                .saveAccount(Account(id: "a", storefront: "USA")), .saveTransaction(record(1)),
+                .markFinished(transactionID: 1, deviceID: device),
+                .savePurchaseIntent(PurchaseIntentRecord(accountID: "a", bundleID: "app", productID: "premium", date: date)),
+            ])
+        }
+        let seen = try await storage.read(tenant: "two") { reader in
+            (try reader.accounts().count, try reader.transactions(matching: TransactionQuery()).count,
+             try reader.finishedTransactionIDs(deviceID: device).count, try reader.purchaseIntents(accountID: "a", bundleID: "app").count)
+        }
+        #expect(seen == (0, 0, 0, 0))
+        #expect(try await storage.transaction(tenant: "two") { try $0.allocateTransactionID() } == TransactionRecord.firstID)
+    }
+
+    @Test("Queries filter by account, app, product and original purchase, ordered by identifier", arguments: StorageKind.allCases)
+    func queries(kind: StorageKind) async throws {
+        let (storage, _, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        try await storage.transaction(tenant: "t") { transaction in
+            try transaction.write([
+                .saveTransaction(record(5, account: "b")), .saveTransaction(record(3, bundle: "other")),
+                .saveTransaction(record(4, product: "coins")), .saveTransaction(record(6, original: 3)),
+                .saveTransaction(record(2)),
+            ])
+        }
+        func ids(_ query: TransactionQuery) async throws -> [UInt64] {
+            try await storage.read(tenant: "t") { try $0.transactions(matching: query).map(\.id) }
+        }
+        #expect(try await ids(TransactionQuery()) == [2, 3, 4, 5, 6])
+        #expect(try await ids(TransactionQuery(accountID: "b")) == [5])
+        #expect(try await ids(TransactionQuery(bundleID: "other")) == [3])
+        #expect(try await ids(TransactionQuery(productID: "coins")) == [4])
+        #expect(try await ids(TransactionQuery(originalID: 3)) == [3, 6])
+        #expect(try await ids(TransactionQuery(accountID: "a", bundleID: "app", productID: "premium")) == [2, 6])
+    }
+
+    @Test("Finished marks go with the transactions they mark", arguments: StorageKind.allCases)
+    func finishedMarks(kind: StorageKind) async throws {
+        let (storage, _, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let device = UUID(), otherDevice = UUID()
+        try await storage.transaction(tenant: "t") { transaction in
+            try transaction.write([
+                .saveTransaction(record(1)), .saveTransaction(record(2)), .saveTransaction(record(3)),
+                .markFinished(transactionID: 1, deviceID: device), .markFinished(transactionID: 2, deviceID: device),
+                .markFinished(transactionID: 2, deviceID: device), .markFinished(transactionID: 3, deviceID: otherDevice),
+            ])
+        }
+        #expect(try await storage.read(tenant: "t") { try $0.finishedTransactionIDs(deviceID: device) } == [1, 2])
+        try await storage.transaction(tenant: "t") { try $0.write(.deleteTransactions([2])) }
+        #expect(try await storage.read(tenant: "t") { try $0.finishedTransactionIDs(deviceID: device) } == [1])
+        try await storage.transaction(tenant: "t") { try $0.write(.deleteAllTransactions) }
+        #expect(try await storage.read(tenant: "t") { try $0.finishedTransactionIDs(deviceID: otherDevice) }.isEmpty)
+        #expect(try await storage.read(tenant: "t") { try $0.transactions(matching: TransactionQuery()) }.isEmpty)
+    }
+
+    @Test("Purchase intents are listed oldest first per account and app, and deleted by identifier", arguments: StorageKind.allCases)
+    func purchaseIntents(kind: StorageKind) async throws {
+        let (storage, _, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let late = PurchaseIntentRecord(accountID: "a", bundleID: "app", productID: "premium", date: date.addingTimeInterval(60))
+        let early = PurchaseIntentRecord(accountID: "a", bundleID: "app", productID: "coins", date: date)
+        let elsewhere = PurchaseIntentRecord(accountID: "a", bundleID: "other", productID: "coins", date: date)
+        try await storage.transaction(tenant: "t") { try $0.write([.savePurchaseIntent(late), .savePurchaseIntent(early), .savePurchaseIntent(elsewhere)]) }
+        #expect(try await storage.read(tenant: "t") { try $0.purchaseIntents(accountID: "a", bundleID: "app") } == [early, late])
+        try await storage.transaction(tenant: "t") { try $0.write(.deletePurchaseIntent(early.id)) }
+        #expect(try await storage.read(tenant: "t") { try $0.purchaseIntents(accountID: "a", bundleID: "app") } == [late])
+    }
+
+    @Test("Concurrent transactions on two handles never interleave: no update is lost, no identifier is given twice", arguments: StorageKind.allCases)
+    func concurrentTransactionsAreSerialized(kind: StorageKind) async throws {
+        let (first, second, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let writers = 40
+        // Each transaction reads how many rows there are, then writes the next one. Two that interleaved would
+        // read the same count and write the same row, losing one.
+        let allocated = try await withThrowingTaskGroup(of: UInt64.self) { group in
+            for index in 0..<writers {
+                let storage = index.isMultiple(of: 2) ? first : second
+                group.addTask {
+                    try await storage.transaction(tenant: "t") { transaction in
+                        let count = try transaction.transactions(matching: TransactionQuery()).count
+                        try transaction.write(.saveTransaction(record(UInt64(count + 1))))
+                        return try transaction.allocateTransactionID()
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(allocated).count == writers)
+        #expect(allocated.min() == TransactionRecord.firstID)
+        #expect(try await first.read(tenant: "t") { try $0.transactions(matching: TransactionQuery()).map(\.id) } == Array(1...UInt64(writers)))
+    }
+}
