@@ -40,24 +40,54 @@ func tool(_ name: String, _ arguments: [String]) throws -> StorekitRun {
 
 /// Runs an executable to completion, collecting what it prints.
 func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> StorekitRun {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    // Read both pipes before waiting, so a large output cannot block the child.
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return StorekitRun(
-        status: process.terminationStatus,
-        output: String(decoding: outputData, as: UTF8.self),
-        errorOutput: String(decoding: errorData, as: UTF8.self)
-    )
+    try ChildProcess(executable, arguments, environment: environment).wait()
+}
+
+/// Starts every `storekit` command line at once, then waits for all of them: processes racing on one store.
+func storekitConcurrently(_ commandLines: [[String]]) throws -> [StorekitRun] {
+    let children = try commandLines.map { try ChildProcess(storekitExecutable, $0) }
+    return children.map { $0.wait() }
+}
+
+/// A started child process with a clean, explicit environment: `PATH`, `HOME` and `TMPDIR` of the test
+/// process (so tools and temporary files are found) and what the test passes — never the developer's
+/// `OPENSTOREKIT_*` settings or anything else that would make a test depend on the machine it runs on.
+struct ChildProcess {
+    private let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+
+    /// The variables a child inherits from the test process.
+    static let inheritedVariables = ["PATH", "HOME", "TMPDIR", "LANG"]
+
+    /// The inherited variables plus `extra`.
+    static func environment(_ extra: [String: String]) -> [String: String] {
+        ProcessInfo.processInfo.environment.filter { inheritedVariables.contains($0.key) }.merging(extra) { $1 }
+    }
+
+    /// Starts `executable`.
+    init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = Self.environment(environment)
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    /// Waits for the process to exit and returns what it printed.
+    func wait() -> StorekitRun {
+        // Read the pipes to their end before waiting, so the child never blocks on a full pipe while we wait.
+        // Standard error is read second: the commands print little there.
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return StorekitRun(
+            status: process.terminationStatus,
+            output: String(decoding: outputData, as: UTF8.self),
+            errorOutput: String(decoding: errorData, as: UTF8.self)
+        )
+    }
 }
 
 /// A fresh, empty data directory.
