@@ -27,16 +27,13 @@ public struct StoreSpecification: Sendable {
     /// Describes a store.
     public init(
         location: StoreLocation, configuration: StoreKitConfigurationFile? = nil,
-        tenant: String = StoreSpecification.defaultTenant, clock: any StoreClock = SystemClock()
+        tenant: String = StoreDefaults.tenant, clock: any StoreClock = SystemClock()
     ) {
         self.location = location
         self.configuration = configuration
         self.tenant = tenant
         self.clock = clock
     }
-
-    /// The tenant a store uses unless told otherwise.
-    public static let defaultTenant = "default"
 }
 
 /// The one way to open a store: the `storekit` command, an app process's `SKPaymentQueue` and `SKTestSession`

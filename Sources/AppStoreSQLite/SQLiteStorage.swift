@@ -1,6 +1,11 @@
 import AppStoreEngine
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// ``Storage`` in one SQLite file: the embedded default of `storekit`.
 ///
@@ -19,11 +24,32 @@ public final class SQLiteStorage: Storage {
         configuration.foreignKeysEnabled = true
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            pool = try DatabasePool(path: url.path, configuration: configuration)
-            try Self.migrator.migrate(pool)
+            pool = try Self.withSetupLock(beside: url) {
+                let pool = try DatabasePool(path: url.path, configuration: configuration)
+                try Self.migrator.migrate(pool)
+                return pool
+            }
         } catch {
             throw SQLiteStorageError(path: url.path, underlying: error)
         }
+    }
+
+    /// Runs `body` while holding an exclusive lock on `<database>-setup.lock`.
+    ///
+    /// Two processes opening a new database at the same moment would otherwise collide twice: switching a new
+    /// file to WAL can fail with "database is locked" without waiting for the busy timeout, and GRDB's migrator
+    /// reads which migrations are applied before it takes SQLite's write lock, so both could apply the first
+    /// one. The lock makes processes set the database up one at a time; the later ones find nothing left to do.
+    /// The kernel releases an `flock` when its process dies, so a crash never leaves the lock behind.
+    private static func withSetupLock<Result>(beside databaseURL: URL, _ body: () throws -> Result) throws -> Result {
+        let descriptor = open(databaseURL.path + "-setup.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
     }
 
     /// The schema's history. Never edit a migration that has shipped; append a new one.

@@ -32,7 +32,7 @@ public struct StoreServer: Sendable {
         router.add(middleware: LogRequestsMiddleware(.info))
         let engine = engine
         router.get("health") { _, _ -> HealthResponse in
-            HealthResponse(status: "ok", version: openStoreKitVersion, now: engine.clock.now())
+            HealthResponse(status: "ok", version: StoreDefaults.version, now: engine.clock.now())
         }
         router.get("v1/products") { _, _ -> ProductsResponse in
             let catalog = await engine.catalog

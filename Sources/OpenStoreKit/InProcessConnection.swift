@@ -93,7 +93,7 @@ public final class InProcessConnection: StoreConnection {
     ///
     /// - Throws: ``StoreError`` `unknownProduct` when the store does not sell the product.
     @discardableResult
-    public func addPurchaseIntent(productID: String, accountID: String = defaultAccountID, bundleID: String) async throws(StoreError) -> PurchaseIntentRecord {
+    public func addPurchaseIntent(productID: String, accountID: String = StoreDefaults.accountID, bundleID: String) async throws(StoreError) -> PurchaseIntentRecord {
         let intent = try await engine.addPurchaseIntent(productID: productID, accountID: accountID, bundleID: bundleID)
         localChanges.signal()
         return intent

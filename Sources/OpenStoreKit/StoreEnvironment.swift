@@ -23,7 +23,7 @@ public struct StoreEnvironment: Sendable {
     public var appDirectory: URL
 
     /// Describes an environment.
-    public init(connection: any StoreConnection, accountID: String = defaultAccountID, bundleID: String, deviceID: UUID, appDirectory: URL) {
+    public init(connection: any StoreConnection, accountID: String = StoreDefaults.accountID, bundleID: String, deviceID: UUID, appDirectory: URL) {
         self.connection = connection
         self.accountID = accountID
         self.bundleID = bundleID
@@ -65,7 +65,7 @@ public struct StoreEnvironment: Sendable {
         do {
             engine = try StoreFactory.open(StoreSpecification(
                 location: .dataDirectory(directory), configuration: configuration,
-                tenant: variables.value(variables.tenant, in: environment) ?? StoreSpecification.defaultTenant
+                tenant: variables.value(variables.tenant, in: environment) ?? StoreDefaults.tenant
             ))
             deviceID = try directory.currentDeviceID(environment: environment)
         } catch {
@@ -75,7 +75,7 @@ public struct StoreEnvironment: Sendable {
         let bundleID = resolveBundleID(environment)
         return StoreEnvironment(
             connection: InProcessConnection(engine: engine, hostedContentDirectory: hostedContent, pollInterval: sharedStorePollInterval),
-            accountID: variables.value(variables.account, in: environment) ?? defaultAccountID,
+            accountID: variables.value(variables.account, in: environment) ?? StoreDefaults.accountID,
             bundleID: bundleID, deviceID: deviceID,
             appDirectory: directory.appDirectoryURL(deviceID: deviceID, bundleID: bundleID)
         )
@@ -86,7 +86,7 @@ public struct StoreEnvironment: Sendable {
     public static func resolveBundleID(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let bundleID = EnvironmentVariables.value(EnvironmentVariables.bundleID, in: environment) { return bundleID }
         if let bundleID = Bundle.main.bundleIdentifier, !bundleID.isEmpty { return bundleID }
-        return defaultBundleID
+        return StoreDefaults.bundleID
     }
 
     /// Where the device keeps the app's receipt.

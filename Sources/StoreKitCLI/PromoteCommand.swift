@@ -37,7 +37,7 @@ struct PromoteCommand: AsyncParsableCommand {
     var bundleID: String?
 
     @Option(help: ArgumentHelp("The customer's account (Apple ID).", valueName: "name"))
-    var account: String = defaultAccountID
+    var account: String = StoreDefaults.accountID
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
@@ -53,7 +53,7 @@ struct PromoteCommand: AsyncParsableCommand {
     /// The product and app: from the URL, or from the arguments.
     func resolveTarget(environment: [String: String]) throws -> (productID: String, bundleID: String) {
         guard target.lowercased().hasPrefix("itms-services:") else {
-            return (target, bundleID ?? EnvironmentVariables.value(EnvironmentVariables.bundleID, in: environment) ?? defaultBundleID)
+            return (target, bundleID ?? EnvironmentVariables.value(EnvironmentVariables.bundleID, in: environment) ?? StoreDefaults.bundleID)
         }
         guard let url = URL(string: target), let intent = PurchaseIntentURL(url) else {
             throw ValidationError("\(target) is not a purchase-intent URL. Use itms-services://?action=purchaseIntent&bundleId=APP&productIdentifier=PRODUCT.")

@@ -32,7 +32,7 @@ struct PurchaseCommand: AsyncParsableCommand {
     var bundleID: String = environmentBundleID
 
     @Option(help: ArgumentHelp("The buying account (Apple ID).", valueName: "name"))
-    var account: String = defaultAccountID
+    var account: String = StoreDefaults.accountID
 
     @Option(help: "How many to buy (1 to 10).")
     var quantity: Int = 1

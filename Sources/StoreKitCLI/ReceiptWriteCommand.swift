@@ -26,7 +26,7 @@ extension ReceiptCommand {
         var bundleID: String = environmentBundleID
 
         @Option(help: ArgumentHelp("The account (Apple ID).", valueName: "name"))
-        var account: String = defaultAccountID
+        var account: String = StoreDefaults.accountID
 
         @Option(
             name: .customLong("device-id"),

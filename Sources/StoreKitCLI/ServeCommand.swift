@@ -49,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
         let host = host
         let application = server.makeApplication { port in
             // Written unbuffered, so scripts that wait for this line see it at once.
-            let line = "storekit \(openStoreKitVersion): serving \(products) products from \(config) at http://\(host):\(port)\n"
+            let line = "storekit \(StoreDefaults.version): serving \(products) products from \(config) at http://\(host):\(port)\n"
             FileHandle.standardOutput.write(Data(line.utf8))
         }
         try await application.runService()

@@ -7,7 +7,7 @@ struct StoreKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "storekit",
         abstract: "A local App Store: products from .storekit files, purchases, receipts and signed transactions.",
-        version: openStoreKitVersion,
+        version: StoreDefaults.version,
         subcommands: [
             ServeCommand.self,
             ConfigCommand.self,

@@ -29,7 +29,7 @@ struct StoreLocationOptions: ParsableArguments {
     /// The resolved tenant.
     var resolvedTenant: String {
         tenant ?? EnvironmentVariables.value(EnvironmentVariables.tenant, in: ProcessInfo.processInfo.environment)
-            ?? StoreSpecification.defaultTenant
+            ?? StoreDefaults.tenant
     }
 
     /// Opens the store with `configuration`'s catalog and settings, or an empty catalog when none is given.
@@ -71,5 +71,5 @@ func printJSON(_ value: some Encodable) throws {
 /// The app's bundle identifier a command acts for unless told otherwise: `$OPENSTOREKIT_BUNDLE_ID`, else
 /// `com.example.app`.
 var environmentBundleID: String {
-    EnvironmentVariables.value(EnvironmentVariables.bundleID, in: ProcessInfo.processInfo.environment) ?? defaultBundleID
+    EnvironmentVariables.value(EnvironmentVariables.bundleID, in: ProcessInfo.processInfo.environment) ?? StoreDefaults.bundleID
 }

@@ -13,12 +13,12 @@ struct DeviceAndRestoreTests {
         let (store, _) = try makeStore()
         let onPhone = try await store.buy("coins", device: phone)
         let outside = try await store.buy("premium")
-        #expect(try await store.unfinishedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: phone).map(\.id) == [onPhone.id, outside.id])
-        #expect(try await store.unfinishedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: tablet).map(\.id) == [outside.id])
+        #expect(try await store.unfinishedTransactions(accountID: StoreDefaults.accountID, bundleID: app, deviceID: phone).map(\.id) == [onPhone.id, outside.id])
+        #expect(try await store.unfinishedTransactions(accountID: StoreDefaults.accountID, bundleID: app, deviceID: tablet).map(\.id) == [outside.id])
         try await store.finish(transactionID: onPhone.id, deviceID: phone)
         try await store.finish(transactionID: outside.id, deviceID: phone)
-        #expect(try await store.unfinishedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: phone).isEmpty)
-        #expect(try await store.unfinishedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: tablet).map(\.id) == [outside.id])
+        #expect(try await store.unfinishedTransactions(accountID: StoreDefaults.accountID, bundleID: app, deviceID: phone).isEmpty)
+        #expect(try await store.unfinishedTransactions(accountID: StoreDefaults.accountID, bundleID: app, deviceID: tablet).map(\.id) == [outside.id])
     }
 
     @Test("A transaction waiting for Ask to Buy cannot be finished")
@@ -36,8 +36,8 @@ struct DeviceAndRestoreTests {
         _ = try await store.buy("coins")
         _ = try await store.buy("season.pass")
         try await clock.advance(by: 86_400)
-        #expect(try await store.restorableTransactions(accountID: defaultAccountID, bundleID: app).map(\.id) == [premium.id])
-        let restored = try await store.restoreCompletedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: tablet)
+        #expect(try await store.restorableTransactions(accountID: StoreDefaults.accountID, bundleID: app).map(\.id) == [premium.id])
+        let restored = try await store.restoreCompletedTransactions(accountID: StoreDefaults.accountID, bundleID: app, deviceID: tablet)
         #expect(restored.count == 1)
         #expect(restored[0].origin == .restore)
         #expect(restored[0].originalID == premium.id)
@@ -45,7 +45,7 @@ struct DeviceAndRestoreTests {
         #expect(restored[0].purchaseDate == testStart.addingTimeInterval(86_400))
         #expect(restored[0].originalPurchaseDate == premium.purchaseDate)
         #expect(restored[0].amountCharged == 0)
-        let again = try await store.restoreCompletedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: tablet)
+        let again = try await store.restoreCompletedTransactions(accountID: StoreDefaults.accountID, bundleID: app, deviceID: tablet)
         #expect(again.count == 1 && again[0].id != restored[0].id)
     }
 
@@ -53,21 +53,21 @@ struct DeviceAndRestoreTests {
     func emptyRestore() async throws {
         let (store, _) = try makeStore()
         _ = try await store.buy("coins")
-        #expect(try await store.restoreCompletedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: phone).isEmpty)
+        #expect(try await store.restoreCompletedTransactions(accountID: StoreDefaults.accountID, bundleID: app, deviceID: phone).isEmpty)
     }
 
     @Test("Refunding a non-consumable revokes it and everything derived from it, at the clock's date")
     func refundRevokes() async throws {
         let (store, clock) = try makeStore()
         let premium = try await store.buy("premium")
-        let restored = try await store.restoreCompletedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: phone)
+        let restored = try await store.restoreCompletedTransactions(accountID: StoreDefaults.accountID, bundleID: app, deviceID: phone)
         try await clock.advance(by: 120)
         let events = await store.events()
         let revoked = try await store.refund(transactionID: premium.id, reason: .refundedDueToIssue)
         #expect(Set(revoked.map(\.id)) == [premium.id, restored[0].id])
         #expect(revoked.allSatisfy { $0.revocationDate == testStart.addingTimeInterval(120) && $0.revocationReason == .refundedDueToIssue })
-        #expect(try await store.ownedProducts(accountID: defaultAccountID, bundleID: app).isEmpty)
-        #expect(try await store.restorableTransactions(accountID: defaultAccountID, bundleID: app).isEmpty)
+        #expect(try await store.ownedProducts(accountID: StoreDefaults.accountID, bundleID: app).isEmpty)
+        #expect(try await store.restorableTransactions(accountID: StoreDefaults.accountID, bundleID: app).isEmpty)
         var iterator = events.makeAsyncIterator()
         #expect(await iterator.next() == .transactionsRevoked(revoked))
         await #expect(throws: StoreError(.invalidTransactionState, "")) { try await store.refund(transactionID: premium.id) }
@@ -77,7 +77,7 @@ struct DeviceAndRestoreTests {
     func deleteAndClear() async throws {
         let (store, _) = try makeStore()
         let premium = try await store.buy("premium")
-        _ = try await store.restoreCompletedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: phone)
+        _ = try await store.restoreCompletedTransactions(accountID: StoreDefaults.accountID, bundleID: app, deviceID: phone)
         let coins = try await store.buy("coins")
         let deleted = try await store.deleteTransaction(premium.id)
         #expect(deleted.count == 2)
@@ -101,9 +101,9 @@ struct DeviceAndRestoreTests {
     func storefrontChange() async throws {
         let (store, _) = try makeStore()
         let events = await store.events()
-        try await store.saveAccount(Account(id: defaultAccountID, storefront: "FRA"))
+        try await store.saveAccount(Account(id: StoreDefaults.accountID, storefront: "FRA"))
         var iterator = events.makeAsyncIterator()
-        #expect(await iterator.next() == .storefrontChanged(accountID: defaultAccountID, storefront: "FRA"))
+        #expect(await iterator.next() == .storefrontChanged(accountID: StoreDefaults.accountID, storefront: "FRA"))
         await #expect(throws: StoreError(.unknownStorefront, "")) { try await store.saveAccount(Account(id: "x", storefront: "XXX")) }
     }
 }

@@ -13,7 +13,7 @@ struct PurchaseIntentTests {
         _ = try await store.addPurchaseIntent(productID: "coins", accountID: "other", bundleID: app)
         _ = try await store.addPurchaseIntent(productID: "coins", bundleID: "com.other.app")
 
-        let waiting = try await store.purchaseIntents(accountID: defaultAccountID, bundleID: app)
+        let waiting = try await store.purchaseIntents(accountID: StoreDefaults.accountID, bundleID: app)
         #expect(waiting.map(\.id) == [first.id, second.id])
         #expect(waiting.map(\.productID) == ["premium", "coins"])
         #expect(first.date == testStart)
@@ -21,7 +21,7 @@ struct PurchaseIntentTests {
 
         try await store.removePurchaseIntent(first.id)
         try await store.removePurchaseIntent(first.id)
-        #expect(try await store.purchaseIntents(accountID: defaultAccountID, bundleID: app).map(\.id) == [second.id])
+        #expect(try await store.purchaseIntents(accountID: StoreDefaults.accountID, bundleID: app).map(\.id) == [second.id])
         #expect(try await store.purchaseIntents(accountID: "other", bundleID: app).count == 1)
     }
 
@@ -31,7 +31,7 @@ struct PurchaseIntentTests {
         await #expect(throws: StoreError(.unknownProduct, "")) {
             try await store.addPurchaseIntent(productID: "nothing", bundleID: app)
         }
-        #expect(try await store.purchaseIntents(accountID: defaultAccountID, bundleID: app).isEmpty)
+        #expect(try await store.purchaseIntents(accountID: StoreDefaults.accountID, bundleID: app).isEmpty)
     }
 
     @Test("Apple's itms-services purchase-intent URL parses and prints back")

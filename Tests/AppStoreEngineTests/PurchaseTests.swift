@@ -75,7 +75,7 @@ struct PurchaseTests {
         #expect(again.originalPurchaseDate == first.purchaseDate)
         #expect(again.purchaseDate == testStart.addingTimeInterval(3_600))
         #expect(again.amountCharged == 0)
-        #expect(try await store.ownedProducts(accountID: defaultAccountID, bundleID: app).map(\.id) == [first.id])
+        #expect(try await store.ownedProducts(accountID: StoreDefaults.accountID, bundleID: app).map(\.id) == [first.id])
     }
 
     @Test("Non-renewing subscriptions and consumables are charged every time")
@@ -104,7 +104,7 @@ struct PurchaseTests {
         let (store, _) = try makeStore(settings: StoreSettings(failTransactionsEnabled: true, failureErrorCode: code))
         let record = try await store.buy("premium")
         #expect(record.state == .failed(errorCode: code))
-        #expect(try await store.ownedProducts(accountID: defaultAccountID, bundleID: app).isEmpty)
+        #expect(try await store.ownedProducts(accountID: StoreDefaults.accountID, bundleID: app).isEmpty)
     }
 
     @Test("Ask to Buy waits for approval; approval completes, decline fails")
@@ -112,12 +112,12 @@ struct PurchaseTests {
         let (store, clock) = try makeStore(settings: StoreSettings(askToBuyEnabled: true))
         let pending = try await store.buy("premium")
         #expect(pending.state == .pendingApproval)
-        #expect(try await store.ownedProducts(accountID: defaultAccountID, bundleID: app).isEmpty)
+        #expect(try await store.ownedProducts(accountID: StoreDefaults.accountID, bundleID: app).isEmpty)
         try await clock.advance(by: 60)
         let approved = try await store.approveAskToBuy(transactionID: pending.id)
         #expect(approved.state == .purchased)
         #expect(approved.purchaseDate == testStart.addingTimeInterval(60))
-        #expect(try await store.ownedProducts(accountID: defaultAccountID, bundleID: app).count == 1)
+        #expect(try await store.ownedProducts(accountID: StoreDefaults.accountID, bundleID: app).count == 1)
 
         let other = try await store.buy("season.pass")
         let declined = try await store.declineAskToBuy(transactionID: other.id)

@@ -46,7 +46,7 @@ struct SigningTests {
         #expect(payload.expiresDate == record.expiresDate)
         #expect(payload.webOrderLineItemId == String(record.id))
         let receiptVerifier = try ReceiptVerifier(rootCertificates: [try store.signer.certificateAuthority.receiptRootCertificateDER], bundleID: app)
-        let receipt = try await receiptVerifier.verify(try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device), deviceIdentifier: device).get()
+        let receipt = try await receiptVerifier.verify(try await store.appReceipt(accountID: StoreDefaults.accountID, bundleID: app, deviceID: device), deviceIdentifier: device).get()
         #expect(receipt.inAppPurchases.first?.expiresDate == record.expiresDate)
         #expect(receipt.inAppPurchases.first?.webOrderLineItemID == Int64(record.id))
     }
@@ -75,10 +75,10 @@ struct SigningTests {
         let premium = try await store.buy("premium", device: device)
         let pass = try await store.buy("season.pass", device: device)
         let coins = try await store.buy("coins", quantity: 3, device: device)
-        _ = try await store.restoreCompletedTransactions(accountID: defaultAccountID, bundleID: app, deviceID: device)
+        _ = try await store.restoreCompletedTransactions(accountID: StoreDefaults.accountID, bundleID: app, deviceID: device)
         let receiptVerifier = try ReceiptVerifier(rootCertificates: [try store.signer.certificateAuthority.receiptRootCertificateDER], bundleID: app)
 
-        let data = try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device)
+        let data = try await store.appReceipt(accountID: StoreDefaults.accountID, bundleID: app, deviceID: device)
         let receipt = try await receiptVerifier.verify(data, deviceIdentifier: device).get()
         #expect(receipt.bundleID == app)
         #expect(receipt.receiptType == "ProductionSandbox")
@@ -90,11 +90,11 @@ struct SigningTests {
         #expect(listed.last?.quantity == 3)
 
         try await store.finish(transactionID: coins.id, deviceID: device)
-        let afterFinish = try await receiptVerifier.verify(try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device), deviceIdentifier: device).get()
+        let afterFinish = try await receiptVerifier.verify(try await store.appReceipt(accountID: StoreDefaults.accountID, bundleID: app, deviceID: device), deviceIdentifier: device).get()
         #expect(Set(afterFinish.inAppPurchases.map(\.productID)) == ["premium", "season.pass"])
 
         _ = try await store.refund(transactionID: premium.id)
-        let afterRefund = try await receiptVerifier.verify(try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device), deviceIdentifier: device).get()
+        let afterRefund = try await receiptVerifier.verify(try await store.appReceipt(accountID: StoreDefaults.accountID, bundleID: app, deviceID: device), deviceIdentifier: device).get()
         #expect(afterRefund.inAppPurchases.first { $0.productID == "premium" }?.cancellationDate == testStart)
     }
 
@@ -102,18 +102,18 @@ struct SigningTests {
     func receiptIsCached() async throws {
         let (store, clock) = try makeStore()
         _ = try await store.buy("premium", device: device)
-        let first = try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device)
+        let first = try await store.appReceipt(accountID: StoreDefaults.accountID, bundleID: app, deviceID: device)
         try await clock.advance(by: 60)
-        #expect(try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device) == first)
+        #expect(try await store.appReceipt(accountID: StoreDefaults.accountID, bundleID: app, deviceID: device) == first)
         _ = try await store.buy("season.pass", device: device)
-        #expect(try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device) != first)
+        #expect(try await store.appReceipt(accountID: StoreDefaults.accountID, bundleID: app, deviceID: device) != first)
     }
 
     @Test("A receipt for another device does not verify with this device's identifier")
     func receiptIsBoundToDevice() async throws {
         let (store, _) = try makeStore()
         _ = try await store.buy("premium", device: device)
-        let data = try await store.appReceipt(accountID: defaultAccountID, bundleID: app, deviceID: device)
+        let data = try await store.appReceipt(accountID: StoreDefaults.accountID, bundleID: app, deviceID: device)
         let receiptVerifier = try ReceiptVerifier(rootCertificates: [try store.signer.certificateAuthority.receiptRootCertificateDER], bundleID: app)
         let result = await receiptVerifier.verify(data, deviceIdentifier: UUID())
         #expect(throws: ReceiptVerificationFailure.self) { try result.get() }

@@ -27,7 +27,7 @@ func makeStore(settings: StoreSettings = StoreSettings(), storage: any Storage =
 
 extension StoreEngine {
     /// Buys `productID` for the default account in the test app.
-    func buy(_ productID: String, quantity: Int = 1, device: UUID? = nil, account: String = defaultAccountID) async throws -> TransactionRecord {
+    func buy(_ productID: String, quantity: Int = 1, device: UUID? = nil, account: String = StoreDefaults.accountID) async throws -> TransactionRecord {
         try await purchase(PurchaseRequest(productID: productID, accountID: account, bundleID: app, quantity: quantity, deviceID: device))
     }
 }

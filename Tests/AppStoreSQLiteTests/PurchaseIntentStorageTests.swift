@@ -19,9 +19,9 @@ struct PurchaseIntentStorageTests {
         let writer = try engine(try SQLiteStorage(url: url))
         let reader = try engine(try SQLiteStorage(url: url))
         let intent = try await writer.addPurchaseIntent(productID: "premium", bundleID: "app")
-        #expect(try await reader.purchaseIntents(accountID: defaultAccountID, bundleID: "app") == [intent])
-        #expect(try await engine(try SQLiteStorage(url: url), tenant: "other").purchaseIntents(accountID: defaultAccountID, bundleID: "app").isEmpty)
+        #expect(try await reader.purchaseIntents(accountID: StoreDefaults.accountID, bundleID: "app") == [intent])
+        #expect(try await engine(try SQLiteStorage(url: url), tenant: "other").purchaseIntents(accountID: StoreDefaults.accountID, bundleID: "app").isEmpty)
         try await reader.removePurchaseIntent(intent.id)
-        #expect(try await writer.purchaseIntents(accountID: defaultAccountID, bundleID: "app").isEmpty)
+        #expect(try await writer.purchaseIntents(accountID: StoreDefaults.accountID, bundleID: "app").isEmpty)
     }
 }

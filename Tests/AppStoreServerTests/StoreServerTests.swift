@@ -36,7 +36,7 @@ struct StoreServerTests {
                 #expect(response.status == .ok)
                 let body = try JSONDecoder().decode(HealthResponse.self, from: Data(response.body.readableBytesView))
                 #expect(body.status == "ok")
-                #expect(body.version == openStoreKitVersion)
+                #expect(body.version == StoreDefaults.version)
                 #expect(body.now == "2026-01-15T12:01:00Z")
             }
         }

@@ -52,7 +52,7 @@ struct OutsideTheAppTests {
         try await harness.spy.waitForTransaction(Demo.premium, .purchased)
         let asked = harness.spy.log.filter { if case .shouldAddStorePayment(Demo.premium) = $0 { true } else { false } }
         #expect(asked.count == 1)
-        #expect(try await harness.session.engine.purchaseIntents(accountID: defaultAccountID, bundleID: harness.session.environment.bundleID).isEmpty)
+        #expect(try await harness.session.engine.purchaseIntents(accountID: StoreDefaults.accountID, bundleID: harness.session.environment.bundleID).isEmpty)
     }
 
     @Test("A promoted purchase the app defers is bought when the app adds the saved payment later")
@@ -93,12 +93,12 @@ struct OutsideTheAppTests {
         let harness = try Harness(attach: false)
         try harness.session.startPromotedPurchase(productIdentifier: Demo.premium)
         let bundleID = harness.session.environment.bundleID
-        #expect(try await harness.session.engine.purchaseIntents(accountID: defaultAccountID, bundleID: bundleID).count == 1)
+        #expect(try await harness.session.engine.purchaseIntents(accountID: StoreDefaults.accountID, bundleID: bundleID).count == 1)
         let plain = PlainObserver()
         harness.queue.add(plain)
         harness.queue.restoreCompletedTransactions()
         try await plain.restored.wait()
-        #expect(try await harness.session.engine.purchaseIntents(accountID: defaultAccountID, bundleID: bundleID).isEmpty)
+        #expect(try await harness.session.engine.purchaseIntents(accountID: StoreDefaults.accountID, bundleID: bundleID).isEmpty)
         #expect(harness.session.allTransactions().isEmpty)
     }
 

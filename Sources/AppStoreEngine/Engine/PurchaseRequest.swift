@@ -21,7 +21,7 @@ public struct PurchaseRequest: Sendable, Hashable {
 
     /// Creates a request.
     public init(
-        productID: String, accountID: String = defaultAccountID, bundleID: String, quantity: Int = 1,
+        productID: String, accountID: String = StoreDefaults.accountID, bundleID: String, quantity: Int = 1,
         deviceID: UUID? = nil, applicationUsername: String? = nil, appAccountToken: UUID? = nil,
         simulatesAskToBuy: Bool = false
     ) {
@@ -38,6 +38,3 @@ public struct PurchaseRequest: Sendable, Hashable {
     /// The most items one purchase may ask for, as on the App Store.
     public static let maximumQuantity = 10
 }
-
-/// The account used when none is named.
-public let defaultAccountID = "default"

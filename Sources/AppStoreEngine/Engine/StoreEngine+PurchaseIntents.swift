@@ -9,7 +9,7 @@ extension StoreEngine {
     /// - Throws: ``StoreError`` `unknownProduct` when the catalog does not sell the product.
     @discardableResult
     public func addPurchaseIntent(
-        productID: String, accountID: String = defaultAccountID, bundleID: String
+        productID: String, accountID: String = StoreDefaults.accountID, bundleID: String
     ) async throws(StoreError) -> PurchaseIntentRecord {
         guard catalog.product(productID) != nil else {
             throw StoreError(.unknownProduct, "No product \"\(productID)\" in this store, so it cannot be promoted. Use one of: \(catalog.products.map(\.id).joined(separator: ", ")).")

@@ -28,7 +28,7 @@ public actor StoreEngine {
 
     /// Creates an engine for a tenant of `storage`, signing with `signer`.
     public init(
-        tenantID: String = "default", catalog: Catalog, settings: StoreSettings = StoreSettings(),
+        tenantID: String = StoreDefaults.tenant, catalog: Catalog, settings: StoreSettings = StoreSettings(),
         storage: any Storage, clock: any StoreClock, signer: StoreSigner
     ) {
         self.signer = signer
