@@ -11,7 +11,7 @@ extension SKPaymentQueue {
     /// Starts downloads of hosted content. Downloads of finished transactions do not start.
     public func start(_ downloads: [SKDownload]) {
         for download in downloads {
-            downloadQueue.async {
+            onDownloadQueue {
                 guard !download.transaction.isFinished.current, download.state == .waiting else { return }
                 self.step(download)
             }
@@ -21,7 +21,7 @@ extension SKPaymentQueue {
     /// Pauses active downloads; resume them with ``resume(_:)``.
     public func pause(_ downloads: [SKDownload]) {
         for download in downloads {
-            downloadQueue.async {
+            onDownloadQueue {
                 let paused = download.progressState.withLock { progress -> Bool in
                     guard progress.state == .active || progress.state == .waiting else { return false }
                     progress.state = .paused
@@ -37,7 +37,7 @@ extension SKPaymentQueue {
     /// Resumes paused downloads.
     public func resume(_ downloads: [SKDownload]) {
         for download in downloads {
-            downloadQueue.async {
+            onDownloadQueue {
                 let resumed = download.progressState.withLock { progress -> Bool in
                     guard progress.state == .paused else { return false }
                     progress.state = .active
@@ -51,7 +51,7 @@ extension SKPaymentQueue {
     /// Cancels downloads and deletes what they copied.
     public func cancel(_ downloads: [SKDownload]) {
         for download in downloads {
-            downloadQueue.async {
+            onDownloadQueue {
                 let destination = download.progressState.withLock { progress -> URL?? in
                     guard progress.state != .finished, progress.state != .failed, progress.state != .cancelled else { return nil }
                     progress.state = .cancelled
@@ -96,7 +96,7 @@ extension SKPaymentQueue {
             }
             guard let done else { return }
             announce(download) {
-                if !done { self.downloadQueue.async { self.step(download) } }
+                if !done { self.onDownloadQueue { self.step(download) } }
             }
         } catch {
             download.progressState.withLock { progress in
@@ -150,9 +150,20 @@ extension SKPaymentQueue {
 
     /// Tells the observers about a download on the callback queue, then runs `next`.
     private func announce(_ download: SKDownload, then next: @escaping @Sendable () -> Void = {}) {
+        pendingWork.begin()
         callbackQueue.async {
             for observer in self.observers { observer.paymentQueue(self, updatedDownloads: [download]) }
             next()
+            self.pendingWork.end()
+        }
+    }
+
+    /// Runs a download step on the download queue, counted as pending work until it returns.
+    private func onDownloadQueue(_ step: @escaping @Sendable () -> Void) {
+        pendingWork.begin()
+        downloadQueue.async {
+            step()
+            self.pendingWork.end()
         }
     }
 }

@@ -25,6 +25,8 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     let state = Locked(QueueState())
     private let jobs: AsyncStream<@Sendable () async -> Void>.Continuation
     let downloadQueue = DispatchQueue(label: "OpenStoreKit.downloads")
+    /// The work started and not finished: worker jobs, download steps, callbacks on their way.
+    let pendingWork = PendingWork()
 
     /// Where the queue's store comes from.
     enum Binding {
@@ -86,7 +88,20 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     }
 
     func enqueue(_ job: @escaping @Sendable () async -> Void) {
-        jobs.yield(job)
+        pendingWork.begin()
+        let pendingWork = pendingWork
+        jobs.yield {
+            await job()
+            pendingWork.end()
+        }
+    }
+
+    /// Returns once the queue has delivered everything: the payments, finishes and restores asked for before the
+    /// call, every change the store committed before the call (a synchronization reads them), the downloads they
+    /// started, and the observers' callbacks for all of it. `OpenStoreKitTest` makes it public for tests.
+    package func settle() async {
+        requestSynchronization()
+        await pendingWork.idle()
     }
 
     private static let shared = SKPaymentQueue(processEnvironmentWithCallbackQueue: .main)
@@ -179,7 +194,11 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         }
         if !existing.isEmpty {
             let box = UncheckedBox(observer)
-            callbackQueue.async { box.value.paymentQueue(self, updatedTransactions: existing) }
+            pendingWork.begin()
+            callbackQueue.async {
+                box.value.paymentQueue(self, updatedTransactions: existing)
+                self.pendingWork.end()
+            }
         }
         if first {
             recordStorefrontIfUnknown()

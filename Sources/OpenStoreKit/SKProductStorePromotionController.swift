@@ -142,8 +142,10 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
     private func complete<Value: Sendable>(
         _ handler: (@Sendable (Value?, (any Error)?) -> Void)?, _ work: @escaping @Sendable () async throws -> Value
     ) {
-        let callbackQueue = paymentQueue.callbackQueue
+        let queue = paymentQueue
+        queue.pendingWork.begin()
         Task {
+            defer { queue.pendingWork.end() }
             let result: Result<Value, any Error>
             do {
                 result = .success(try await work())
@@ -151,7 +153,9 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
                 result = .failure(error)
             }
             guard let handler else { return }
-            callbackQueue.async {
+            queue.pendingWork.begin()
+            queue.callbackQueue.async {
+                defer { queue.pendingWork.end() }
                 switch result {
                 case .success(let value): handler(value, nil)
                 case .failure(let error): handler(nil, error)

@@ -37,7 +37,11 @@ open class SKRequest: NSObject, @unchecked Sendable {
         }
         guard first else { return }
         let queue = paymentQueue
-        Task { await self.perform(with: queue) }
+        queue.pendingWork.begin()
+        Task {
+            await self.perform(with: queue)
+            queue.pendingWork.end()
+        }
     }
 
     /// Cancels the request: the delegate hears nothing more.
@@ -53,7 +57,9 @@ open class SKRequest: NSObject, @unchecked Sendable {
     /// Tells the delegate the outcome on the queue's callback queue, unless the request was cancelled.
     /// `success` runs first for a request that succeeded, then `requestDidFinish(_:)`.
     func finish(on queue: SKPaymentQueue, _ outcome: Result<Void, SKError>, success: @escaping @Sendable (SKRequest) -> Void = { _ in }) {
+        queue.pendingWork.begin()
         queue.callbackQueue.async {
+            defer { queue.pendingWork.end() }
             guard !self.progress.current.cancelled else { return }
             switch outcome {
             case .success:

@@ -142,7 +142,8 @@ struct DeviceFeatureTests {
         #expect(try await controller.promotionOrder().map(\.productIdentifier) == [Demo.darkTheme, Demo.coins])
 
         // Another launch of the app on the same device sees the overrides.
-        let relaunch = SKProductStorePromotionController(paymentQueue: SKPaymentQueue(environment: harness.session.environment))
+        let relaunchedQueue = SKPaymentQueue(environment: harness.session.environment)
+        let relaunch = SKProductStorePromotionController(paymentQueue: relaunchedQueue)
         #expect(try await relaunch.promotionVisibility(for: premium) == .hide)
         let fetched = Locked<[String]?>(nil)
         let done = Signal()
@@ -150,7 +151,7 @@ struct DeviceFeatureTests {
             fetched.withLock { $0 = error == nil ? products.map(\.productIdentifier) : nil }
             done.fire()
         }
-        try await done.wait()
+        try await done.wait(on: relaunchedQueue)
         #expect(fetched.current == [Demo.darkTheme, Demo.coins])
 
         // Another device does not.

@@ -33,7 +33,7 @@ struct OutsideTheAppTests {
         let identifier = try #require(purchased.identifier.flatMap { Int($0) })
         try harness.session.refundTransaction(identifier: identifier)
         let relaunch = SKPaymentQueue(environment: harness.session.environment)
-        let observer = ObserverSpy()
+        let observer = ObserverSpy(queue: relaunch)
         relaunch.add(observer)
         let revoked = try await observer.wait(for: "revocation") { log in
             log.lazy.compactMap { event -> [String]? in
@@ -97,7 +97,7 @@ struct OutsideTheAppTests {
         let plain = PlainObserver()
         harness.queue.add(plain)
         harness.queue.restoreCompletedTransactions()
-        try await plain.restored.wait()
+        try await plain.restored.wait(on: harness.queue)
         #expect(try await harness.session.engine.purchaseIntents(accountID: StoreDefaults.accountID, bundleID: bundleID).isEmpty)
         #expect(harness.session.allTransactions().isEmpty)
     }
@@ -176,7 +176,7 @@ final class PlainObserver: NSObject, SKPaymentTransactionObserver, @unchecked Se
     }
 }
 
-/// A one-shot event a test can wait for, with a timeout.
+/// A one-shot event a test can wait for.
 final class Signal: Sendable {
     private let fired = Watched(false)
 
@@ -184,7 +184,11 @@ final class Signal: Sendable {
         fired.update { $0 = true }
     }
 
-    func wait(timeout: Duration = callbackTimeout, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        try await fired.wait(for: "a signal", timeout: timeout, sourceLocation: sourceLocation) { $0 ? true : nil }
+    /// Lets `queue` deliver everything; fails the test unless the signal fired by then.
+    func wait(on queue: SKPaymentQueue, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let fired = fired
+        _ = try await expectEventually("a signal", on: queue, sourceLocation: sourceLocation, lastSeen: { "not fired" }) {
+            fired.current ? true : nil
+        }
     }
 }

@@ -139,7 +139,7 @@ struct ProductTests {
         #expect(harness.queue.transactionObservers.count == 1)
         #expect(harness.queue.transactionObservers.first === observer)
         harness.queue.restoreCompletedTransactions()
-        try await observer.restored.wait()
+        try await observer.restored.wait(on: harness.queue)
         harness.queue.remove(observer)
         #expect(harness.queue.transactionObservers.isEmpty)
     }

@@ -66,7 +66,7 @@ struct ReceiptTests {
         harness.queue.add(watcher)
         let identifier = try #require(purchased.identifier.flatMap { Int($0) })
         try harness.session.refundTransaction(identifier: identifier)
-        try await revoked.wait()
+        try await revoked.wait(on: harness.queue)
         let data = try #require(receiptAtRevocation.current)
         let receipt = try AppReceipt(receiptData: data)
         #expect(receipt.inAppPurchases.first { $0.productID == Demo.premium }?.cancellationDate != nil)
@@ -95,7 +95,7 @@ final class RefreshRunner: NSObject, SKRequestDelegate, @unchecked Sendable {
         let request = SKReceiptRefreshRequest(receiptProperties: nil, paymentQueue: queue)
         request.delegate = runner
         request.start()
-        try await runner.done.wait()
+        try await runner.done.wait(on: queue)
         withExtendedLifetime((runner, request)) {}
         if let error = runner.failure.current { throw error }
     }

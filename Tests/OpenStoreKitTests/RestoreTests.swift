@@ -65,7 +65,7 @@ struct RestoreTests {
         // The app quits without finishing; the next launch is a new queue on the same device.
         harness.queue.remove(harness.spy)
         let relaunch = SKPaymentQueue(environment: harness.session.environment)
-        let observer = ObserverSpy()
+        let observer = ObserverSpy(queue: relaunch)
         relaunch.add(observer)
         let delivered = try await observer.waitForTransaction(Demo.premium, .purchased)
         #expect(delivered.identifier == purchased.identifier)
@@ -76,11 +76,9 @@ struct RestoreTests {
         }
 
         let third = SKPaymentQueue(environment: harness.session.environment)
-        let quiet = ObserverSpy()
+        let quiet = ObserverSpy(queue: third)
         third.add(quiet)
-        // A restore round trip proves the queue synchronized without handing the finished transaction over.
-        third.restoreCompletedTransactions()
-        try await quiet.waitForRestoreFinished()
+        await third.waitUntilIdle()
         #expect(!quiet.updates.contains { $0.identifier == purchased.identifier })
     }
 
@@ -97,7 +95,7 @@ struct RestoreTests {
         let harness = try Harness()
         try await harness.buy(Demo.coins)
         try await harness.spy.waitForTransaction(Demo.coins, .purchased)
-        let late = ObserverSpy()
+        let late = ObserverSpy(queue: harness.queue)
         harness.queue.add(late)
         try await late.waitForTransaction(Demo.coins, .purchased)
         #expect(harness.queue.transactionObservers.count == 2)

@@ -86,7 +86,7 @@ struct TestSessionTests {
     @Test("By default a queue calls its observers on the main queue, which swift test drains")
     func mainQueueByDefault() async throws {
         let harness = try Harness(attach: false)
-        let spy = ObserverSpy()
+        let spy = ObserverSpy(queue: harness.queue)
         let onMain = Locked<[Bool]>([])
         spy.onUpdate { _ in
             onMain.withLock { $0.append(DispatchQueue.isCurrent(.main)) }
@@ -102,7 +102,7 @@ struct TestSessionTests {
         let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated)
         let callbacks = DispatchQueue(label: "test.callbacks")
         let queue = SKPaymentQueue(environment: session.environment, callbackQueue: callbacks)
-        let spy = ObserverSpy()
+        let spy = ObserverSpy(queue: queue)
         let onCallbackQueue = Locked<[Bool]>([])
         spy.onUpdate { _ in
             onCallbackQueue.withLock { $0.append(DispatchQueue.isCurrent(callbacks)) }

@@ -10,6 +10,9 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 /// The demo store every test sells from: consumables, non-consumables, a non-renewing subscription, a group.
 let demoConfiguration = packageRoot.appendingPathComponent("Examples/Demo.storekit")
 
+/// The store clock's start in every harness: 2026-01-15T12:00:00Z.
+let testStart = Date(timeIntervalSince1970: 1_768_478_400)
+
 enum Demo {
     static let coins = "com.example.demo.coins.100"
     static let bigCoins = "com.example.demo.coins.500"
@@ -19,9 +22,6 @@ enum Demo {
     static let monthly = "com.example.demo.plus.monthly"
     static let yearly = "com.example.demo.plus.yearly"
 }
-
-/// How long a test waits for a callback before it fails.
-let callbackTimeout: Duration = .seconds(20)
 
 /// A transaction as an observer saw it at the moment of a callback.
 struct TransactionView: Equatable, Sendable, CustomStringConvertible {
@@ -90,60 +90,42 @@ struct DownloadView: Equatable, Sendable {
     }
 }
 
-/// A value that changes while a test runs, and that the test can wait on.
+/// A value that changes while a test runs.
 final class Watched<Value: Sendable>: Sendable {
-    private let state: Locked<(value: Value, waiters: [UUID: @Sendable (Value) -> Bool])>
+    private let state: Locked<Value>
 
     init(_ value: Value) {
-        state = Locked((value, [:]))
+        state = Locked(value)
     }
 
-    var current: Value { state.withLock { $0.value } }
+    var current: Value { state.current }
 
-    /// Changes the value and wakes the waiters whose condition now holds.
     func update(_ change: (inout Value) -> Void) {
-        let (value, waiters) = state.withLock { state -> (Value, [UUID: @Sendable (Value) -> Bool]) in
-            change(&state.value)
-            return (state.value, state.waiters)
-        }
-        for (id, waiter) in waiters where waiter(value) {
-            state.withLock { $0.waiters[id] = nil }
-        }
-    }
-
-    /// Waits until `match` finds what it looks for in the value, and returns it; fails the test after `timeout`.
-    @discardableResult
-    func wait<T: Sendable>(
-        for what: String, timeout: Duration = callbackTimeout, sourceLocation: SourceLocation = #_sourceLocation,
-        _ match: @escaping @Sendable (Value) -> T?
-    ) async throws -> T {
-        let id = UUID()
-        var timer: Task<Void, Never>?
-        let found: T? = await withCheckedContinuation { continuation in
-            let resumed = Locked(false)
-            let resume: @Sendable (T?) -> Void = { value in
-                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: value) }
-            }
-            state.withLock { $0.waiters[id] = { value in
-                guard let found = match(value) else { return false }
-                resume(found)
-                return true
-            } }
-            timer = Task {
-                try? await Task.sleep(for: timeout)
-                resume(nil)
-            }
-            update { _ in }
-        }
-        timer?.cancel()
-        state.withLock { $0.waiters[id] = nil }
-        guard let found else {
-            Issue.record("Timed out waiting for \(what). Last seen: \(current)", sourceLocation: sourceLocation)
-            throw TimedOut()
-        }
-        return found
+        state.withLock { change(&$0) }
     }
 }
+
+/// Waits for what a test expects of a payment queue, with no clock: each round lets the queue deliver everything
+/// it has (``SKPaymentQueue/waitUntilIdle()``), then looks. A few rounds cover chains of work that span
+/// queues (a relaunched queue, a second session); when the queue is idle and the thing still has not happened, it
+/// never will, and the test fails saying what it waited for.
+func expectEventually<T: Sendable>(
+    _ what: String, on queue: SKPaymentQueue, sourceLocation: SourceLocation = #_sourceLocation,
+    lastSeen: @escaping @Sendable () -> String, _ match: @escaping @Sendable () -> T?
+) async throws -> T {
+    for _ in 0..<settleRounds {
+        if let found = match() { return found }
+        await queue.waitUntilIdle()
+    }
+    if let found = match() { return found }
+    Issue.record("The queue went idle without \(what). Last seen: \(lastSeen())", sourceLocation: sourceLocation)
+    throw NeverHappened()
+}
+
+/// How many times a test lets a queue settle before it decides that what it waits for will not happen.
+let settleRounds = 3
+
+struct NeverHappened: Error {}
 
 /// Records every call StoreKit makes, as an app's observer and queue delegate, and lets a test wait for one.
 ///
@@ -159,11 +141,18 @@ final class ObserverSpy: NSObject, SKPaymentTransactionObserver, SKPaymentQueueD
         var shouldContinue = true
         var onUpdate: ((SKPaymentTransaction) -> Void)?
         var onDownloads: ((SKPaymentQueue, [SKDownload]) -> Void)?
+        var queue: SKPaymentQueue?
     }
 
-    init(autoFinish: Bool = false) {
+    /// The queue whose work the spy's waits settle; `SKPaymentQueue.default()` when unset.
+    var queue: SKPaymentQueue? {
+        get { settings.withLock { $0.queue } }
+        set { settings.withLock { $0.queue = newValue } }
+    }
+
+    init(autoFinish: Bool = false, queue: SKPaymentQueue? = nil) {
         super.init()
-        settings.withLock { $0.autoFinish = autoFinish }
+        settings.withLock { $0.autoFinish = autoFinish; $0.queue = queue }
     }
 
     /// Finish purchased, restored and failed transactions as they arrive.
@@ -200,13 +189,17 @@ final class ObserverSpy: NSObject, SKPaymentTransactionObserver, SKPaymentQueueD
         events.update { $0.append(event) }
     }
 
-    /// Waits until `match` finds what it looks for in the log, and returns it.
+    /// Lets the spy's queue deliver everything, and returns what `match` finds in the log then.
     @discardableResult
     func wait<T: Sendable>(
-        for what: String, timeout: Duration = callbackTimeout, sourceLocation: SourceLocation = #_sourceLocation,
+        for what: String, sourceLocation: SourceLocation = #_sourceLocation,
         _ match: @escaping @Sendable ([ObservedEvent]) -> T?
     ) async throws -> T {
-        try await events.wait(for: what, timeout: timeout, sourceLocation: sourceLocation, match)
+        let events = events
+        return try await expectEventually(
+            what, on: queue ?? SKPaymentQueue.default(), sourceLocation: sourceLocation,
+            lastSeen: { "\(events.current)" }, { match(events.current) }
+        )
     }
 
     /// Waits for an update in which a transaction of `product` reaches `state`.
@@ -298,8 +291,6 @@ final class ObserverSpy: NSObject, SKPaymentTransactionObserver, SKPaymentQueueD
     }
 }
 
-struct TimedOut: Error {}
-
 /// Answers a products request.
 final class ProductsFetcher: NSObject, SKProductsRequestDelegate, @unchecked Sendable {
     private let continuation: Locked<CheckedContinuation<SKProductsResponse, any Error>?>
@@ -349,9 +340,11 @@ struct Harness {
 
     init(autoFinish: Bool = false, hostedContent: URL? = nil, attach: Bool = true) throws {
         self.hostedContent = hostedContent
-        session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, hostedContentDirectory: hostedContent)
+        session = try SKTestSession(
+            contentsOf: demoConfiguration, scope: .isolated, hostedContentDirectory: hostedContent, clock: VirtualClock(start: testStart)
+        )
         session.disableDialogs = true
-        spy = ObserverSpy(autoFinish: autoFinish)
+        spy = ObserverSpy(autoFinish: autoFinish, queue: session.paymentQueue)
         if attach {
             session.paymentQueue.delegate = spy
             session.paymentQueue.add(spy)

@@ -68,11 +68,10 @@ struct TestSwitchTests {
         // The app quits; the next launch is a new queue on the same device.
         harness.queue.remove(harness.spy)
         let relaunch = SKPaymentQueue(environment: harness.session.environment)
-        let observer = ObserverSpy(autoFinish: true)
+        let observer = ObserverSpy(autoFinish: true, queue: relaunch)
         relaunch.add(observer)
-        // The restore runs after the queue's launch synchronization, which must not bring the failure back.
-        relaunch.restoreCompletedTransactions()
-        try await observer.waitForRestoreFinished()
+        // The launch synchronization must not bring the failure back.
+        await relaunch.waitUntilIdle()
         #expect(observer.updates.isEmpty)
         let interrupted = try #require(harness.session.allTransactions().first)
         try harness.session.resolveIssueForTransaction(identifier: interrupted.identifier)
