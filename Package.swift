@@ -100,7 +100,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenStoreKitTests",
-            dependencies: ["OpenStoreKit", "OpenStoreKitTest", "AppStoreFormats", "StoreKitCLI"],
+            dependencies: ["OpenStoreKit", "OpenStoreKitTest", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "StoreKitCLI"],
             resources: [.process("Resources")]
         ),
         .testTarget(name: "StoreKitCLITests", dependencies: ["StoreKitCLI"]),

@@ -6,6 +6,8 @@ import Foundation
 struct DeviceState: Codable, Sendable, Equatable {
     /// The storefront the payment queue last reported; `nil` before the first look.
     var storefront: String?
+    /// Whether the account could make payments when the queue last looked; `nil` before the first look.
+    var canMakePayments: Bool?
     /// Whether ``announcedRevocations`` holds the refunds that predate the device's first look.
     var revocationsBaselined = false
     /// Transactions whose refund or revocation the app has been told about.

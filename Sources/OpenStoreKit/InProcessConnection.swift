@@ -100,23 +100,29 @@ public final class InProcessConnection: StoreConnection {
     }
 
     /// Engine events, this connection's own changes, and a tick every `pollInterval` when one was given.
-    public func changes() async -> AsyncStream<Void> {
+    public func changes() async -> AsyncStream<StoreChange> {
         let events = await engine.events()
         let local = localChanges.subscribe()
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self, bufferingPolicy: .unbounded)
         let pollInterval = self.pollInterval
         let task = Task {
             await withDiscardingTaskGroup { group in
                 group.addTask {
-                    for await _ in events { continuation.yield() }
+                    for await event in events {
+                        if case .transactionUpdated(let record) = event {
+                            continuation.yield(.transactions([record]))
+                        } else {
+                            continuation.yield(.other)
+                        }
+                    }
                 }
                 group.addTask {
-                    for await _ in local { continuation.yield() }
+                    for await _ in local { continuation.yield(.other) }
                 }
                 if let pollInterval {
                     group.addTask {
                         while (try? await Task.sleep(for: pollInterval)) != nil {
-                            continuation.yield()
+                            continuation.yield(.other)
                         }
                     }
                 }

@@ -15,10 +15,8 @@ extension SKPaymentQueue {
             await deliver([(transaction, transaction.snapshot)])
             return await fail(transaction, error)
         }
-        // The storefront when the transaction starts, so a change while it is purchasing is noticed.
-        if let account = try? await environment.connection.account(environment.accountID) {
-            _ = await noticeStorefront(account.storefront, in: environment)
-        }
+        // The storefront the device last saw stands for the one the transaction started in: a change the app has
+        // not been told of yet is noticed below, while the transaction is purchasing.
         await deliver([(transaction, transaction.snapshot)])
         let payment = transaction.paymentDetails
         if payment.requestData != nil {
@@ -28,6 +26,7 @@ extension SKPaymentQueue {
         }
         do throws(StoreError) {
             let account = try await environment.connection.account(environment.accountID)
+            noteAccount(account)
             if let newStorefront = await noticeStorefront(account.storefront, in: environment),
                !(await shouldContinue(transaction, in: newStorefront)) {
                 return await fail(transaction, SKError(.storeProductNotAvailable, userInfo: [
@@ -49,7 +48,7 @@ extension SKPaymentQueue {
             state.withLock { $0.known[record.id] = transaction }
             var snapshot = await self.snapshot(for: record, in: environment)
             attachDownloads(&snapshot, to: transaction)
-            if record.state == .purchased { await updateReceipt(in: environment, afterPurchase: true) }
+            if record.state == .purchased { receiptMayHaveChanged() }
             await deliver([(transaction, snapshot)])
         } catch {
             await fail(transaction, SKError(error, purchase: true))
@@ -113,7 +112,7 @@ extension SKPaymentQueue {
                 state.withLock { $0.known[record.id] = transaction }
                 updates.append((transaction, snapshot))
             }
-            await updateReceipt(in: environment, afterPurchase: false)
+            receiptMayHaveChanged()
             if !updates.isEmpty { await deliver(updates) }
             await tellObservers { $0.paymentQueueRestoreCompletedTransactionsFinished(self) }
         } catch {
@@ -125,11 +124,20 @@ extension SKPaymentQueue {
 
     /// Brings the queue up to date with the store: the device's unfinished transactions (new ones, changed
     /// states, ones that disappeared), the storefront, refunds and promoted purchases.
+    ///
+    /// When all that changed since the last look is transactions that the queue already shows as they are (its own
+    /// purchases, coming back as the store's change signal) or that are not for this device's app and account, it
+    /// does nothing: each transaction reaches the observers once, from one source.
     func synchronize() async {
-        state.withLock { $0.synchronizationPending = false }
+        let pending = state.withLock { state -> PendingSynchronization? in
+            defer { state.pendingSynchronization = nil }
+            return state.pendingSynchronization
+        }
         guard !observers.isEmpty, let environment = try? environment() else { return }
+        if case .transactions(let records) = pending, records.allSatisfy({ isShown($0, in: environment) }) { return }
         do {
             let account = try await environment.connection.account(environment.accountID)
+            noteAccount(account)
             try await baselineRevocationsIfNeeded(in: environment)
             _ = await noticeStorefront(account.storefront, in: environment)
             try await synchronizeTransactions(in: environment)
@@ -138,6 +146,13 @@ extension SKPaymentQueue {
         } catch {
             // The store is unreachable or refused; the next change or launch tries again.
         }
+    }
+
+    /// Whether the queue already shows a changed transaction as it is, or the transaction is none of its business.
+    private func isShown(_ record: TransactionRecord, in environment: StoreEnvironment) -> Bool {
+        guard record.accountID == environment.accountID, record.bundleID == environment.bundleID,
+              record.deviceID == nil || record.deviceID == environment.deviceID else { return true }
+        return state.withLock { $0.delivered[record.id] == record.state }
     }
 
     private func synchronizeTransactions(in environment: StoreEnvironment) async throws(StoreError) {
@@ -179,7 +194,7 @@ extension SKPaymentQueue {
             return Array(gone.values)
         }
         if updates.contains(where: { $0.1.state == .purchased || $0.1.state == .restored }) {
-            await updateReceipt(in: environment, afterPurchase: true)
+            receiptMayHaveChanged()
         }
         if !updates.isEmpty { await deliver(updates) }
         if !removed.isEmpty {
@@ -376,6 +391,9 @@ extension SKPaymentQueue {
             let updates = box.value
             for (transaction, snapshot) in updates { transaction.apply(snapshot) }
             self.state.withLock { state in
+                for (transaction, snapshot) in updates {
+                    if let id = transaction.recordID.current, let storeState = snapshot.storeState { state.delivered[id] = storeState }
+                }
                 for (transaction, _) in updates
                 where !transaction.isFinished.current && !state.transactions.contains(where: { $0 === transaction }) {
                     state.transactions.append(transaction)

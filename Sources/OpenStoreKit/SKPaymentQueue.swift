@@ -43,8 +43,33 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         var transactions: [SKPaymentTransaction] = []
         /// The object that stands for each store transaction the queue knows.
         var known: [UInt64: SKPaymentTransaction] = [:]
+        /// The store state in which each store transaction was last handed to the observers, finished ones included.
+        var delivered: [UInt64: TransactionState] = [:]
         var listener: Task<Void, Never>?
-        var synchronizationPending = false
+        /// The synchronization waiting to run, if one was asked for.
+        var pendingSynchronization: PendingSynchronization?
+        /// The customer's account as the last look at the store found it: it answers `canMakePayments()`
+        /// and, before the device saw a storefront, `storefront`, without waiting for the store.
+        var account: Account?
+        /// Changes that may have made the receipt on the device out of date, and how many a written receipt covers.
+        var receiptChanges = 0
+        var receiptChangesWritten = 0
+    }
+
+    /// What a synchronization waiting to run has to look at.
+    enum PendingSynchronization {
+        /// Only these transactions changed; if the queue already shows each of them as it is, or none is for this
+        /// device's app and account, there is nothing to do.
+        case transactions([TransactionRecord])
+        /// Everything.
+        case everything
+
+        func adding(_ change: StoreChange) -> PendingSynchronization {
+            switch (self, change) {
+            case (.transactions(let known), .transactions(let more)): .transactions(known + more)
+            default: .everything
+            }
+        }
     }
 
     struct WeakObserver {
@@ -64,6 +89,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         binding = Locked(.resolved(.success(environment)))
         jobs = Self.startWorker()
         super.init()
+        enqueue { [weak self] in await self?.refreshAccount() }
     }
 
     private init(processEnvironmentWithCallbackQueue callbackQueue: DispatchQueue) {
@@ -117,13 +143,30 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         shared.canMakePayments()
     }
 
-    /// Whether the customer of this queue's store may make payments.
+    /// Whether the customer of this queue's store may make payments, as the queue last saw the account.
+    ///
+    /// It never waits for the store: the answer comes from the account as the queue's last look at the store
+    /// found it (every synchronization looks), else from what the device remembers of earlier launches, else
+    /// `true`, as for every account that parental controls do not restrict.
     public func canMakePayments() -> Bool {
         guard let environment = try? environment() else { return false }
-        let connection = environment.connection, accountID = environment.accountID
-        return (try? BlockingBridge.wait { () async throws(StoreError) -> Bool in
-            try await connection.account(accountID).canMakePayments
-        }) ?? false
+        if let account = state.withLock({ $0.account }) { return account.canMakePayments }
+        return DeviceStateStore.forAppDirectory(environment.appDirectory).current.canMakePayments ?? true
+    }
+
+    /// Reads the customer's account from the store into the queue's snapshot; the queue's first job.
+    func refreshAccount() async {
+        guard let environment = try? environment(),
+              let account = try? await environment.connection.account(environment.accountID) else { return }
+        noteAccount(account)
+    }
+
+    /// Keeps `account` as the queue's snapshot of the customer's account. `SKTestSession` calls it when a test
+    /// changes the account, so the next `canMakePayments()` answers at once.
+    package func noteAccount(_ account: Account) {
+        state.withLock { $0.account = account }
+        guard let environment = try? environment() else { return }
+        DeviceStateStore.forAppDirectory(environment.appDirectory).update { $0.canMakePayments = account.canMakePayments }
     }
 
     /// The environment the queue works in.
@@ -159,13 +202,15 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             binding.withLock { $0 = .resolved(.success(environment)) }
             state.transactions = []
             state.known = [:]
+            state.delivered = [:]
+            state.account = nil
             state.listener?.cancel()
             state.listener = nil
             return state.observers.contains { $0.observer != nil }
         }
+        enqueue { [weak self] in await self?.refreshAccount() }
         if listening {
             recordStorefrontIfUnknown()
-            requestSynchronization()
             startListening()
         }
     }
@@ -202,22 +247,17 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         }
         if first {
             recordStorefrontIfUnknown()
-            requestSynchronization()
             startListening()
         }
     }
 
-    /// Gives a device that never saw its storefront the current one, so the first change after the app starts
-    /// observing is noticed as a change.
+    /// Gives a device that never saw its storefront the one the queue knows of now, so the first change after the
+    /// app starts observing is noticed as a change. Waits for nothing: the account snapshot, else the store's
+    /// default storefront, which every new account starts in.
     private func recordStorefrontIfUnknown() {
         guard let environment = try? environment() else { return }
-        let store = DeviceStateStore.forAppDirectory(environment.appDirectory)
-        guard store.current.storefront == nil else { return }
-        let connection = environment.connection, accountID = environment.accountID
-        guard let code = try? BlockingBridge.wait({ () async throws(StoreError) -> String in
-            try await connection.account(accountID).storefront
-        }) else { return }
-        store.update { state in
+        let code = state.withLock { $0.account?.storefront } ?? environment.defaultStorefront
+        DeviceStateStore.forAppDirectory(environment.appDirectory).update { state in
             if state.storefront == nil { state.storefront = code }
         }
     }
@@ -239,11 +279,13 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     private func startListening() {
         guard let connection = (try? environment())?.connection else { return }
+        // The first synchronization is asked for at once, before the subscription: it is the launch's first look.
+        requestSynchronization()
         let task = Task { [weak self] in
             let changes = await connection.changes()
             self?.requestSynchronization()
-            for await _ in changes {
-                self?.requestSynchronization()
+            for await change in changes {
+                self?.requestSynchronization(change)
             }
         }
         state.withLock { state in
@@ -252,11 +294,17 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         }
     }
 
-    /// Asks for one synchronization with the store, unless one is already waiting to run.
-    func requestSynchronization() {
+    /// Asks for one synchronization with the store, unless one is already waiting to run; the waiting one then
+    /// looks at `change` too.
+    func requestSynchronization(_ change: StoreChange = .other) {
         let alreadyPending = state.withLock { state -> Bool in
-            defer { state.synchronizationPending = true }
-            return state.synchronizationPending
+            let pending = state.pendingSynchronization
+            switch (pending, change) {
+            case (nil, .transactions(let records)): state.pendingSynchronization = .transactions(records)
+            case (nil, .other): state.pendingSynchronization = .everything
+            case (let pending?, _): state.pendingSynchronization = pending.adding(change)
+            }
+            return pending != nil
         }
         guard !alreadyPending else { return }
         enqueue { [weak self] in await self?.synchronize() }
@@ -309,18 +357,13 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
 
     // MARK: Storefront and receipt
 
-    /// The customer's storefront, as the device last saw it.
+    /// The customer's storefront, as the device last saw it; before the device's first look, the account's as the
+    /// queue knows it, else the store's default storefront. It never waits for the store.
     open var storefront: SKStorefront? {
         guard let environment = try? environment() else { return nil }
-        let store = DeviceStateStore.forAppDirectory(environment.appDirectory)
-        var code = store.current.storefront
-        if code == nil {
-            let connection = environment.connection, accountID = environment.accountID
-            code = try? BlockingBridge.wait { () async throws(StoreError) -> String in
-                try await connection.account(accountID).storefront
-            }
-        }
-        return code.flatMap(Self.storefront(named:))
+        let code = DeviceStateStore.forAppDirectory(environment.appDirectory).current.storefront
+            ?? state.withLock { $0.account?.storefront } ?? environment.defaultStorefront
+        return Self.storefront(named: code)
     }
 
     static func storefront(named code: String) -> SKStorefront? {
@@ -331,6 +374,9 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// which Foundation on Linux cannot provide. `nil` until the receipt exists: after the first purchase,
     /// a restore or an `SKReceiptRefreshRequest`.
     ///
+    /// The receipt is signed when the app asks for it, not on every purchase: when purchases, restores or
+    /// refunds changed what it lists since it was last written, this call writes it anew before it returns.
+    ///
     /// ```swift
     /// #if canImport(StoreKit)
     /// let receiptURL = Bundle.main.appStoreReceiptURL
@@ -339,8 +385,21 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// #endif
     /// ```
     public var appStoreReceiptURL: URL? {
-        guard let url = (try? environment())?.receiptURL, FileManager.default.fileExists(atPath: url.path) else { return nil }
-        return url
+        guard let environment = try? environment() else { return nil }
+        let url = environment.receiptURL
+        let (changes, written) = state.withLock { ($0.receiptChanges, $0.receiptChangesWritten) }
+        if changes > written {
+            let update = BlockingBridge.wait { () async -> ReceiptUpdate in await self.updateReceipt(in: environment, afterPurchase: false) }
+            if update == .written || update == .noPurchases {
+                state.withLock { $0.receiptChangesWritten = max($0.receiptChangesWritten, changes) }
+            }
+        }
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// Notes that the receipt may no longer list what the store has; the next ``appStoreReceiptURL`` writes it.
+    func receiptMayHaveChanged() {
+        state.withLock { $0.receiptChanges += 1 }
     }
 }
 

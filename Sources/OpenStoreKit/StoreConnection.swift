@@ -47,7 +47,16 @@ public protocol StoreConnection: Sendable {
     /// A signal each time something the devices see may have changed: a transaction, a refund, a storefront,
     /// a purchase intent. The stream is subscribed when this method returns, so no change after it is missed.
     /// It ends when the task that iterates it is cancelled.
-    func changes() async -> AsyncStream<Void>
+    func changes() async -> AsyncStream<StoreChange>
+}
+
+/// What changed in a store, as far as a connection can tell.
+public enum StoreChange: Sendable, Hashable {
+    /// These transactions were created or changed their state; nothing else changed.
+    case transactions([TransactionRecord])
+    /// Anything else, or something unknown (another process wrote to the store): refunds, deletions, storefronts,
+    /// purchase intents. A device looks at everything again.
+    case other
 }
 
 /// Content a store hosts for a product, downloaded with `SKDownload`.

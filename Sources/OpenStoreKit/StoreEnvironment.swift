@@ -21,14 +21,21 @@ public struct StoreEnvironment: Sendable {
     public var deviceID: UUID
     /// The device's directory for this app: `StoreKit/receipt`, `StoreKit/state.json`, `Downloads/`.
     public var appDirectory: URL
+    /// The storefront new accounts start in (the configuration's): what the queue reports before it first looked
+    /// at the customer's account.
+    public var defaultStorefront: String
 
     /// Describes an environment.
-    public init(connection: any StoreConnection, accountID: String = StoreDefaults.accountID, bundleID: String, deviceID: UUID, appDirectory: URL) {
+    public init(
+        connection: any StoreConnection, accountID: String = StoreDefaults.accountID, bundleID: String, deviceID: UUID,
+        appDirectory: URL, defaultStorefront: String = StoreSettings().storefront
+    ) {
         self.connection = connection
         self.accountID = accountID
         self.bundleID = bundleID
         self.deviceID = deviceID
         self.appDirectory = appDirectory
+        self.defaultStorefront = defaultStorefront
     }
 
     /// How often an app process looks for changes made by other processes (`storekit` commands) to its store.
@@ -77,7 +84,8 @@ public struct StoreEnvironment: Sendable {
             connection: InProcessConnection(engine: engine, hostedContentDirectory: hostedContent, pollInterval: sharedStorePollInterval),
             accountID: variables.value(variables.account, in: environment) ?? StoreDefaults.accountID,
             bundleID: bundleID, deviceID: deviceID,
-            appDirectory: directory.appDirectoryURL(deviceID: deviceID, bundleID: bundleID)
+            appDirectory: directory.appDirectoryURL(deviceID: deviceID, bundleID: bundleID),
+            defaultStorefront: StoreSettings(configuration: configuration).storefront
         )
     }
 

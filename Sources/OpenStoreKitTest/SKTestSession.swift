@@ -76,7 +76,8 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         ownedDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("OpenStoreKitTest-\(UUID().uuidString)", isDirectory: true)
         environment = StoreEnvironment(
-            connection: connection, bundleID: bundleID, deviceID: UUID(), appDirectory: ownedDirectory
+            connection: connection, bundleID: bundleID, deviceID: UUID(), appDirectory: ownedDirectory,
+            defaultStorefront: StoreSettings(configuration: configuration).storefront
         )
         self.scope = scope
         switch scope {
@@ -203,6 +204,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
                 account.canMakePayments = newValue
                 try await engine.saveAccount(account)
             }
+            syncQueueAccount()
         }
     }
 
@@ -312,6 +314,16 @@ open class SKTestSession: NSObject, @unchecked Sendable {
             account.storefront = code.uppercased()
             try await engine.saveAccount(account)
         }
+        syncQueueAccount()
+    }
+
+    /// Hands the account as it is now to the session's queue, whose `canMakePayments()` and `storefront` answer
+    /// from it without waiting for the store.
+    private func syncQueueAccount() {
+        guard let account = try? wait({ [engine, environment] () async throws(StoreError) -> Account in
+            try await engine.account(environment.accountID)
+        }) else { return }
+        paymentQueue.noteAccount(account)
     }
 
     private func storeID(_ identifier: Int) throws(SKTestError) -> UInt64 {

@@ -42,13 +42,20 @@ struct ReceiptTests {
         #expect(receipt.inAppPurchases.map(\.productID) == [Demo.coins])
     }
 
-    @Test("A consumable stays in the receipt until it is finished and the receipt is next updated")
+    @Test("A consumable is in the receipt the app reads before finishing it, and gone from the one it reads after")
     func consumableLeavesReceiptAfterFinish() async throws {
         let harness = try Harness(autoFinish: true)
+        let queue = harness.queue
+        let receiptBeforeFinish = Locked<Data?>(nil)
+        harness.spy.onUpdate { transaction in
+            guard transaction.transactionState == .purchased, let url = queue.appStoreReceiptURL else { return }
+            receiptBeforeFinish.withLock { $0 = try? Data(contentsOf: url) }
+        }
         try await harness.buy(Demo.coins)
         let coins = try await harness.spy.waitForTransaction(Demo.coins, .purchased)
         try await harness.spy.waitForRemoval(of: coins)
-        #expect(try await verifiedReceipt(harness).inAppPurchases.map(\.productID) == [Demo.coins])
+        let early = try AppReceipt(receiptData: try #require(receiptBeforeFinish.current))
+        #expect(early.inAppPurchases.map(\.productID) == [Demo.coins])
         try await harness.buy(Demo.premium)
         try await harness.spy.waitForTransaction(Demo.premium, .purchased)
         #expect(try await verifiedReceipt(harness).inAppPurchases.map(\.productID) == [Demo.premium])
