@@ -73,6 +73,7 @@ let package = Package(
             dependencies: ["OpenStoreKit"],
             path: "Examples/InAppPurchases"
         ),
+        .target(name: "TestProcesses", path: "Tests/TestProcesses"),
         .testTarget(name: "StoreKitConfigurationTests", dependencies: ["StoreKitConfiguration"], exclude: ["Fixtures"]),
         .testTarget(
             name: "AppStoreFormatsTests",
@@ -100,10 +101,13 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenStoreKitTests",
-            dependencies: ["OpenStoreKit", "OpenStoreKitTest", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "StoreKitCLI"],
+            dependencies: [
+                "OpenStoreKit", "OpenStoreKitTest", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "StoreKitCLI",
+                "TestProcesses",
+            ],
             resources: [.process("Resources")]
         ),
-        .testTarget(name: "StoreKitCLITests", dependencies: ["StoreKitCLI"]),
+        .testTarget(name: "StoreKitCLITests", dependencies: ["StoreKitCLI", "TestProcesses"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -106,6 +106,8 @@ struct DeviceFeatureTests {
         try await harness.spy.wait(for: "cancelled") { log in
             log.contains { if case .downloads(let views) = $0 { views.contains { $0.state == .cancelled } } else { false } } ? true : nil
         }
+        // The spy may record the cancelled state while the download queue is still deleting the copy.
+        await harness.queue.waitUntilIdle()
         #expect(download.contentURL == nil)
         #expect(download.progress < 0.01)
         let identifier = try #require(purchased.identifier)

@@ -1,6 +1,7 @@
 import AppStoreEngine
 import Foundation
 @testable import StoreKitCLI
+import TestProcesses
 import Testing
 
 /// The example app and `storekit` as separate processes sharing a data directory, as a developer runs them.
@@ -17,7 +18,7 @@ struct ProcessTests {
     }
 
     func launchApp(_ arguments: [String] = []) throws -> ChildProcess {
-        try ChildProcess(try builtExecutable("InAppPurchases"), arguments: arguments, environment: environment)
+        try ChildProcess(try ChildProcess.builtExecutable("InAppPurchases"), arguments, environment: environment, interactive: true)
     }
 
     @Test("The example app lists localized prices, buys, restores and shows purchases against Examples/Demo.storekit")
@@ -27,7 +28,7 @@ struct ProcessTests {
         for command in ["products", "buy com.example.demo.premium", "buy 2 3", "restore", "purchases", "receipt", "quit"] {
             app.send(command)
         }
-        #expect(try await app.finish() == 0)
+        #expect(try await app.quit() == 0)
         let transcript = app.transcript
         #expect(transcript.contains("payments allowed in storefront USA"))
         #expect(transcript.contains("Premium — $9.99 (com.example.demo.premium)"))
@@ -62,14 +63,14 @@ struct ProcessTests {
         second.send("finish")
         try await second.waitForLine(containing: "finished com.example.demo.premium (transaction \(identifier))")
         second.send("quit")
-        #expect(try await second.finish() == 0)
+        #expect(try await second.quit() == 0)
 
         let third = try launchApp(["--manual-finish"])
         third.send("restore")
         third.send("queue")
         try await third.waitForLine(containing: "restored com.example.demo.premium")
         third.send("quit")
-        #expect(try await third.finish() == 0)
+        #expect(try await third.quit() == 0)
         #expect(!third.transcript.contains("unfinished com.example.demo.premium (transaction \(identifier))"))
     }
 
@@ -86,7 +87,7 @@ struct ProcessTests {
         try await app.waitForLine(containing: "promoted purchase of Dark Theme from the App Store: continuing")
         try await app.waitForLine(containing: "purchased com.example.demo.theme.dark ×1")
         app.send("quit")
-        #expect(try await app.finish() == 0)
+        #expect(try await app.quit() == 0)
     }
 
     @Test("`storekit promote` takes a product identifier or Apple's URL, and refuses a URL for another app")
@@ -97,5 +98,13 @@ struct ProcessTests {
         #expect(try PromoteCommand.parse([url]).resolveTarget(environment: [:]) == (Demo.premium, "com.example.demo"))
         #expect(throws: (any Error).self) { try PromoteCommand.parse([url, "--bundle-id", "com.other"]).resolveTarget(environment: [:]) }
         #expect(throws: (any Error).self) { try PromoteCommand.parse(["itms-services://?action=nothing"]).resolveTarget(environment: [:]) }
+    }
+}
+
+extension ChildProcess {
+    /// Closes the app's input, as the end of a terminal session does, and returns its exit status.
+    func quit() async throws -> Int32 {
+        try closeInput()
+        return try await finished().status
     }
 }

@@ -2,10 +2,11 @@ import AppStoreEngine
 import Foundation
 import OpenStoreKit
 import OpenStoreKitTest
+import TestProcesses
 import Testing
 
 /// The package's root directory.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let packageRoot = ChildProcess.packageRoot
 
 /// The demo store every test sells from: consumables, non-consumables, a non-renewing subscription, a group.
 let demoConfiguration = packageRoot.appendingPathComponent("Examples/Demo.storekit")
@@ -124,8 +125,6 @@ func expectEventually<T: Sendable>(
 
 /// How many times a test lets a queue settle before it decides that what it waits for will not happen.
 let settleRounds = 3
-
-struct NeverHappened: Error {}
 
 /// Records every call StoreKit makes, as an app's observer and queue delegate, and lets a test wait for one.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -6,56 +7,38 @@ import FoundationNetworking
 
 @Suite("storekit serve")
 struct ServeCommandTests {
-    /// A running `storekit serve` and the port it printed.
-    struct RunningServer {
-        let process: Process
-        let port: Int
-    }
-
-    func startServer(dataDirectory: URL) async throws -> RunningServer {
-        let process = Process()
-        process.executableURL = storekitExecutable
-        process.arguments = ["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.environment = ChildProcess.environment([:])
-        try process.run()
-        // The server prints its address once it listens.
-        let port = try await Task.detached { () -> Int? in
-            var buffer = ""
-            while let chunk = try output.fileHandleForReading.read(upToCount: 1), !chunk.isEmpty {
-                buffer += String(decoding: chunk, as: UTF8.self)
-                if buffer.hasSuffix("\n"), let range = buffer.range(of: #"http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                    return Int(buffer[range].split(separator: ":").last!)
-                }
-            }
-            return nil
-        }.value
-        return RunningServer(process: process, port: try #require(port, "storekit serve never printed its address"))
+    /// Starts `storekit serve` on a free port and returns it with the port it printed once it listens.
+    func startServer(dataDirectory: URL) async throws -> (server: ChildProcess, port: Int) {
+        let server = try ChildProcess(
+            try ChildProcess.builtExecutable("storekit"),
+            ["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0"]
+        )
+        let line = try await server.waitForLine(containing: "http://127.0.0.1:")
+        let port = line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        return (server, try #require(port, "no port in \(line)"))
     }
 
     @Test("serve answers /health and /v1/products once it printed its address, and exits 0 on SIGTERM")
     func healthAndGracefulShutdown() async throws {
         let dataDirectory = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let server = try await startServer(dataDirectory: dataDirectory)
-        let health = try await httpGet(URL(string: "http://127.0.0.1:\(server.port)/health")!)
+        let (server, port) = try await startServer(dataDirectory: dataDirectory)
+        let health = try await httpGet(URL(string: "http://127.0.0.1:\(port)/health")!)
         #expect(health.status == 200)
         let body = try #require(try JSONSerialization.jsonObject(with: health.body) as? [String: Any])
         #expect(body["status"] as? String == "ok")
         #expect(body["version"] as? String != nil)
         #expect(body["now"] as? String != nil)
 
-        let products = try await httpGet(URL(string: "http://127.0.0.1:\(server.port)/v1/products")!)
+        let products = try await httpGet(URL(string: "http://127.0.0.1:\(port)/v1/products")!)
         let catalog = try #require(try JSONSerialization.jsonObject(with: products.body) as? [String: Any])
         let ids = (catalog["products"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
         #expect(ids.contains("com.example.demo.premium"))
 
-        server.process.terminate() // SIGTERM
-        server.process.waitUntilExit()
-        #expect(server.process.terminationReason == .exit)
-        #expect(server.process.terminationStatus == 0)
+        server.terminate() // SIGTERM
+        let finished = try await server.finished()
+        #expect(server.terminationReason == .exit)
+        #expect(finished.status == 0)
     }
 
     @Test("serve refuses a bad configuration with the file's errors and exit status 1")
