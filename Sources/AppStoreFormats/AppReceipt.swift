@@ -3,7 +3,7 @@ import Foundation
 
 /// An app receipt's payload (`Bundle.main.appStoreReceiptURL`), with Apple's attribute numbers.
 ///
-/// Build one, set ``sha1Hash`` with ``deviceHash(deviceIdentifier:opaque:bundleID:)``, and sign it with
+/// Build one, set ``sha1Hash`` with ``setDeviceHash(deviceIdentifier:)``, and sign it with
 /// ``ReceiptSigner``; or read any receipt with ``init(receiptData:)`` (no verification) or ``ReceiptVerifier``.
 /// Encoding follows Apple's production layout: DER, SETs sorted as DER requires, IA5String dates
 /// `yyyy-MM-dd'T'HH:mm:ss'Z'`, UTF8String identifiers, one type-17 attribute per purchase.
@@ -67,8 +67,11 @@ public struct AppReceipt: Hashable, Sendable {
     /// The receipt hash (attribute 5): `SHA1(deviceIdentifier ‖ opaque ‖ bundle-ID TLV)`, where the bundle-ID
     /// TLV is the whole UTF8String encoding (`0c len bytes`), as Apple computes it.
     ///
-    /// - Parameter deviceIdentifier: The raw identifier: the 16 bytes of `identifierForVendor` on iOS, or the
-    ///   6-byte MAC address on macOS.
+    /// - Parameters:
+    ///   - deviceIdentifier: The raw identifier: the 16 bytes of `identifierForVendor` on iOS, or the 6-byte MAC
+    ///     address on macOS.
+    ///   - opaque: The receipt's opaque value (attribute 4).
+    ///   - bundleID: The app's bundle identifier (attribute 2).
     public static func deviceHash(deviceIdentifier: Data, opaque: Data, bundleID: String) -> Data {
         var hasher = Insecure.SHA1()
         hasher.update(data: deviceIdentifier)

@@ -37,7 +37,12 @@ public struct PromotionalOfferSigner: Sendable {
     public var key: PromotionalOfferKey { PromotionalOfferKey(keyID: keyID, publicKey: privateKey.publicKey) }
 
     /// Signs a V1 promotional offer.
-    /// - Parameter timestamp: Milliseconds since 1970 (the caller's clock; the module reads none).
+    /// - Parameters:
+    ///   - productID: The subscription the offer is for.
+    ///   - offerID: The promotional offer's identifier in the configuration.
+    ///   - appAccountToken: The app's account token, lowercase, or empty.
+    ///   - nonce: A fresh UUID; a nonce is accepted once.
+    ///   - timestamp: Milliseconds since 1970 (the caller's clock; the module reads none).
     public func signV1(
         productID: String, offerID: String, appAccountToken: String = "", nonce: UUID, timestamp: Int64
     ) throws -> PromotionalOfferSignatureV1 {
@@ -54,7 +59,13 @@ public struct PromotionalOfferSigner: Sendable {
     }
 
     /// Signs a V2 (JWS) promotional offer: header `{"alg":"ES256","typ":"JWT","kid":keyID}`.
-    /// - Parameter issuedAt: Seconds since 1970.
+    /// - Parameters:
+    ///   - productID: The subscription the offer is for.
+    ///   - offerID: The promotional offer's identifier in the configuration.
+    ///   - transactionID: The customer's transaction the offer applies to, if any.
+    ///   - issuerID: The In-App Purchase key's issuer, if any.
+    ///   - nonce: A fresh UUID; a nonce is accepted once.
+    ///   - issuedAt: Seconds since 1970.
     public func signV2(
         productID: String, offerID: String, transactionID: String? = nil, issuerID: String?, nonce: UUID,
         issuedAt: Int64

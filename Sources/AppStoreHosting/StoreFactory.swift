@@ -37,7 +37,7 @@ public struct StoreSpecification: Sendable {
 }
 
 /// The one way to open a store: the `storekit` command, an app process's `SKPaymentQueue` and `SKTestSession`
-/// all turn a ``StoreSpecification`` into a ``StoreEngine`` here.
+/// all turn a ``StoreSpecification`` into a `StoreEngine` here.
 public enum StoreFactory {
     /// Opens the store a specification describes, creating its database and directories when needed.
     ///

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// ``Storage`` in one SQLite file: the embedded default of `storekit`.
+/// The engine's `Storage` in one SQLite file: the embedded default of `storekit`.
 ///
 /// The database runs in WAL mode so a server and the `storekit` command can use the same file at once;
 /// every ``transaction(tenant:_:)`` is one immediate transaction, so a crash leaves all of a change or none.

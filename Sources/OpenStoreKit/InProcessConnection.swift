@@ -1,7 +1,7 @@
 import AppStoreEngine
 import Foundation
 
-/// A ``StoreConnection`` to a ``StoreEngine`` running in the app's own process.
+/// A ``StoreConnection`` to a `StoreEngine` running in the app's own process.
 ///
 /// This is what `OPENSTOREKIT_CONFIG` and `SKTestSession` set up. When the engine's storage is shared with
 /// other processes (a SQLite data directory that `storekit` commands also use), give a `pollInterval`: the
@@ -18,6 +18,7 @@ public final class InProcessConnection: StoreConnection {
     /// Connects to `engine`.
     ///
     /// - Parameters:
+    ///   - engine: The store, running in this process.
     ///   - hostedContentDirectory: A folder holding `<product ID>/` content packages for `SKDownload`.
     ///   - pollInterval: How often to look for changes made by other processes sharing the engine's storage;
     ///     `nil` when nothing else writes to it.
@@ -91,7 +92,7 @@ public final class InProcessConnection: StoreConnection {
     /// Starts a promoted purchase, as a customer tapping the product on the App Store would, and tells this
     /// process's payment queues at once.
     ///
-    /// - Throws: ``StoreError`` `unknownProduct` when the store does not sell the product.
+    /// - Throws: `StoreError.unknownProduct` when the store does not sell the product.
     @discardableResult
     public func addPurchaseIntent(productID: String, accountID: String = StoreDefaults.accountID, bundleID: String) async throws(StoreError) -> PurchaseIntentRecord {
         let intent = try await engine.addPurchaseIntent(productID: productID, accountID: accountID, bundleID: bundleID)

@@ -4,9 +4,9 @@ import Foundation
 /// What a device needs from an App Store: the catalog, purchases, the device's unfinished transactions,
 /// restores, purchase intents, receipts and hosted content, and a signal when any of it changes.
 ///
-/// ``InProcessConnection`` runs a ``StoreEngine`` inside the app's process. A connection to a remote
+/// ``InProcessConnection`` runs a `StoreEngine` inside the app's process. A connection to a remote
 /// `storekit serve` implements the same protocol over HTTP, so the payment queue does not change with the
-/// store's location. Every method may be called from any task; errors are the store's own ``StoreError``s.
+/// store's location. Every method may be called from any task; errors are the store's own `StoreError`s.
 public protocol StoreConnection: Sendable {
     /// The store's settings; the payment queue reads the locale product text is shown in.
     func settings() async throws(StoreError) -> StoreSettings

@@ -41,7 +41,7 @@ public struct StoreEnvironment: Sendable {
     /// How often an app process looks for changes made by other processes (`storekit` commands) to its store.
     public static let sharedStorePollInterval: Duration = .milliseconds(250)
 
-    /// The environment an app process is configured for by its environment variables (``EnvironmentVariables``).
+    /// The environment an app process is configured for by its environment variables (`EnvironmentVariables` in `AppStoreHosting`).
     ///
     /// - `OPENSTOREKIT_CONFIG` (required): the `.storekit` file; its products and settings make an in-process store.
     /// - `OPENSTOREKIT_DATA_DIR`: where the store and the device keep their state (see `StoreDataDirectory`);

@@ -57,6 +57,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     /// A session for the `.storekit` file at `fileURL`.
     ///
     /// - Parameters:
+    ///   - fileURL: The `.storekit` file.
     ///   - scope: Whether the session serves `SKPaymentQueue.default()` (`.process`) or only its own queue.
     ///   - hostedContentDirectory: A folder of hosted content packages (`<product ID>/`) for `SKDownload`.
     ///   - bundleID: The app's bundle identifier; by default the process's (see `StoreEnvironment.resolveBundleID`).

@@ -72,7 +72,10 @@ extension StoreEngine {
     /// Receipts are built when asked for and cached until the purchases they list change, so asking twice in
     /// a row returns the same bytes.
     /// - Parameters:
-    ///   - appVersion: the app's version (`CFBundleVersion`), attribute 3.
+    ///   - accountID: The customer's account.
+    ///   - bundleID: The app's bundle identifier.
+    ///   - deviceID: The device the receipt is for; its identifier is hashed into the receipt.
+    ///   - appVersion: The app's version (`CFBundleVersion`), attribute 3.
     public func appReceipt(accountID: String, bundleID: String, deviceID: UUID, appVersion: String = "1") async throws(StoreError) -> Data {
         let purchases = try await receiptPurchases(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
         let key = ReceiptCacheKey(accountID: accountID, bundleID: bundleID, deviceID: deviceID, appVersion: appVersion)
