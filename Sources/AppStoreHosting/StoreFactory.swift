@@ -44,17 +44,13 @@ public enum StoreFactory {
     /// The certificate authority of a data directory is loaded, or generated, on the first signature, so
     /// opening is fast.
     ///
-    /// - Throws: ``StoreOpeningError`` when the data directory's database cannot be opened.
-    public static func open(_ specification: StoreSpecification) throws(StoreOpeningError) -> StoreEngine {
+    /// - Throws: `StoreError.storageFailure` when the data directory's database cannot be opened.
+    public static func open(_ specification: StoreSpecification) throws(StoreError) -> StoreEngine {
         let storage: any Storage
         let signer: StoreSigner
         switch specification.location {
         case .dataDirectory(let directory):
-            do {
-                storage = try SQLiteStorage(url: directory.databaseURL)
-            } catch {
-                throw StoreOpeningError(message: error.description)
-            }
+            storage = try SQLiteStorage(url: directory.databaseURL)
             signer = directory.signer
         case .memory:
             storage = InMemoryStorage()
@@ -68,13 +64,4 @@ public enum StoreFactory {
             storage: storage, clock: specification.clock, signer: signer
         )
     }
-}
-
-/// A store could not be opened; the message says what to fix.
-public struct StoreOpeningError: Error, Sendable, CustomStringConvertible {
-    /// What failed and what to do.
-    public let message: String
-
-    /// The message.
-    public var description: String { message }
 }

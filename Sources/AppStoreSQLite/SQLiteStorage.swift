@@ -17,8 +17,8 @@ public final class SQLiteStorage: Storage {
 
     /// Opens (and creates or migrates) the store at `url`.
     ///
-    /// - Throws: ``SQLiteStorageError`` when the file cannot be opened or is not a store database.
-    public init(url: URL) throws(SQLiteStorageError) {
+    /// - Throws: `StoreError.storageFailure` when the file cannot be opened or is not a store database.
+    public init(url: URL) throws(StoreError) {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
@@ -30,7 +30,9 @@ public final class SQLiteStorage: Storage {
                 return pool
             }
         } catch {
-            throw SQLiteStorageError(path: url.path, underlying: error)
+            throw .storageFailure(
+                "Cannot open the store database at \(url.path): \(error). Check that the directory is writable and the file is an OpenStoreKit store, or use another data directory."
+            )
         }
     }
 
@@ -225,18 +227,5 @@ private struct SQLiteTransaction: StorageTransaction {
 
     private static func decode<T: Decodable>(_ type: T.Type, from body: String) throws -> T {
         try JSONDecoder().decode(type, from: Data(body.utf8))
-    }
-}
-
-/// The SQLite store file could not be opened or migrated.
-public struct SQLiteStorageError: Error, Sendable, CustomStringConvertible {
-    /// The database file's path.
-    public let path: String
-    /// What SQLite or the file system said.
-    public let underlying: any Error
-
-    /// What failed and what to do.
-    public var description: String {
-        "Cannot open the store database at \(path): \(underlying). Check that the directory is writable and the file is an OpenStoreKit store, or pass another --data-dir."
     }
 }

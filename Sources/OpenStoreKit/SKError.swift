@@ -177,7 +177,7 @@ extension SKError.Code {
 extension SKError {
     /// The StoreKit error for a store refusal, keeping the store's message as the description.
     init(_ storeError: StoreError, purchase: Bool = false) {
-        let code: Code = switch storeError.code {
+        let code: Code = switch storeError {
         case .unknownProduct: purchase ? .paymentInvalid : .storeProductNotAvailable
         case .invalidQuantity: .paymentInvalid
         case .paymentNotAllowed: .paymentNotAllowed

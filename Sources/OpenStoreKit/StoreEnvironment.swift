@@ -58,13 +58,13 @@ public struct StoreEnvironment: Sendable {
     ) throws(EnvironmentError) -> StoreEnvironment {
         let variables = EnvironmentVariables.self
         guard let path = variables.value(variables.configuration, in: environment) else {
-            throw EnvironmentError("OpenStoreKit has no store to talk to. Set \(variables.configuration) to a .storekit file (and optionally \(variables.dataDirectory) to a directory for the store's state), or create an SKTestSession.")
+            throw .missingConfiguration("OpenStoreKit has no store to talk to. Set \(variables.configuration) to a .storekit file (and optionally \(variables.dataDirectory) to a directory for the store's state), or create an SKTestSession.")
         }
         let configuration: StoreKitConfigurationFile
         do {
             configuration = try StoreKitConfigurationFile.load(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw EnvironmentError("\(variables.configuration)=\(path) is not a usable StoreKit configuration: \(error.description)")
+            throw .invalidConfiguration("\(variables.configuration)=\(path) is not a usable StoreKit configuration: \(error.description)")
         }
         let directory = StoreDataDirectory.resolve(environment: environment)
         let engine: StoreEngine
@@ -76,7 +76,7 @@ public struct StoreEnvironment: Sendable {
             ))
             deviceID = try directory.currentDeviceID(environment: environment)
         } catch {
-            throw EnvironmentError("Cannot use the data directory \(directory.url.path): \(error). Set \(variables.dataDirectory) to a writable directory.")
+            throw .unusableDataDirectory("Cannot use the data directory \(directory.url.path): \(error). Set \(variables.dataDirectory) to a writable directory.")
         }
         let hostedContent = variables.value(variables.hostedContent, in: environment).map { URL(fileURLWithPath: $0, isDirectory: true) }
         let bundleID = resolveBundleID(environment)
@@ -102,16 +102,45 @@ public struct StoreEnvironment: Sendable {
 }
 
 /// An app process's StoreKit environment variables do not describe a usable store.
-public struct EnvironmentError: Error, Sendable, CustomStringConvertible, LocalizedError {
+///
+/// Compare with the static members (`error == .missingConfiguration`); equality ignores ``message``, which names
+/// the variable to set or fix.
+public struct EnvironmentError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
+    private enum Code: Hashable, Sendable {
+        case missingConfiguration
+        case invalidConfiguration
+        case unusableDataDirectory
+    }
+
+    private let code: Code
+
     /// What is wrong and which variable to set.
     public let message: String
 
-    init(_ message: String) {
+    private init(_ code: Code, _ message: String) {
+        self.code = code
         self.message = message
     }
+
+    /// `OPENSTOREKIT_CONFIG` is not set and no `SKTestSession` serves the process.
+    public static let missingConfiguration = EnvironmentError(.missingConfiguration, "No StoreKit configuration is set.")
+    /// `OPENSTOREKIT_CONFIG` names a file that is missing or not a valid `.storekit` file.
+    public static let invalidConfiguration = EnvironmentError(.invalidConfiguration, "The StoreKit configuration is not usable.")
+    /// The data directory cannot hold the store or the device.
+    public static let unusableDataDirectory = EnvironmentError(.unusableDataDirectory, "The data directory is not usable.")
+
+    static func missingConfiguration(_ message: String) -> EnvironmentError { EnvironmentError(.missingConfiguration, message) }
+    static func invalidConfiguration(_ message: String) -> EnvironmentError { EnvironmentError(.invalidConfiguration, message) }
+    static func unusableDataDirectory(_ message: String) -> EnvironmentError { EnvironmentError(.unusableDataDirectory, message) }
 
     /// The message.
     public var description: String { message }
     /// The message.
     public var errorDescription: String? { message }
+
+    /// Errors are equal when they are of the same kind, whatever their messages.
+    public static func == (lhs: EnvironmentError, rhs: EnvironmentError) -> Bool { lhs.code == rhs.code }
+
+    /// Hashes the kind of error.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

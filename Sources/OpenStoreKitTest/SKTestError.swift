@@ -79,7 +79,7 @@ extension SKTestError.Code {
 extension SKTestError {
     /// The test error for a store refusal, keeping the store's message.
     init(_ error: StoreError) {
-        let code: Code = switch error.code {
+        let code: Code = switch error {
         case .unknownTransaction: .noTransactionFound
         case .unknownProduct: .invalidProductIdentifier
         case .invalidProductType: .invalidProductType

@@ -25,7 +25,7 @@ struct DeviceAndRestoreTests {
     func pendingCannotFinish() async throws {
         let (store, _) = try makeStore(settings: StoreSettings(askToBuyEnabled: true))
         let pending = try await store.buy("coins", device: phone)
-        await #expect(throws: StoreError(.invalidTransactionState, "")) { try await store.finish(transactionID: pending.id, deviceID: phone) }
+        await #expect(throws: StoreError.invalidTransactionState) { try await store.finish(transactionID: pending.id, deviceID: phone) }
     }
 
     @Test("Restore replays each owned non-consumable once, as new transactions pointing at the original")
@@ -70,7 +70,7 @@ struct DeviceAndRestoreTests {
         #expect(try await store.restorableTransactions(accountID: StoreDefaults.accountID, bundleID: app).isEmpty)
         var iterator = events.makeAsyncIterator()
         #expect(await iterator.next() == .transactionsRevoked(revoked))
-        await #expect(throws: StoreError(.invalidTransactionState, "")) { try await store.refund(transactionID: premium.id) }
+        await #expect(throws: StoreError.invalidTransactionState) { try await store.refund(transactionID: premium.id) }
     }
 
     @Test("Deleting a purchase deletes the restores derived from it; clearing deletes everything")
@@ -82,7 +82,7 @@ struct DeviceAndRestoreTests {
         let deleted = try await store.deleteTransaction(premium.id)
         #expect(deleted.count == 2)
         #expect(try await store.transactions().map(\.id) == [coins.id])
-        await #expect(throws: StoreError(.unknownTransaction, "")) { try await store.transaction(premium.id) }
+        await #expect(throws: StoreError.unknownTransaction) { try await store.transaction(premium.id) }
         try await store.clearTransactions()
         #expect(try await store.transactions().isEmpty)
     }
@@ -104,6 +104,6 @@ struct DeviceAndRestoreTests {
         try await store.saveAccount(Account(id: StoreDefaults.accountID, storefront: "FRA"))
         var iterator = events.makeAsyncIterator()
         #expect(await iterator.next() == .storefrontChanged(accountID: StoreDefaults.accountID, storefront: "FRA"))
-        await #expect(throws: StoreError(.unknownStorefront, "")) { try await store.saveAccount(Account(id: "x", storefront: "XXX")) }
+        await #expect(throws: StoreError.unknownStorefront) { try await store.saveAccount(Account(id: "x", storefront: "XXX")) }
     }
 }

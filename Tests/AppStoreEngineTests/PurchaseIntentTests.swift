@@ -28,7 +28,7 @@ struct PurchaseIntentTests {
     @Test("A product the store does not sell cannot be promoted")
     func unknownProduct() async throws {
         let (store, _) = try makeStore()
-        await #expect(throws: StoreError(.unknownProduct, "")) {
+        await #expect(throws: StoreError.unknownProduct) {
             try await store.addPurchaseIntent(productID: "nothing", bundleID: app)
         }
         #expect(try await store.purchaseIntents(accountID: StoreDefaults.accountID, bundleID: app).isEmpty)

@@ -56,9 +56,9 @@ struct PurchaseTests {
     @Test("Unknown products and bad quantities are refused without recording anything")
     func invalidRequestsRecordNothing() async throws {
         let (store, _) = try makeStore()
-        await #expect(throws: StoreError(.unknownProduct, "")) { try await store.buy("nope") }
-        await #expect(throws: StoreError(.invalidQuantity, "")) { try await store.buy("coins", quantity: 0) }
-        await #expect(throws: StoreError(.invalidQuantity, "")) { try await store.buy("coins", quantity: 11) }
+        await #expect(throws: StoreError.unknownProduct) { try await store.buy("nope") }
+        await #expect(throws: StoreError.invalidQuantity) { try await store.buy("coins", quantity: 0) }
+        await #expect(throws: StoreError.invalidQuantity) { try await store.buy("coins", quantity: 11) }
         #expect(try await store.transactions().isEmpty)
     }
 
@@ -123,7 +123,7 @@ struct PurchaseTests {
         let declined = try await store.declineAskToBuy(transactionID: other.id)
         #expect(declined.state == .declined)
         #expect(declined.amountCharged == 0)
-        await #expect(throws: StoreError(.invalidTransactionState, "")) { try await store.approveAskToBuy(transactionID: other.id) }
+        await #expect(throws: StoreError.invalidTransactionState) { try await store.approveAskToBuy(transactionID: other.id) }
     }
 
     @Test("An interrupted purchase completes once the issue is resolved")

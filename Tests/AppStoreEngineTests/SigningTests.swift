@@ -66,7 +66,7 @@ struct SigningTests {
     func pendingIsNotSigned() async throws {
         let (store, _) = try makeStore(settings: StoreSettings(askToBuyEnabled: true))
         let pending = try await store.buy("premium")
-        await #expect(throws: StoreError(.invalidTransactionState, "")) { try await store.signedTransaction(id: pending.id) }
+        await #expect(throws: StoreError.invalidTransactionState) { try await store.signedTransaction(id: pending.id) }
     }
 
     @Test("The receipt lists non-consumables, non-renewing subscriptions and unfinished consumables of the device")

@@ -66,7 +66,7 @@ struct ConcurrentOperationTests {
             let refunds = outcomes.compactMap { try? $0.get() }
             #expect(refunds.count == 1)
             let refused = outcomes.filter { outcome in
-                if case .failure(let error) = outcome { error.code == .invalidTransactionState } else { false }
+                if case .failure(let error) = outcome { error == .invalidTransactionState } else { false }
             }
             #expect(refused.count == Self.racers - 1)
             let stored = try await engines[1].transaction(purchase.id)

@@ -72,7 +72,7 @@ struct SQLiteStorageTests {
                 BEGIN SELECT RAISE(ABORT, 'refused by test'); END
                 """)
         }
-        await #expect(throws: StoreError(.storageFailure, "")) {
+        await #expect(throws: StoreError.storageFailure) {
             try await store.purchase(PurchaseRequest(productID: "premium", accountID: "new-account", bundleID: "app"))
         }
         #expect(try await storage.read(tenant: "default") { try $0.account(id: "new-account") } == nil)

@@ -146,7 +146,7 @@ struct DefaultQueueTests {
 
     @Test("The process environment needs OPENSTOREKIT_CONFIG, and says so")
     func environmentVariables() throws {
-        #expect(throws: EnvironmentError.self) { try StoreEnvironment.fromProcessEnvironment([:]) }
+        #expect(throws: EnvironmentError.missingConfiguration) { try StoreEnvironment.fromProcessEnvironment([:]) }
         do {
             _ = try StoreEnvironment.fromProcessEnvironment(["OPENSTOREKIT_CONFIG": "/nonexistent.storekit"])
             Issue.record("A missing configuration file was accepted")

@@ -75,7 +75,7 @@ public final class VirtualClock: StoreClock {
     public func advance(to target: Date) async throws(StoreError) {
         let start = now()
         guard target >= start else {
-            throw StoreError(.clockCannotGoBack, "The virtual clock is at \(start) and cannot go back to \(target). Create a new tenant to start over at an earlier date.")
+            throw StoreError.clockCannotGoBack("The virtual clock is at \(start) and cannot go back to \(target). Create a new tenant to start over at an earlier date.")
         }
         while true {
             let sources = state.withLock { state in

@@ -12,7 +12,7 @@ extension StoreEngine {
         productID: String, accountID: String = StoreDefaults.accountID, bundleID: String
     ) async throws(StoreError) -> PurchaseIntentRecord {
         guard catalog.product(productID) != nil else {
-            throw StoreError(.unknownProduct, "No product \"\(productID)\" in this store, so it cannot be promoted. Use one of: \(catalog.products.map(\.id).joined(separator: ", ")).")
+            throw StoreError.unknownProduct("No product \"\(productID)\" in this store, so it cannot be promoted. Use one of: \(catalog.products.map(\.id).joined(separator: ", ")).")
         }
         return try await perform { operation in
             let intent = PurchaseIntentRecord(accountID: accountID, bundleID: bundleID, productID: productID, date: operation.now)

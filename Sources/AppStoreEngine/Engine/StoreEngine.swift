@@ -107,13 +107,13 @@ public actor StoreEngine {
     ///   take at all; nothing is recorded then.
     public func purchase(_ request: PurchaseRequest) async throws(StoreError) -> TransactionRecord {
         guard let product = catalog.product(request.productID) else {
-            throw StoreError(.unknownProduct, "No product \"\(request.productID)\" in this store. Add it to the .storekit configuration or use one of: \(catalog.products.map(\.id).joined(separator: ", ")).")
+            throw StoreError.unknownProduct("No product \"\(request.productID)\" in this store. Add it to the .storekit configuration or use one of: \(catalog.products.map(\.id).joined(separator: ", ")).")
         }
         guard (1...PurchaseRequest.maximumQuantity).contains(request.quantity) else {
-            throw StoreError(.invalidQuantity, "Quantity \(request.quantity) is out of range. Buy between 1 and \(PurchaseRequest.maximumQuantity) at a time.")
+            throw StoreError.invalidQuantity("Quantity \(request.quantity) is out of range. Buy between 1 and \(PurchaseRequest.maximumQuantity) at a time.")
         }
         guard request.quantity == 1 || product.type == .consumable else {
-            throw StoreError(.invalidQuantity, "Quantity \(request.quantity) is not allowed for \(product.id): only consumables can be bought more than one at a time. Buy 1.")
+            throw StoreError.invalidQuantity("Quantity \(request.quantity) is not allowed for \(product.id): only consumables can be bought more than one at a time. Buy 1.")
         }
         let records = try await perform { try $0.purchase(request, of: product) }
         for record in records { publish(.transactionUpdated(record)) }
@@ -255,7 +255,7 @@ public actor StoreEngine {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(.storageFailure, "The store's storage failed: \(error). Nothing was changed; check the data directory and try again.")
+            throw StoreError.storageFailure("The store's storage failed: \(error). Nothing was changed; check the data directory and try again.")
         }
     }
 }

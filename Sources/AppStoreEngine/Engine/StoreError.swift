@@ -1,45 +1,69 @@
 /// Why the store refused an operation, with a message that says what to do about it.
 ///
-/// Compare errors by ``code``; the message is for people.
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What went wrong, as a value to test against.
-    public enum Code: String, Sendable, Hashable, Codable {
-        /// The product identifier is not in the store's catalog.
+/// Compare with the static members (`error == .unknownProduct`, or `case .unknownProduct` in a `switch`);
+/// equality ignores ``message``, which carries the details. Nothing is recorded when an operation throws.
+public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    private enum Code: Hashable, Sendable {
         case unknownProduct
-        /// The transaction identifier matches no transaction in this store.
         case unknownTransaction
-        /// The quantity is below 1 or above the store's limit.
         case invalidQuantity
-        /// The account may not make payments (a restricted account).
         case paymentNotAllowed
-        /// The storefront code is not one the store knows.
         case unknownStorefront
-        /// The operation does not apply to the transaction in its current state.
         case invalidTransactionState
-        /// The operation does not apply to this kind of product.
         case invalidProductType
-        /// A virtual clock was asked to go back in time.
         case clockCannotGoBack
-        /// The store's storage failed; nothing was changed.
         case storageFailure
-        /// Signing a transaction or receipt failed.
         case signingFailure
     }
 
-    /// What went wrong.
-    public let code: Code
+    private let code: Code
+
     /// What went wrong and how to fix it, for people.
     public let message: String
 
-    /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    private init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// The product identifier is not in the store's catalog.
+    public static let unknownProduct = StoreError(.unknownProduct, "The product is not in the store's catalog.")
+    /// The transaction identifier matches no transaction in this store.
+    public static let unknownTransaction = StoreError(.unknownTransaction, "No such transaction in this store.")
+    /// The quantity is below 1 or above the store's limit, or above 1 for a product that is not a consumable.
+    public static let invalidQuantity = StoreError(.invalidQuantity, "The quantity is not allowed.")
+    /// The account may not make payments (a restricted account).
+    public static let paymentNotAllowed = StoreError(.paymentNotAllowed, "The account may not make payments.")
+    /// The storefront code is not one the store knows.
+    public static let unknownStorefront = StoreError(.unknownStorefront, "The storefront is not an App Store storefront.")
+    /// The operation does not apply to the transaction in its current state.
+    public static let invalidTransactionState = StoreError(.invalidTransactionState, "The transaction's state does not allow this.")
+    /// The operation does not apply to this kind of product.
+    public static let invalidProductType = StoreError(.invalidProductType, "The product's type does not allow this.")
+    /// A virtual clock was asked to go back in time.
+    public static let clockCannotGoBack = StoreError(.clockCannotGoBack, "A virtual clock only moves forward.")
+    /// The store's storage failed; nothing was changed.
+    public static let storageFailure = StoreError(.storageFailure, "The store's storage failed; nothing was changed.")
+    /// Signing a transaction or receipt failed.
+    public static let signingFailure = StoreError(.signingFailure, "Signing failed.")
+
+    package static func unknownProduct(_ message: String) -> StoreError { StoreError(.unknownProduct, message) }
+    package static func unknownTransaction(_ message: String) -> StoreError { StoreError(.unknownTransaction, message) }
+    package static func invalidQuantity(_ message: String) -> StoreError { StoreError(.invalidQuantity, message) }
+    package static func paymentNotAllowed(_ message: String) -> StoreError { StoreError(.paymentNotAllowed, message) }
+    package static func unknownStorefront(_ message: String) -> StoreError { StoreError(.unknownStorefront, message) }
+    package static func invalidTransactionState(_ message: String) -> StoreError { StoreError(.invalidTransactionState, message) }
+    package static func invalidProductType(_ message: String) -> StoreError { StoreError(.invalidProductType, message) }
+    package static func clockCannotGoBack(_ message: String) -> StoreError { StoreError(.clockCannotGoBack, message) }
+    package static func storageFailure(_ message: String) -> StoreError { StoreError(.storageFailure, message) }
+    package static func signingFailure(_ message: String) -> StoreError { StoreError(.signingFailure, message) }
+
     /// The message.
     public var description: String { message }
 
-    /// Errors are equal when their codes are.
+    /// Errors are equal when they are of the same kind, whatever their messages.
     public static func == (lhs: StoreError, rhs: StoreError) -> Bool { lhs.code == rhs.code }
+
+    /// Hashes the kind of error.
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

@@ -77,7 +77,7 @@ struct StoreOperation {
     func complete(_ id: UInt64, from expected: TransactionState, to newState: TransactionState, action: String) throws -> [TransactionRecord] {
         var record = try transaction(id)
         guard record.state == expected else {
-            throw StoreError(.invalidTransactionState, "Cannot \(action) for transaction \(id): it is \(record.state), not \(expected).")
+            throw StoreError.invalidTransactionState("Cannot \(action) for transaction \(id): it is \(record.state), not \(expected).")
         }
         record.state = newState
         if newState.isCompleted {
@@ -98,7 +98,7 @@ struct StoreOperation {
     func finish(_ id: UInt64, deviceID: UUID) throws {
         let record = try transaction(id)
         guard record.state != .pendingApproval && record.state != .interrupted else {
-            throw StoreError(.invalidTransactionState, "Transaction \(id) is \(record.state) and cannot be finished yet. Finish it once it is purchased, failed or declined.")
+            throw StoreError.invalidTransactionState("Transaction \(id) is \(record.state) and cannot be finished yet. Finish it once it is purchased, failed or declined.")
         }
         try storage.write(.markFinished(transactionID: id, deviceID: deviceID))
     }
@@ -125,7 +125,7 @@ struct StoreOperation {
     func refund(_ id: UInt64, reason: RevocationReason) throws -> [TransactionRecord] {
         let record = try transaction(id)
         guard record.isActive else {
-            throw StoreError(.invalidTransactionState, "Transaction \(id) cannot be refunded: it is \(record.isRevoked ? "already refunded" : "\(record.state)"). Only completed transactions can be refunded.")
+            throw StoreError.invalidTransactionState("Transaction \(id) cannot be refunded: it is \(record.isRevoked ? "already refunded" : "\(record.state)"). Only completed transactions can be refunded.")
         }
         var revoked = [record]
         if record.productType == .nonConsumable {
@@ -224,7 +224,7 @@ struct StoreOperation {
     static let paymentNotAllowedCode = 4
 
     static func unknownStorefront(_ code: String) -> StoreError {
-        StoreError(.unknownStorefront, "Unknown storefront \"\(code)\". Use an ISO 3166-1 alpha-3 code such as USA, GBR, FRA, DEU or JPN.")
+        StoreError.unknownStorefront("Unknown storefront \"\(code)\". Use an ISO 3166-1 alpha-3 code such as USA, GBR, FRA, DEU or JPN.")
     }
 }
 
@@ -235,7 +235,7 @@ extension StorageReader {
     /// - Throws: ``StoreError`` `unknownTransaction` when there is none.
     func knownTransaction(id: UInt64) throws -> TransactionRecord {
         guard let record = try transaction(id: id) else {
-            throw StoreError(.unknownTransaction, "No transaction \(id) in this store. List them with `storekit transactions`.")
+            throw StoreError.unknownTransaction("No transaction \(id) in this store. List them with `storekit transactions`.")
         }
         return record
     }

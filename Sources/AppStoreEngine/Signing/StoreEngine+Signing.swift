@@ -13,7 +13,7 @@ extension StoreEngine {
     ///   interrupted, declined or failed ones have no signed form), `signingFailure` if signing fails.
     public func signedTransaction(_ record: TransactionRecord) throws(StoreError) -> String {
         guard record.state.isCompleted else {
-            throw StoreError(.invalidTransactionState, "Transaction \(record.id) is \(record.state); only completed transactions are signed.")
+            throw StoreError.invalidTransactionState("Transaction \(record.id) is \(record.state); only completed transactions are signed.")
         }
         return try sign(transactionPayload(record))
     }
@@ -59,7 +59,7 @@ extension StoreEngine {
         do {
             return try signer.keys().jws.sign(payload)
         } catch {
-            throw StoreError(.signingFailure, "Could not sign the payload: \(error). Check the certificate authority in the data directory.")
+            throw StoreError.signingFailure("Could not sign the payload: \(error). Check the certificate authority in the data directory.")
         }
     }
 
@@ -85,7 +85,7 @@ extension StoreEngine {
         do {
             data = try signer.keys().receipts.sign(receipt)
         } catch {
-            throw StoreError(.signingFailure, "Could not sign the receipt: \(error). Check the certificate authority in the data directory.")
+            throw StoreError.signingFailure("Could not sign the receipt: \(error). Check the certificate authority in the data directory.")
         }
         receiptCache[key] = CachedReceipt(purchases: purchases, data: data)
         return data

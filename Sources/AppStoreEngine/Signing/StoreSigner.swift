@@ -37,7 +37,7 @@ public struct StoreSigner: Sendable {
                 do {
                     loaded = .success(Keys(try load()))
                 } catch {
-                    loaded = .failure(StoreError(.signingFailure, "The store's certificate authority is unusable: \(error)"))
+                    loaded = .failure(StoreError.signingFailure("The store's certificate authority is unusable: \(error)"))
                 }
                 result = loaded
                 return loaded
