@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a download of hosted content stands. Raw values are Apple's.
-@frozen public enum SKDownloadState: Int, @unchecked Sendable {
+@frozen public enum SKDownloadState: Int, Sendable {
     /// Not started, or waiting to start.
     case waiting = 0
     /// Copying content.
@@ -45,6 +45,14 @@ open class SKDownload: NSObject, @unchecked Sendable {
         var activeSince: ContinuousClock.Instant?
         var bytesAtResume: Int64 = 0
         var timeRemaining = SKDownloadTimeRemainingUnknown
+    }
+
+    /// A download of no content for an empty transaction, as StoreKit's `init()` makes; test doubles override
+    /// the properties.
+    public override init() {
+        content = HostedContent(productID: "", version: "", length: 0, location: URL(fileURLWithPath: "/dev/null"))
+        owner = SKPaymentTransaction()
+        super.init()
     }
 
     init(content: HostedContent, transaction: SKPaymentTransaction) {

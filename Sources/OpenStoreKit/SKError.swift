@@ -9,7 +9,7 @@ public let SKErrorDomain = "SKErrorDomain"
 /// Compare errors by ``code``, or match them in a `catch` clause with a code: `catch SKError.paymentCancelled`.
 public struct SKError: CustomNSError, Hashable, Error, Sendable {
     /// What went wrong. Raw values are Apple's (`SKError.h`).
-    public enum Code: Int, @unchecked Sendable, Equatable {
+    public enum Code: Int, Sendable, Equatable {
         /// An unknown or unexpected error occurred.
         case unknown = 0
         /// The client is not allowed to issue the request.
@@ -58,13 +58,25 @@ public struct SKError: CustomNSError, Hashable, Error, Sendable {
 
     /// What went wrong.
     public let code: Code
-    private let userInfo: UserInfo
+    private let storedUserInfo: UserInfo
 
     /// Creates an error with a code and optional `NSError`-style user info.
     public init(_ code: Code, userInfo: [String: Any] = [:]) {
         self.code = code
-        self.userInfo = UserInfo(userInfo)
+        storedUserInfo = UserInfo(userInfo)
     }
+
+    /// The StoreKit error an `NSError` of ``SKErrorDomain`` stands for, as Foundation's bridging makes it.
+    ///
+    /// An unknown code becomes ``Code/unknown``. The error must be of ``SKErrorDomain``: bridging an error of
+    /// another domain stops the program, as it does on Apple platforms.
+    public init(_nsError error: NSError) {
+        precondition(error.domain == SKErrorDomain, "SKError(_nsError:) needs an error of \(SKErrorDomain), not \(error.domain).")
+        self.init(Code(rawValue: error.code) ?? .unknown, userInfo: error.userInfo)
+    }
+
+    /// The user info, as on an `NSError`: at least a localized description saying what happened.
+    public var userInfo: [String: Any] { errorUserInfo }
 
     /// `"SKErrorDomain"`.
     public static var errorDomain: String { SKErrorDomain }
@@ -74,7 +86,7 @@ public struct SKError: CustomNSError, Hashable, Error, Sendable {
 
     /// The user info: at least a localized description saying what happened.
     public var errorUserInfo: [String: Any] {
-        var info = userInfo.values
+        var info = storedUserInfo.values
         if info[NSLocalizedDescriptionKey] == nil { info[NSLocalizedDescriptionKey] = code.defaultDescription }
         return info
     }

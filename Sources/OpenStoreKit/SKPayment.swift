@@ -162,6 +162,14 @@ open class SKStorefront: NSObject, @unchecked Sendable {
     private let code: String
     private let storefrontID: String
 
+    /// A storefront with an empty code and identifier, as StoreKit's `init()` makes; test doubles override the
+    /// properties.
+    public override init() {
+        code = ""
+        storefrontID = ""
+        super.init()
+    }
+
     init(countryCode: String, identifier: String) {
         code = countryCode
         storefrontID = identifier

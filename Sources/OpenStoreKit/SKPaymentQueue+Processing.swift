@@ -12,15 +12,15 @@ extension SKPaymentQueue {
         do throws(SKError) {
             environment = try storeEnvironment()
         } catch {
-            await deliver([(transaction, transaction.snapshot)])
-            return await fail(transaction, error)
+            deliver([(transaction, transaction.snapshot)])
+            return fail(transaction, error)
         }
         // The storefront the device last saw stands for the one the transaction started in: a change the app has
         // not been told of yet is noticed below, while the transaction is purchasing.
-        await deliver([(transaction, transaction.snapshot)])
+        deliver([(transaction, transaction.snapshot)])
         let payment = transaction.paymentDetails
         if payment.requestData != nil {
-            return await fail(transaction, SKError(.unauthorizedRequestData, userInfo: [
+            return fail(transaction, SKError(.unauthorizedRequestData, userInfo: [
                 NSLocalizedDescriptionKey: "Apps may not set requestData on a payment. Remove it, or pass app data in applicationUsername.",
             ]))
         }
@@ -29,13 +29,13 @@ extension SKPaymentQueue {
             noteAccount(account)
             if let newStorefront = await noticeStorefront(account.storefront, in: environment),
                !(await shouldContinue(transaction, in: newStorefront)) {
-                return await fail(transaction, SKError(.storeProductNotAvailable, userInfo: [
+                return fail(transaction, SKError(.storeProductNotAvailable, userInfo: [
                     NSLocalizedDescriptionKey: "The storefront changed to \(newStorefront.countryCode) during the purchase and the app chose not to continue it.",
                 ]))
             }
             if let discount = payment.paymentDiscount,
                let failure = try await validate(discount, productID: payment.productIdentifier, in: environment) {
-                return await fail(transaction, failure)
+                return fail(transaction, failure)
             }
             let record = try await environment.connection.purchase(PurchaseRequest(
                 productID: payment.productIdentifier, accountID: environment.accountID, bundleID: environment.bundleID,
@@ -49,14 +49,14 @@ extension SKPaymentQueue {
             var snapshot = await self.snapshot(for: record, in: environment)
             attachDownloads(&snapshot, to: transaction)
             if record.state == .purchased { receiptMayHaveChanged() }
-            await deliver([(transaction, snapshot)])
+            deliver([(transaction, snapshot)])
         } catch {
-            await fail(transaction, SKError(error, purchase: true))
+            fail(transaction, SKError(error, purchase: true))
         }
     }
 
-    private func fail(_ transaction: SKPaymentTransaction, _ error: SKError) async {
-        await deliver([(transaction, SKPaymentTransaction.Snapshot(state: .failed, error: error))])
+    private func fail(_ transaction: SKPaymentTransaction, _ error: SKError) {
+        deliver([(transaction, SKPaymentTransaction.Snapshot(state: .failed, error: error))])
     }
 
     /// Checks a promotional offer against the product's offers. The signature is not verified.
@@ -74,7 +74,7 @@ extension SKPaymentQueue {
     /// Records a finish with the store, then tells observers the transaction left the queue.
     func commitFinish(_ transaction: SKPaymentTransaction) async {
         if let recordID = transaction.recordID.current, let environment = try? environment() {
-            if transaction.snapshot.storeState == .interrupted {
+            if transaction.sentSnapshot.storeState == .interrupted {
                 DeviceStateStore.forAppDirectory(environment.appDirectory).update { _ = $0.finishedInterruptions.insert(recordID) }
             } else {
                 try? await environment.connection.finish(transactionID: recordID, deviceID: environment.deviceID)
@@ -88,7 +88,7 @@ extension SKPaymentQueue {
         snapshot.downloads = []
         transaction.apply(snapshot)
         if !downloads.isEmpty { cancel(downloads) }
-        await tellObservers { $0.paymentQueue(self, removedTransactions: [transaction]) }
+        tellObservers { $0.paymentQueue(self, removedTransactions: [transaction]) }
     }
 
     // MARK: Restore
@@ -113,10 +113,10 @@ extension SKPaymentQueue {
                 updates.append((transaction, snapshot))
             }
             receiptMayHaveChanged()
-            if !updates.isEmpty { await deliver(updates) }
-            await tellObservers { $0.paymentQueueRestoreCompletedTransactionsFinished(self) }
+            if !updates.isEmpty { deliver(updates) }
+            tellObservers { $0.paymentQueueRestoreCompletedTransactionsFinished(self) }
         } catch {
-            await tellObservers { $0.paymentQueue(self, restoreCompletedTransactionsFailedWithError: error) }
+            tellObservers { $0.paymentQueue(self, restoreCompletedTransactionsFailedWithError: error) }
         }
     }
 
@@ -169,11 +169,11 @@ extension SKPaymentQueue {
             var snapshot = await snapshot(for: record, in: environment)
             let known = state.withLock { $0.known[record.id] }
             if let known, !known.isFinished.current {
-                let current = known.snapshot
+                let current = known.sentSnapshot
                 guard current.state != snapshot.state || current.storeState != snapshot.storeState else { continue }
                 attachDownloads(&snapshot, to: known)
                 updates.append((known, snapshot))
-            } else if let known, known.snapshot.storeState == record.state {
+            } else if let known, known.sentSnapshot.storeState == record.state {
                 continue // finished by the app; the store hears of it in a job that follows
             } else {
                 let transaction = SKPaymentTransaction(payment: paymentDetails(of: record), snapshot: .init(state: .purchasing), recordID: record.id)
@@ -196,9 +196,9 @@ extension SKPaymentQueue {
         if updates.contains(where: { $0.1.state == .purchased || $0.1.state == .restored }) {
             receiptMayHaveChanged()
         }
-        if !updates.isEmpty { await deliver(updates) }
+        if !updates.isEmpty { deliver(updates) }
         if !removed.isEmpty {
-            await tellObservers { $0.paymentQueue(self, removedTransactions: removed) }
+            tellObservers { $0.paymentQueue(self, removedTransactions: removed) }
         }
     }
 
@@ -258,7 +258,7 @@ extension SKPaymentQueue {
             return state.storefront
         }
         guard let previous, previous != code, let storefront = Self.storefront(named: code) else { return nil }
-        await tellObservers { $0.paymentQueueDidChangeStorefront(self) }
+        tellObservers { $0.paymentQueueDidChangeStorefront(self) }
         return storefront
     }
 
@@ -303,7 +303,7 @@ extension SKPaymentQueue {
         var productIDs: [String] = []
         for record in new where !productIDs.contains(record.productID) { productIDs.append(record.productID) }
         let announced = productIDs
-        await tellObservers { $0.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: announced) }
+        tellObservers { $0.paymentQueue(self, didRevokeEntitlementsForProductIdentifiers: announced) }
         deviceState.update { $0.announcedRevocations.formUnion(new.map(\.id)) }
     }
 
@@ -384,16 +384,22 @@ extension SKPaymentQueue {
 
     // MARK: Callbacks
 
-    /// Applies new states to transactions and hands them to the observers, on the callback queue.
-    func deliver(_ updates: [(SKPaymentTransaction, SKPaymentTransaction.Snapshot)]) async {
-        let box = UncheckedBox(updates)
-        await onCallbackQueue {
-            let updates = box.value
+    /// Hands new states of transactions to the observers on the callback queue, without waiting for it.
+    ///
+    /// The queue's own bookkeeping — what it has sent, for the synchronizations that follow — is done at once;
+    /// the transaction objects take their new states on the callback queue, just before the observers hear of
+    /// them, so an observer never sees a state change under it. A busy or blocked callback queue delays the
+    /// callbacks, never the store work behind them.
+    func deliver(_ updates: [(SKPaymentTransaction, SKPaymentTransaction.Snapshot)]) {
+        state.withLock { state in
+            for (transaction, snapshot) in updates {
+                transaction.noteSent(snapshot)
+                if let id = transaction.recordID.current, let storeState = snapshot.storeState { state.delivered[id] = storeState }
+            }
+        }
+        onCallbackQueueLater {
             for (transaction, snapshot) in updates { transaction.apply(snapshot) }
             self.state.withLock { state in
-                for (transaction, snapshot) in updates {
-                    if let id = transaction.recordID.current, let storeState = snapshot.storeState { state.delivered[id] = storeState }
-                }
                 for (transaction, _) in updates
                 where !transaction.isFinished.current && !state.transactions.contains(where: { $0 === transaction }) {
                     state.transactions.append(transaction)
@@ -404,14 +410,24 @@ extension SKPaymentQueue {
         }
     }
 
-    /// Calls every observer on the callback queue and waits until they returned.
-    func tellObservers(_ call: @escaping @Sendable (any SKPaymentTransactionObserver) -> Void) async {
-        await onCallbackQueue {
+    /// Calls every observer on the callback queue, without waiting for it.
+    func tellObservers(_ call: @escaping @Sendable (any SKPaymentTransactionObserver) -> Void) {
+        onCallbackQueueLater {
             for observer in self.observers { call(observer) }
         }
     }
 
-    /// Runs `body` on the callback queue and waits for it.
+    /// Runs `body` on the callback queue, counted as pending work until it returned.
+    func onCallbackQueueLater(_ body: @escaping @Sendable () -> Void) {
+        pendingWork.begin()
+        callbackQueue.async {
+            body()
+            self.pendingWork.end()
+        }
+    }
+
+    /// Runs `body` on the callback queue and waits for its answer: only for questions to the app (whether to
+    /// continue a purchase, whether to add a promoted payment), whose answer the store work needs.
     func onCallbackQueue<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
         await withCheckedContinuation { continuation in
             callbackQueue.async { continuation.resume(returning: body()) }

@@ -92,8 +92,10 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         enqueue { [weak self] in await self?.refreshAccount() }
     }
 
-    private init(processEnvironmentWithCallbackQueue callbackQueue: DispatchQueue) {
-        self.callbackQueue = callbackQueue
+    /// A queue for the process's store, calling back on the main queue, as StoreKit's `init()` makes. Apps use
+    /// ``default()``; test doubles subclass `SKPaymentQueue` and override what they need.
+    public required override init() {
+        callbackQueue = .main
         binding = Locked(.processEnvironment)
         jobs = Self.startWorker()
         super.init()
@@ -130,17 +132,18 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         await pendingWork.idle()
     }
 
-    private static let shared = SKPaymentQueue(processEnvironmentWithCallbackQueue: .main)
+    private static let defaultQueues = SharedInstances()
 
-    /// The process's payment queue.
+    /// The process's payment queue: the store the `OPENSTOREKIT_*` variables or an `SKTestSession` name,
+    /// callbacks on the main queue. Called on a subclass (a test double), it gives that class's one instance.
     open class func `default`() -> Self {
-        shared as! Self
+        defaultQueues.instance(of: self) { self.init() }
     }
 
     /// Whether the customer may make payments: `false` for a restricted account (parental controls), or when
     /// the process has no store.
     open class func canMakePayments() -> Bool {
-        shared.canMakePayments()
+        SKPaymentQueue.default().canMakePayments()
     }
 
     /// Whether the customer of this queue's store may make payments, as the queue last saw the account.
@@ -238,10 +241,10 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
             return (state.observers.count == 1, state.transactions)
         }
         if !existing.isEmpty {
-            let box = UncheckedBox(observer)
+            let id = ObjectIdentifier(observer)
             pendingWork.begin()
             callbackQueue.async {
-                box.value.paymentQueue(self, updatedTransactions: existing)
+                self.observers.first { ObjectIdentifier($0) == id }?.paymentQueue(self, updatedTransactions: existing)
                 self.pendingWork.end()
             }
         }
@@ -327,10 +330,14 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// Finishes a transaction that is purchased, restored or failed: the device will not hand it over again,
     /// and observers get `paymentQueue(_:removedTransactions:)` once the store recorded it.
     ///
-    /// Finishing a transaction that is still `.purchasing` or `.deferred` does nothing (StoreKit raises an
-    /// exception); finishing a transaction twice does nothing the second time.
+    /// Finishing a transaction that is still `.purchasing` stops the program with a message, as StoreKit raises
+    /// an exception; finishing a `.deferred` transaction, or one transaction twice, does nothing.
     open func finishTransaction(_ transaction: SKPaymentTransaction) {
-        guard transaction.transactionState != .purchasing, transaction.transactionState != .deferred else { return }
+        precondition(
+            transaction.transactionState != .purchasing,
+            "Cannot finish a purchasing transaction (\(transaction.payment.productIdentifier)). Finish a transaction once it is purchased, restored or failed."
+        )
+        guard transaction.transactionState != .deferred else { return }
         let alreadyFinished = transaction.isFinished.withLock { finished -> Bool in
             defer { finished = true }
             return finished
@@ -400,13 +407,5 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// Notes that the receipt may no longer list what the store has; the next ``appStoreReceiptURL`` writes it.
     func receiptMayHaveChanged() {
         state.withLock { $0.receiptChanges += 1 }
-    }
-}
-
-/// Carries a value that is only used on one queue across a `@Sendable` boundary.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) {
-        self.value = value
     }
 }

@@ -2,7 +2,7 @@ import AppStoreEngine
 import Foundation
 
 /// Where a transaction in the payment queue stands. Raw values are Apple's.
-public enum SKPaymentTransactionState: Int, @unchecked Sendable {
+public enum SKPaymentTransactionState: Int, Sendable {
     /// The App Store is processing the payment.
     case purchasing = 0
     /// The customer was charged; deliver the product, then finish the transaction.
@@ -38,11 +38,22 @@ open class SKPaymentTransaction: NSObject, @unchecked Sendable {
     }
 
     private let state: Locked<Snapshot>
+    /// The latest state the queue sent to the callback queue; ``snapshot`` catches up when the callback runs.
+    private let sent: Locked<Snapshot?> = Locked(nil)
     private let paymentCopy: SKPayment
     /// The store's transaction, once the store has one.
     let recordID: Locked<UInt64?>
     /// Set when the app finished the transaction.
     let isFinished = Locked(false)
+
+    /// A purchasing transaction of an empty payment, as StoreKit's `init()` makes. Test doubles subclass
+    /// `SKPaymentTransaction` and override the properties (`transactionState`, `payment`, …).
+    public override init() {
+        paymentCopy = SKPayment()
+        state = Locked(Snapshot(state: .purchasing))
+        recordID = Locked(nil)
+        super.init()
+    }
 
     init(payment: SKPayment.Details, snapshot: Snapshot, recordID: UInt64? = nil) {
         paymentCopy = SKPayment(details: payment)
@@ -53,6 +64,13 @@ open class SKPaymentTransaction: NSObject, @unchecked Sendable {
 
     var snapshot: Snapshot { state.current }
     var paymentDetails: SKPayment.Details { paymentCopy.details }
+
+    /// The state the observers will have seen once the callback queue caught up.
+    var sentSnapshot: Snapshot { sent.current ?? state.current }
+
+    func noteSent(_ snapshot: Snapshot) {
+        sent.withLock { $0 = snapshot }
+    }
 
     func apply(_ snapshot: Snapshot) {
         state.withLock { $0 = snapshot }

@@ -8,6 +8,10 @@ import Foundation
 /// ``paymentQueue(_:updatedTransactions:)`` is required: every other method has a default implementation
 /// that does nothing, and the queue calls your own implementation when your type declares one — including
 /// in classes that inherit from `NSObject`, as StoreKit observers do.
+///
+/// Declare every optional method you use in the class that adopts the protocol; a subclass may override it
+/// there. Without Objective-C's `respondsToSelector:`, a method only a subclass declares is not seen: Swift
+/// binds the protocol's default to the adopting class.
 public protocol SKPaymentTransactionObserver: NSObjectProtocol {
     /// Tells the observer that transactions were added to the queue or changed state.
     func paymentQueue(_ queue: SKPaymentQueue, updatedTransactions transactions: [SKPaymentTransaction])

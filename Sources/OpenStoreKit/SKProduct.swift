@@ -119,7 +119,7 @@ open class SKProduct: NSObject, @unchecked Sendable {
 
 extension SKProduct {
     /// The unit of a subscription period. Raw values are Apple's (`SKProductPeriodUnit`).
-    public enum PeriodUnit: UInt, @unchecked Sendable {
+    public enum PeriodUnit: UInt, Sendable {
         /// Days.
         case day = 0
         /// Weeks.
@@ -137,6 +137,13 @@ extension SKProduct {
 open class SKProductSubscriptionPeriod: NSObject, @unchecked Sendable {
     private let units: Int
     private let periodUnit: SKProduct.PeriodUnit
+
+    /// An empty period (no units of a day), as StoreKit's `init()` makes; test doubles override the properties.
+    public override init() {
+        units = 0
+        periodUnit = .day
+        super.init()
+    }
 
     init(_ period: SubscriptionPeriod) {
         units = period.value
@@ -161,7 +168,7 @@ open class SKProductSubscriptionPeriod: NSObject, @unchecked Sendable {
 /// `@unchecked Sendable`: every stored property is a `let` of a `Sendable` type.
 open class SKProductDiscount: NSObject, @unchecked Sendable {
     /// How the customer pays during the offer. Raw values are Apple's.
-    public enum PaymentMode: UInt, @unchecked Sendable {
+    public enum PaymentMode: UInt, Sendable {
         /// A reduced price each period, for several periods.
         case payAsYouGo = 0
         /// One reduced payment up front for the whole offer.
@@ -171,47 +178,65 @@ open class SKProductDiscount: NSObject, @unchecked Sendable {
     }
 
     /// The kind of offer. Raw values are Apple's.
-    public enum `Type`: UInt, @unchecked Sendable {
+    public enum `Type`: UInt, Sendable {
         /// An introductory offer.
         case introductory = 0
         /// A promotional offer, redeemed with a signed `SKPaymentDiscount`.
         case subscription = 1
     }
 
-    private let offer: OfferDefinition
-    private let offerType: `Type`
+    private let offerPrice: Decimal
     private let locale: Locale
+    private let offerIdentifier: String?
+    private let period: SKProductSubscriptionPeriod
+    private let periods: Int
+    private let mode: PaymentMode
+    private let offerType: `Type`
+
+    /// An empty introductory offer, as StoreKit's `init()` makes; test doubles override the properties.
+    public override init() {
+        offerPrice = 0
+        locale = Locale(identifier: "en_US")
+        offerIdentifier = nil
+        period = SKProductSubscriptionPeriod()
+        periods = 0
+        mode = .payAsYouGo
+        offerType = .introductory
+        super.init()
+    }
 
     init(_ offer: OfferDefinition, type: `Type`, priceLocale: Locale) {
-        self.offer = offer
-        offerType = type
+        offerPrice = offer.paymentMode == .freeTrial ? 0 : offer.price ?? 0
         locale = priceLocale
+        offerIdentifier = type == .introductory ? nil : offer.offerID
+        period = SKProductSubscriptionPeriod(offer.period)
+        periods = offer.periodCount
+        mode = switch offer.paymentMode {
+        case .freeTrial: .freeTrial
+        case .payAsYouGo: .payAsYouGo
+        case .payUpFront: .payUpFront
+        }
+        offerType = type
         super.init()
     }
 
     /// The price of one period of the offer (zero for a free trial).
-    open var price: NSDecimalNumber { NSDecimalNumber(decimal: offer.paymentMode == .freeTrial ? 0 : offer.price ?? 0) }
+    open var price: NSDecimalNumber { NSDecimalNumber(decimal: offerPrice) }
 
     /// The locale to format ``price`` with.
     open var priceLocale: Locale { locale }
 
     /// The offer's identifier; `nil` for an introductory offer.
-    open var identifier: String? { offerType == .introductory ? nil : offer.offerID }
+    open var identifier: String? { offerIdentifier }
 
     /// The length of one period of the offer.
-    open var subscriptionPeriod: SKProductSubscriptionPeriod { SKProductSubscriptionPeriod(offer.period) }
+    open var subscriptionPeriod: SKProductSubscriptionPeriod { period }
 
     /// How many periods the offer lasts.
-    open var numberOfPeriods: Int { offer.periodCount }
+    open var numberOfPeriods: Int { periods }
 
     /// How the customer pays.
-    open var paymentMode: PaymentMode {
-        switch offer.paymentMode {
-        case .freeTrial: .freeTrial
-        case .payAsYouGo: .payAsYouGo
-        case .payUpFront: .payUpFront
-        }
-    }
+    open var paymentMode: PaymentMode { mode }
 
     /// Whether this is an introductory or a promotional offer.
     open var type: `Type` { offerType }

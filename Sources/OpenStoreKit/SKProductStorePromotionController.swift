@@ -2,7 +2,7 @@ import AppStoreEngine
 import Foundation
 
 /// Whether a promoted in-app purchase shows on the App Store on this device. Raw values are Apple's.
-@frozen public enum SKProductStorePromotionVisibility: Int, @unchecked Sendable {
+@frozen public enum SKProductStorePromotionVisibility: Int, Sendable {
     /// As set in App Store Connect.
     case `default` = 0
     /// Shown on this device.
@@ -28,16 +28,18 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    private override init() {
+    /// A controller for `SKPaymentQueue.default()`'s device and app, as StoreKit's `init()` makes.
+    public required override init() {
         queue = nil
         super.init()
     }
 
-    private static let shared = SKProductStorePromotionController()
+    private static let defaultControllers = SharedInstances()
 
-    /// The controller for `SKPaymentQueue.default()`.
+    /// The controller for `SKPaymentQueue.default()`. Called on a subclass (a test double), it gives that class's
+    /// one instance.
     open class func `default`() -> Self {
-        shared as! Self
+        defaultControllers.instance(of: self) { self.init() }
     }
 
     private var paymentQueue: SKPaymentQueue { queue ?? SKPaymentQueue.default() }

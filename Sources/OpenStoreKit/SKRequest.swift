@@ -8,7 +8,7 @@ import Foundation
 /// callback queue (the main queue by default).
 ///
 /// `@unchecked Sendable`: the delegate and progress are guarded by the lock of `progress`.
-open class SKRequest: NSObject, @unchecked Sendable {
+open class SKRequest: NSObject, SKRequestDelegateProperty, @unchecked Sendable {
     private let progress = Locked(Progress())
     private let queue: SKPaymentQueue?
 
@@ -18,13 +18,19 @@ open class SKRequest: NSObject, @unchecked Sendable {
         var cancelled = false
     }
 
+    /// A request to the store of `SKPaymentQueue.default()`, as StoreKit's `init()` makes.
+    public override init() {
+        queue = nil
+        super.init()
+    }
+
     init(paymentQueue: SKPaymentQueue?) {
         queue = paymentQueue
         super.init()
     }
 
-    /// The object told when the request finishes or fails.
-    open weak var delegate: (any SKRequestDelegate)? {
+    /// The delegate, held weakly, whatever its type.
+    var anyDelegate: (any SKRequestDelegate)? {
         get { progress.withLock { $0.delegate } }
         set { progress.withLock { $0.delegate = newValue } }
     }
@@ -64,11 +70,36 @@ open class SKRequest: NSObject, @unchecked Sendable {
             switch outcome {
             case .success:
                 success(self)
-                self.delegate?.requestDidFinish(self)
+                self.anyDelegate?.requestDidFinish(self)
             case .failure(let error):
-                self.delegate?.request(self, didFailWithError: error)
+                self.anyDelegate?.request(self, didFailWithError: error)
             }
         }
+    }
+}
+
+/// Gives each request its `delegate` property with the type StoreKit declares for it: ``SKRequestDelegate`` on
+/// ``SKRequest`` and ``SKReceiptRefreshRequest``, ``SKProductsRequestDelegate`` on ``SKProductsRequest``.
+///
+/// Objective-C lets `SKProductsRequest` redeclare its superclass's `delegate` with a narrower type; a Swift
+/// class cannot, so the two properties live in constrained extensions of this protocol, and the most specific
+/// one applies: `productsRequest.delegate = self` takes an ``SKProductsRequestDelegate``, and reading it gives
+/// one back. Apps never use this protocol by name. The delegate is held weakly, as StoreKit does.
+public protocol SKRequestDelegateProperty: AnyObject {}
+
+extension SKRequestDelegateProperty where Self: SKRequest {
+    /// The object told when the request finishes or fails, held weakly.
+    public var delegate: (any SKRequestDelegate)? {
+        get { anyDelegate }
+        set { anyDelegate = newValue }
+    }
+}
+
+extension SKRequestDelegateProperty where Self: SKProductsRequest {
+    /// The object that receives the products and is told when the request finishes or fails, held weakly.
+    public var delegate: (any SKProductsRequestDelegate)? {
+        get { anyDelegate as? any SKProductsRequestDelegate }
+        set { anyDelegate = newValue }
     }
 }
 
@@ -119,7 +150,7 @@ open class SKProductsRequest: SKRequest, @unchecked Sendable {
             let response = SKProductsResponse(products: products, invalidProductIdentifiers: identifiers.subtracting(found).sorted())
             finish(on: queue, .success(())) { request in
                 guard let request = request as? SKProductsRequest else { return }
-                (request.delegate as? any SKProductsRequestDelegate)?.productsRequest(request, didReceive: response)
+                request.delegate?.productsRequest(request, didReceive: response)
             }
         } catch {
             finish(on: queue, .failure(error))
@@ -139,6 +170,13 @@ public protocol SKProductsRequestDelegate: SKRequestDelegate {
 open class SKProductsResponse: NSObject, @unchecked Sendable {
     private let found: [SKProduct]
     private let invalid: [String]
+
+    /// A response with no products, as StoreKit's `init()` makes; test doubles override the properties.
+    public override init() {
+        found = []
+        invalid = []
+        super.init()
+    }
 
     init(products: [SKProduct], invalidProductIdentifiers: [String]) {
         found = products
@@ -165,22 +203,22 @@ public let SKReceiptPropertyIsVolumePurchase = "vpp"
 /// The receipt exists only once the customer bought something in the app; refreshing before that finishes
 /// without a receipt. The sandbox test properties are accepted and ignored.
 open class SKReceiptRefreshRequest: SKRequest, @unchecked Sendable {
-    private let properties: UncheckedBox<[String: Any]?>
+    private let properties: Locked<[String: Any]?>
 
     /// A refresh request with optional sandbox test properties.
     public init(receiptProperties properties: [String: Any]? = nil) {
-        self.properties = UncheckedBox(properties)
+        self.properties = Locked(properties)
         super.init(paymentQueue: nil)
     }
 
     /// A refresh request for the receipt of `paymentQueue`'s app and device.
     public init(receiptProperties properties: [String: Any]? = nil, paymentQueue: SKPaymentQueue) {
-        self.properties = UncheckedBox(properties)
+        self.properties = Locked(properties)
         super.init(paymentQueue: paymentQueue)
     }
 
     /// The properties the request was made with.
-    open var receiptProperties: [String: Any]? { properties.value }
+    open var receiptProperties: [String: Any]? { properties.current }
 
     override func perform(with queue: SKPaymentQueue) async {
         let environment: StoreEnvironment

@@ -135,16 +135,22 @@ struct OutsideTheAppTests {
         arguments: [false, true]
     )
     func storefrontChangeDuringPurchase(shouldContinue: Bool) async throws {
-        let harness = try Harness()
+        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart))
+        session.disableDialogs = true
+        // The customer moves to the United Kingdom while the store works on the payment: the store's account reads
+        // GBR the first time the purchase looks at it, while the device still remembers USA.
+        var environment = session.environment
+        let connection = StorefrontChangingConnection(
+            base: session.environment.connection, engine: session.engine, accountID: environment.accountID, to: "GBR"
+        )
+        environment.connection = connection
+        let queue = SKPaymentQueue(environment: environment)
+        let harness = Harness(session: session, queue: queue)
         harness.spy.answerShouldContinue(shouldContinue)
-        let session = harness.session
-        let changed = Locked(false)
-        harness.spy.onUpdate { transaction in
-            guard transaction.transactionState == .purchasing, !changed.withLock({ $0 }) else { return }
-            changed.withLock { $0 = true }
-            session.storefront = "GBR"
-        }
-        try await harness.buy(Demo.premium)
+        let premium = try #require(try await harness.products(Demo.premium)[Demo.premium])
+        await queue.waitUntilIdle()
+        connection.arm()
+        queue.add(SKPayment(product: premium))
         let outcome = try await harness.spy.wait(for: "outcome") { log in
             log.lazy.compactMap { event -> TransactionView? in
                 if case .updated(let views) = event { return views.first { $0.state == .purchased || $0.state == .failed } }

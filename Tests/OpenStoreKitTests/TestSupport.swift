@@ -334,19 +334,25 @@ struct Harness {
     let session: SKTestSession
     let spy: ObserverSpy
     let hostedContent: URL?
-
-    var queue: SKPaymentQueue { session.paymentQueue }
+    let queue: SKPaymentQueue
 
     init(autoFinish: Bool = false, hostedContent: URL? = nil, attach: Bool = true) throws {
-        self.hostedContent = hostedContent
-        session = try SKTestSession(
+        let session = try SKTestSession(
             contentsOf: demoConfiguration, scope: .isolated, hostedContentDirectory: hostedContent, clock: VirtualClock(start: testStart)
         )
         session.disableDialogs = true
-        spy = ObserverSpy(autoFinish: autoFinish, queue: session.paymentQueue)
+        self.init(session: session, queue: session.paymentQueue, autoFinish: autoFinish, hostedContent: hostedContent, attach: attach)
+    }
+
+    /// A harness around a queue of the session's store other than its own.
+    init(session: SKTestSession, queue: SKPaymentQueue, autoFinish: Bool = false, hostedContent: URL? = nil, attach: Bool = true) {
+        self.session = session
+        self.queue = queue
+        self.hostedContent = hostedContent
+        spy = ObserverSpy(autoFinish: autoFinish, queue: queue)
         if attach {
-            session.paymentQueue.delegate = spy
-            session.paymentQueue.add(spy)
+            queue.delegate = spy
+            queue.add(spy)
         }
     }
 
@@ -373,4 +379,55 @@ struct Harness {
     func transaction(_ view: TransactionView) throws -> SKPaymentTransaction {
         try #require(queue.transactions.first { ObjectIdentifier($0) == view.object })
     }
+}
+
+/// A connection to a session's store that moves the account to another storefront the first time it is asked for
+/// the account after ``arm()``: a customer who changes country while the store works on a payment.
+final class StorefrontChangingConnection: StoreConnection {
+    private let base: any StoreConnection
+    private let engine: StoreEngine
+    private let accountID: String
+    private let storefront: String
+    private let armed = Locked(false)
+
+    init(base: any StoreConnection, engine: StoreEngine, accountID: String, to storefront: String) {
+        self.base = base
+        self.engine = engine
+        self.accountID = accountID
+        self.storefront = storefront
+    }
+
+    /// Makes the next account read change the storefront first.
+    func arm() { armed.withLock { $0 = true } }
+
+    func account(_ id: String) async throws(StoreError) -> Account {
+        let change = armed.withLock { armed in defer { armed = false }; return armed }
+        if change {
+            var account = try await engine.account(accountID)
+            account.storefront = storefront
+            try await engine.saveAccount(account)
+        }
+        return try await base.account(id)
+    }
+
+    func settings() async throws(StoreError) -> StoreSettings { try await base.settings() }
+    func products(for identifiers: Set<String>) async throws(StoreError) -> [CatalogProduct] { try await base.products(for: identifiers) }
+    func purchase(_ request: PurchaseRequest) async throws(StoreError) -> TransactionRecord { try await base.purchase(request) }
+    func finish(transactionID: UInt64, deviceID: UUID) async throws(StoreError) { try await base.finish(transactionID: transactionID, deviceID: deviceID) }
+    func unfinishedTransactions(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> [TransactionRecord] {
+        try await base.unfinishedTransactions(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
+    }
+    func transactions(_ query: TransactionQuery) async throws(StoreError) -> [TransactionRecord] { try await base.transactions(query) }
+    func restoreCompletedTransactions(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> [TransactionRecord] {
+        try await base.restoreCompletedTransactions(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
+    }
+    func purchaseIntents(accountID: String, bundleID: String) async throws(StoreError) -> [PurchaseIntentRecord] {
+        try await base.purchaseIntents(accountID: accountID, bundleID: bundleID)
+    }
+    func removePurchaseIntent(_ id: UUID) async throws(StoreError) { try await base.removePurchaseIntent(id) }
+    func appReceipt(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> Data {
+        try await base.appReceipt(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
+    }
+    func hostedContent(productID: String) async throws(StoreError) -> HostedContent? { try await base.hostedContent(productID: productID) }
+    func changes() async -> AsyncStream<StoreChange> { await base.changes() }
 }
