@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "AppStoreEngineTests", dependencies: ["AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration"]),
         .testTarget(
             name: "AppStoreSQLiteTests",
-            dependencies: ["AppStoreSQLite", "AppStoreHosting", "AppStoreEngine", "AppStoreFormats", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AppStoreSQLite", "AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "AppStoreHostingTests",

@@ -99,6 +99,20 @@ public final class SQLiteStorage: Storage {
             }
             try db.create(index: "purchaseIntentByApp", on: "purchaseIntent", columns: ["tenant", "accountID", "bundleID"])
         }
+        migrator.registerMigration("v3: subscriptions and their next due date") { db in
+            try db.create(table: "subscription") { table in
+                table.column("tenant", .text).notNull()
+                table.column("id", .integer).notNull()
+                table.column("accountID", .text).notNull()
+                table.column("bundleID", .text).notNull()
+                // Seconds since 1970 of the next renewal or expiry; NULL when nothing is due.
+                table.column("nextEventDate", .double)
+                table.column("body", .jsonText).notNull()
+                table.primaryKey(["tenant", "id"])
+            }
+            try db.create(index: "subscriptionByAccount", on: "subscription", columns: ["tenant", "accountID", "bundleID"])
+            try db.create(index: "subscriptionByDueDate", on: "subscription", columns: ["tenant", "nextEventDate"])
+        }
         return migrator
     }
 
@@ -171,6 +185,36 @@ private struct SQLiteTransaction: StorageTransaction {
         ).map { try Self.decode(PurchaseIntentRecord.self, from: $0) }
     }
 
+    func subscription(id: UInt64) throws -> SubscriptionRecord? {
+        try String.fetchOne(db, sql: "SELECT body FROM subscription WHERE tenant = ? AND id = ?", arguments: [tenant, id])
+            .map { try Self.decode(SubscriptionRecord.self, from: $0) }
+    }
+
+    func subscriptions(accountID: String, bundleID: String?) throws -> [SubscriptionRecord] {
+        let sql: String
+        var arguments: StatementArguments = [tenant, accountID]
+        if let bundleID {
+            sql = "SELECT body FROM subscription WHERE tenant = ? AND accountID = ? AND bundleID = ? ORDER BY id"
+            arguments += [bundleID]
+        } else {
+            sql = "SELECT body FROM subscription WHERE tenant = ? AND accountID = ? ORDER BY id"
+        }
+        return try String.fetchAll(db, sql: sql, arguments: arguments).map { try Self.decode(SubscriptionRecord.self, from: $0) }
+    }
+
+    func subscriptionsDue(by date: Date, limit: Int) throws -> [SubscriptionRecord] {
+        try String.fetchAll(
+            db,
+            sql: "SELECT body FROM subscription WHERE tenant = ? AND nextEventDate <= ? ORDER BY nextEventDate, id LIMIT ?",
+            arguments: [tenant, date.timeIntervalSince1970, limit]
+        ).map { try Self.decode(SubscriptionRecord.self, from: $0) }
+    }
+
+    func nextSubscriptionEventDate() throws -> Date? {
+        try Double.fetchOne(db, sql: "SELECT MIN(nextEventDate) FROM subscription WHERE tenant = ?", arguments: [tenant])
+            .map(Date.init(timeIntervalSince1970:))
+    }
+
     func allocateTransactionID() throws -> UInt64 {
         let next = try UInt64.fetchOne(db, sql: "SELECT nextTransactionID FROM tenant WHERE id = ?", arguments: [tenant])
             ?? TransactionRecord.firstID
@@ -204,6 +248,7 @@ private struct SQLiteTransaction: StorageTransaction {
         case .deleteAllTransactions:
             try db.execute(sql: "DELETE FROM storeTransaction WHERE tenant = ?", arguments: [tenant])
             try db.execute(sql: "DELETE FROM finishedTransaction WHERE tenant = ?", arguments: [tenant])
+            try db.execute(sql: "DELETE FROM subscription WHERE tenant = ?", arguments: [tenant])
         case .markFinished(let transactionID, let deviceID):
             try db.execute(
                 sql: "INSERT OR IGNORE INTO finishedTransaction (tenant, deviceID, transactionID) VALUES (?, ?, ?)",
@@ -216,6 +261,18 @@ private struct SQLiteTransaction: StorageTransaction {
             )
         case .deletePurchaseIntent(let id):
             try db.execute(sql: "DELETE FROM purchaseIntent WHERE tenant = ? AND id = ?", arguments: [tenant, id.uuidString])
+        case .saveSubscription(let subscription):
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO subscription (tenant, id, accountID, bundleID, nextEventDate, body) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    tenant, subscription.id, subscription.accountID, subscription.bundleID,
+                    subscription.nextEventDate?.timeIntervalSince1970, try Self.encode(subscription),
+                ]
+            )
+        case .deleteSubscriptions(let ids):
+            for id in ids {
+                try db.execute(sql: "DELETE FROM subscription WHERE tenant = ? AND id = ?", arguments: [tenant, id])
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import AppStoreEngine
 import AppStoreFormats
 import Foundation
+import StoreKitConfiguration
 import Testing
 
 /// Store operations racing each other on one store: from concurrent tasks on one engine, and from several
@@ -98,5 +99,45 @@ struct ConcurrentOperationTests {
         #expect(Set(stored.map(\.id)).count == stored.count)
         let unfinished = try await engines[3].unfinishedTransactions(accountID: "ana", bundleID: "app", deviceID: device)
         #expect(!unfinished.contains { $0.productID == "coins" })
+    }
+
+    @Test(
+        "A store nobody ran for three months shows every renewal when opened; engines opening it at once renew once",
+        arguments: StorageKind.allCases
+    )
+    func catchUpAfterThreeMonthsClosed(kind: StorageKind) async throws {
+        let (first, second, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let start = Date(timeIntervalSince1970: 1_768_478_400)
+        let catalog = Catalog(products: [
+            CatalogProduct(
+                id: "monthly", type: .autoRenewable, price: Decimal(string: "2.99")!,
+                subscription: SubscriptionTerms(groupID: "G1", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))
+            ),
+        ])
+        for round in 0..<Self.rounds {
+            let tenant = "catch-up-\(round)"
+            let buyer = StoreEngine(tenantID: tenant, catalog: catalog, storage: first, clock: VirtualClock(start: start), signer: .ephemeral)
+            let purchase = try await buyer.purchase(PurchaseRequest(productID: "monthly", bundleID: "app"))
+
+            // Three months and a day later, several processes open the store at the same moment.
+            let later = Calendar.gregorianUTC.date(byAdding: DateComponents(month: 3, day: 1), to: start)!
+            let openers = (0..<Self.racers).map { index in
+                StoreEngine(
+                    tenantID: tenant, catalog: catalog, storage: index.isMultiple(of: 2) ? first : second,
+                    clock: VirtualClock(start: later), signer: .ephemeral
+                )
+            }
+            let seen = try await withThrowingTaskGroup(of: Int.self) { group in
+                for opener in openers {
+                    group.addTask { try await opener.transactions(TransactionQuery(originalID: purchase.id)).count }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(seen.allSatisfy { $0 == 4 }, "round \(round): each opener saw \(seen) transactions")
+            let transactions = try await openers[0].transactions(TransactionQuery(originalID: purchase.id))
+            #expect(transactions.map(\.origin) == [.purchase, .renewal, .renewal, .renewal])
+            #expect(transactions.dropFirst().map(\.purchaseDate) == (1...3).map { Calendar.gregorianUTC.date(byAdding: .month, value: $0, to: start)! })
+        }
     }
 }

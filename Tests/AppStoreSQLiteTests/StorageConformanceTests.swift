@@ -144,6 +144,49 @@ struct StorageConformanceTests {
         #expect(try await storage.read(tenant: "t") { try $0.purchaseIntents(accountID: "a", bundleID: "app") } == [late])
     }
 
+    func subscription(_ id: UInt64, account: String = "a", expires: TimeInterval, status: SubscriptionStatus = .active) -> SubscriptionRecord {
+        SubscriptionRecord(
+            id: id, accountID: account, bundleID: "app", groupID: "G1", productID: "monthly", latestTransactionID: id,
+            originalPurchaseDate: date, periodStartDate: date, expiresDate: date.addingTimeInterval(expires), status: status
+        )
+    }
+
+    @Test("Subscriptions are found by original transaction and account, and the due ones in due-date order", arguments: StorageKind.allCases)
+    func subscriptions(kind: StorageKind) async throws {
+        let (storage, other, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        try await storage.transaction(tenant: "t") { transaction in
+            try transaction.write([
+                .saveSubscription(subscription(1, expires: 300)),
+                .saveSubscription(subscription(2, expires: 100)),
+                .saveSubscription(subscription(3, account: "b", expires: 200)),
+                .saveSubscription(subscription(4, expires: 50, status: .expired)),
+            ])
+        }
+        try await storage.transaction(tenant: "other") { try $0.write(.saveSubscription(subscription(9, expires: 10))) }
+        let (byID, ofA, due, firstTwo, next) = try await other.read(tenant: "t") { reader in
+            (
+                try reader.subscription(id: 2), try reader.subscriptions(accountID: "a", bundleID: "app").map(\.id),
+                try reader.subscriptionsDue(by: date.addingTimeInterval(250), limit: 10).map(\.id),
+                try reader.subscriptionsDue(by: date.addingTimeInterval(1_000), limit: 2).map(\.id),
+                try reader.nextSubscriptionEventDate()
+            )
+        }
+        #expect(byID == subscription(2, expires: 100))
+        #expect(ofA == [1, 2, 4])
+        #expect(due == [2, 3])
+        #expect(firstTwo == [2, 3])
+        #expect(next == date.addingTimeInterval(100))
+
+        try await storage.transaction(tenant: "t") { transaction in
+            try transaction.write([.deleteSubscriptions([2]), .saveSubscription(subscription(3, account: "b", expires: 200, status: .expired))])
+        }
+        #expect(try await other.read(tenant: "t") { try $0.nextSubscriptionEventDate() } == date.addingTimeInterval(300))
+        try await storage.transaction(tenant: "t") { try $0.write(.deleteAllTransactions) }
+        #expect(try await other.read(tenant: "t") { try $0.subscriptions(accountID: "a", bundleID: nil) }.isEmpty)
+        #expect(try await other.read(tenant: "other") { try $0.subscription(id: 9) } != nil)
+    }
+
     @Test("Concurrent transactions on two handles never interleave: no update is lost, no identifier is given twice", arguments: StorageKind.allCases)
     func concurrentTransactionsAreSerialized(kind: StorageKind) async throws {
         let (first, second, cleanup) = try kind.makeShared()

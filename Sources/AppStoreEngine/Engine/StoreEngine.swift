@@ -8,7 +8,7 @@ import Foundation
 /// transaction — it reads what it needs, allocates identifiers and writes in one atomic, serialized step —
 /// and events are published only after it committed, so a crash never leaves half a purchase and several
 /// engines, in one process or several, can share one store without two of them acting on the same state.
-public actor StoreEngine {
+public actor StoreEngine: ScheduledEventSource {
     /// The tenant this engine serves.
     public nonisolated let tenantID: String
     /// What the store sells.
@@ -25,6 +25,8 @@ public actor StoreEngine {
     /// Signed receipts by device, valid while their purchases are unchanged (see `appReceipt`).
     var receiptCache: [ReceiptCacheKey: CachedReceipt] = [:]
     private var subscribers: [UUID: AsyncStream<StoreEvent>.Continuation] = [:]
+    /// The task that wakes the store at the next subscription event, on a clock that runs by itself.
+    private var scheduledWake: (date: Date, task: Task<Void, Never>)?
 
     /// Creates an engine for a tenant of `storage`, signing with `signer`.
     public init(
@@ -37,6 +39,11 @@ public actor StoreEngine {
         self.settings = settings
         self.storage = storage
         self.clock = clock
+        (clock as? VirtualClock)?.register(self)
+    }
+
+    deinit {
+        scheduledWake?.task.cancel()
     }
 
     /// Replaces the catalog (for example after the configuration file changed). Transactions are kept.
@@ -233,20 +240,74 @@ public actor StoreEngine {
 
     /// Runs `body` as one storage transaction on this tenant, with the catalog, settings and time of now.
     ///
-    /// Everything `body` writes is committed together, after it returns; when it throws, nothing is written.
-    /// Publish events only after this returns, so no one hears of a change that did not happen.
+    /// The transaction first applies every subscription renewal and expiry due by now, so each operation sees a
+    /// store that is caught up with its clock. Everything is committed together, after `body` returns; when it
+    /// throws, nothing is written. The renewals are published after the commit; publish what `body` did only after
+    /// this returns, so no one hears of a change that did not happen.
     func perform<Result: Sendable>(_ body: @escaping @Sendable (StoreOperation) throws -> Result) async throws(StoreError) -> Result {
         let catalog = catalog, settings = settings, now = clock.now()
-        return try await storageCall { [tenantID] storage in
+        let (renewals, nextDue, result) = try await storageCall { [tenantID] storage in
             try await storage.transaction(tenant: tenantID) { transaction in
-                try body(StoreOperation(storage: transaction, catalog: catalog, settings: settings, now: now))
+                let operation = StoreOperation(storage: transaction, catalog: catalog, settings: settings, now: now)
+                let renewals = try operation.applyDueSubscriptionEvents()
+                let result = try body(operation)
+                return (renewals, try transaction.nextSubscriptionEventDate(), result)
             }
         }
+        for renewal in renewals { publish(.transactionUpdated(renewal)) }
+        scheduleWake(at: nextDue)
+        return result
     }
 
-    /// Runs `body` on a snapshot of this tenant's stored state.
+    /// Runs `body` on a snapshot of this tenant's stored state, after applying the subscription events due by now.
+    ///
+    /// The snapshot tells when the next subscription event is due; only when that is already past — another process
+    /// bought a subscription, or nobody ran the store for a while — does the read first catch up in a transaction.
     func read<Result: Sendable>(_ body: @escaping @Sendable (any StorageReader) throws -> Result) async throws(StoreError) -> Result {
-        try await storageCall { [tenantID] storage in try await storage.read(tenant: tenantID, body) }
+        let now = clock.now()
+        let (nextDue, result) = try await storageCall { [tenantID] storage in
+            try await storage.read(tenant: tenantID) { reader in (try reader.nextSubscriptionEventDate(), try body(reader)) }
+        }
+        guard let nextDue, nextDue <= now else {
+            scheduleWake(at: nextDue)
+            return result
+        }
+        try await perform { _ in }
+        return try await storageCall { [tenantID] storage in try await storage.read(tenant: tenantID, body) }
+    }
+
+    // MARK: Time
+
+    /// Applies every subscription event due by the clock's now: renewals, expiries.
+    ///
+    /// Every operation and query does this first, so calling it is only needed to make a store catch up (and
+    /// publish its renewals) while nothing else happens, as a server does at startup.
+    public func applyDueEvents() async throws(StoreError) {
+        try await perform { _ in }
+    }
+
+    /// Wakes the store when the next subscription event falls due on a clock that runs by itself; a
+    /// ``VirtualClock`` drives its stores itself, through ``ScheduledEventSource``.
+    private func scheduleWake(at date: Date?) {
+        guard !(clock is VirtualClock), date != scheduledWake?.date else { return }
+        scheduledWake?.task.cancel()
+        guard let date else {
+            scheduledWake = nil
+            return
+        }
+        let clock = clock
+        let task = Task { [weak self] in
+            let delay = date.timeIntervalSince(clock.now())
+            if delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
+            guard !Task.isCancelled else { return }
+            await self?.wake()
+        }
+        scheduledWake = (date, task)
+    }
+
+    private func wake() async {
+        scheduledWake = nil
+        try? await applyDueEvents()
     }
 
     private func storageCall<Result: Sendable>(_ body: @Sendable (any Storage) async throws -> Result) async throws(StoreError) -> Result {
@@ -257,5 +318,19 @@ public actor StoreEngine {
         } catch {
             throw StoreError.storageFailure("The store's storage failed: \(error). Nothing was changed; check the data directory and try again.")
         }
+    }
+}
+
+extension StoreEngine {
+    /// The date of the store's next subscription event (a renewal or an expiry), for a ``VirtualClock``.
+    public func nextEventDate() async -> Date? {
+        try? await storageCall { [tenantID] storage in
+            try await storage.read(tenant: tenantID) { try $0.nextSubscriptionEventDate() }
+        }
+    }
+
+    /// Applies the subscription events due by `date`, which a ``VirtualClock`` has just reached.
+    public func fireEvents(dueAt date: Date) async {
+        try? await applyDueEvents()
     }
 }

@@ -1,5 +1,6 @@
 import AppStoreFormats
 import Foundation
+import StoreKitConfiguration
 
 /// One store operation inside one storage transaction: what the store sells and how it behaves at the moment
 /// the operation started, the time, and the tenant's stored state.
@@ -66,9 +67,177 @@ struct StoreOperation {
             record.state = .interrupted
         }
         if case .failed = record.state { record.amountCharged = 0 }
+        var subscriptionChanges: [StorageChange] = []
+        if record.state.isCompleted, product.subscription != nil {
+            subscriptionChanges = try subscribe(&record)
+        }
         let shares = try familyShares(of: record)
-        try storage.write([.saveAccount(account), .saveTransaction(record)] + shares.map(StorageChange.saveTransaction))
+        try storage.write([.saveAccount(account), .saveTransaction(record)] + subscriptionChanges + shares.map(StorageChange.saveTransaction))
         return [record] + shares
+    }
+
+    // MARK: Subscriptions
+
+    /// Starts, resumes or confirms the subscription a completed purchase of an auto-renewable subscription buys.
+    ///
+    /// One subscription per group per account and app: buying the product the account is subscribed to makes an
+    /// uncharged repurchase of the current period; buying into a group whose subscription expired resubscribes,
+    /// keeping the original transaction; otherwise a new subscription starts now.
+    ///
+    /// - Returns: the writes that record the subscription; `record` is adjusted in place.
+    func subscribe(_ record: inout TransactionRecord) throws -> [StorageChange] {
+        guard let terms = catalog.product(record.productID)?.subscription else { return [] }
+        let existing = try storage.subscriptions(accountID: record.accountID, bundleID: record.bundleID)
+            .first { $0.groupID == terms.groupID && $0.status != .revoked }
+        if var subscription = existing {
+            if subscription.isActive(at: now) {
+                guard subscription.productID == record.productID else {
+                    throw StoreError.invalidProductType(
+                        "The account is subscribed to \(subscription.productID) in group \(terms.groupID); changing to \(record.productID) within a group (upgrade, downgrade, crossgrade) is not supported yet. Expire the subscription first."
+                    )
+                }
+                record.originalID = subscription.id
+                record.originalPurchaseDate = subscription.originalPurchaseDate
+                record.origin = .repurchase
+                record.amountCharged = 0
+                record.purchaseDate = subscription.periodStartDate
+                record.expiresDate = subscription.expiresDate
+                return []
+            }
+            record.originalID = subscription.id
+            record.originalPurchaseDate = subscription.originalPurchaseDate
+            subscription.productID = record.productID
+            subscription.autoRenewProductID = record.productID
+            subscription.autoRenewEnabled = true
+            subscription.latestTransactionID = record.id
+            subscription.periodStartDate = record.purchaseDate
+            subscription.expiresDate = record.expiresDate ?? now
+            subscription.status = .active
+            subscription.expirationIntent = nil
+            return [.saveSubscription(subscription)]
+        }
+        return [.saveSubscription(SubscriptionRecord(
+            id: record.id, accountID: record.accountID, bundleID: record.bundleID, groupID: terms.groupID,
+            productID: record.productID, latestTransactionID: record.id, originalPurchaseDate: record.originalPurchaseDate,
+            appAccountToken: record.appAccountToken, periodStartDate: record.purchaseDate, expiresDate: record.expiresDate ?? now
+        ))]
+    }
+
+    /// Applies every subscription event due by now, earliest first: each subscription renews at the end of each
+    /// period while auto-renew is on, and expires at the end of the first period it does not renew.
+    ///
+    /// Running it twice changes nothing the second time: a subscription's next due date moves past now as it is
+    /// handled, and the due dates are stored, so a store nobody ran for months catches up when next opened.
+    ///
+    /// - Returns: the renewal transactions made.
+    func applyDueSubscriptionEvents() throws -> [TransactionRecord] {
+        var renewals: [TransactionRecord] = []
+        while true {
+            let due = try storage.subscriptionsDue(by: now, limit: Self.dueBatchSize)
+            guard !due.isEmpty else { return renewals }
+            for var subscription in due {
+                renewals += try advance(&subscription, through: now)
+                try storage.write(.saveSubscription(subscription))
+            }
+        }
+    }
+
+    /// Renews or expires `subscription` at every period end up to `date`.
+    private func advance(_ subscription: inout SubscriptionRecord, through date: Date) throws -> [TransactionRecord] {
+        var renewals: [TransactionRecord] = []
+        var account: Account?
+        while let due = subscription.nextEventDate, due <= date {
+            guard subscription.autoRenewEnabled else {
+                expire(&subscription, at: due, because: .customerCancelled)
+                break
+            }
+            guard let product = catalog.product(subscription.autoRenewProductID), let terms = product.subscription else {
+                expire(&subscription, at: due, because: .productNotAvailable)
+                break
+            }
+            if account == nil { account = try self.account(subscription.accountID) }
+            renewals.append(try renew(&subscription, product: product, period: terms.period, startingAt: due, account: account!))
+        }
+        return renewals
+    }
+
+    /// Starts the next period of `subscription` at `start` with a renewal transaction, and writes the transaction.
+    @discardableResult
+    func renew(
+        _ subscription: inout SubscriptionRecord, product: CatalogProduct, period: SubscriptionPeriod, startingAt start: Date,
+        account: Account
+    ) throws -> TransactionRecord {
+        guard let storefront = Storefront.named(account.storefront) else { throw Self.unknownStorefront(account.storefront) }
+        let id = try storage.allocateTransactionID()
+        var renewal = TransactionRecord(
+            id: id, originalID: subscription.id, accountID: subscription.accountID, bundleID: subscription.bundleID,
+            productID: product.id, productType: .autoRenewable, quantity: 1, purchaseDate: start,
+            originalPurchaseDate: subscription.originalPurchaseDate, storefront: storefront, unitPrice: product.price,
+            amountCharged: product.price, origin: .renewal, state: .purchased, appAccountToken: subscription.appAccountToken
+        )
+        renewal.subscriptionGroupID = subscription.groupID
+        renewal.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: start)
+        subscription.productID = product.id
+        subscription.latestTransactionID = id
+        subscription.periodStartDate = start
+        subscription.expiresDate = renewal.expiresDate ?? start
+        subscription.renewalCount += 1
+        try storage.write(.saveTransaction(renewal))
+        return renewal
+    }
+
+    /// Ends `subscription` at `date`.
+    private func expire(_ subscription: inout SubscriptionRecord, at date: Date, because intent: ExpirationIntent) {
+        subscription.status = .expired
+        subscription.expirationIntent = intent
+        subscription.expiresDate = min(subscription.expiresDate, date)
+    }
+
+    /// The subscription with the original transaction identifier.
+    func subscription(_ id: UInt64) throws -> SubscriptionRecord {
+        guard let subscription = try storage.subscription(id: id) else {
+            throw StoreError.unknownTransaction("No subscription has original transaction \(id) in this store. List them with `storekit subscriptions`.")
+        }
+        return subscription
+    }
+
+    /// Turns auto-renew on or off. An expired subscription is not changed.
+    func setAutoRenew(_ id: UInt64, enabled: Bool) throws -> SubscriptionRecord {
+        var subscription = try subscription(id)
+        guard subscription.status == .active else {
+            throw StoreError.invalidTransactionState("Subscription \(id) is \(subscription.status.rawValue); only an active subscription's auto-renew can change. Buy it again to resubscribe.")
+        }
+        subscription.autoRenewEnabled = enabled
+        try storage.write(.saveSubscription(subscription))
+        return subscription
+    }
+
+    /// Renews a subscription now, as `SKTestSession.forceRenewalOfSubscription` does: the current period ends
+    /// now, a new one starts with a renewal transaction, and auto-renew is on.
+    func renewNow(_ id: UInt64) throws -> TransactionRecord {
+        var subscription = try subscription(id)
+        guard subscription.status != .revoked else {
+            throw StoreError.invalidTransactionState("Subscription \(id) was refunded; buy it again to resubscribe.")
+        }
+        guard let product = catalog.product(subscription.autoRenewProductID), let terms = product.subscription else {
+            throw StoreError.unknownProduct("The store no longer sells \(subscription.autoRenewProductID), so subscription \(id) cannot renew.")
+        }
+        subscription.status = .active
+        subscription.expirationIntent = nil
+        subscription.autoRenewEnabled = true
+        let renewal = try renew(&subscription, product: product, period: terms.period, startingAt: now, account: try account(subscription.accountID))
+        try storage.write(.saveSubscription(subscription))
+        return renewal
+    }
+
+    /// Expires a subscription now, as `SKTestSession.expireSubscription` does: auto-renew off, the period ends now.
+    func expireNow(_ id: UInt64) throws -> SubscriptionRecord {
+        var subscription = try subscription(id)
+        guard subscription.status == .active else { return subscription }
+        subscription.autoRenewEnabled = false
+        expire(&subscription, at: now, because: .customerCancelled)
+        try storage.write(.saveSubscription(subscription))
+        return subscription
     }
 
     /// Moves a transaction from `expected` to `newState` (Ask to Buy answers, resolved billing issues).
@@ -80,17 +249,19 @@ struct StoreOperation {
             throw StoreError.invalidTransactionState("Cannot \(action) for transaction \(id): it is \(record.state), not \(expected).")
         }
         record.state = newState
+        var subscriptionChanges: [StorageChange] = []
         if newState.isCompleted {
             record.purchaseDate = now
             record.originalPurchaseDate = now
             if let period = catalog.product(record.productID)?.subscription?.period {
                 record.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: now)
+                subscriptionChanges = try subscribe(&record)
             }
         } else {
             record.amountCharged = 0
         }
         let shares = try familyShares(of: record)
-        try storage.write([.saveTransaction(record)] + shares.map(StorageChange.saveTransaction))
+        try storage.write([.saveTransaction(record)] + subscriptionChanges + shares.map(StorageChange.saveTransaction))
         return [record] + shares
     }
 
@@ -136,6 +307,13 @@ struct StoreOperation {
             revoked[index].revocationReason = reason
         }
         try storage.write(revoked.map(StorageChange.saveTransaction))
+        if record.productType == .autoRenewable, var subscription = try storage.subscription(id: record.originalID),
+           subscription.latestTransactionID == record.id {
+            subscription.status = .revoked
+            subscription.autoRenewEnabled = false
+            subscription.expiresDate = min(subscription.expiresDate, now)
+            try storage.write(.saveSubscription(subscription))
+        }
         return revoked
     }
 
@@ -147,6 +325,9 @@ struct StoreOperation {
             ids += try storage.transactions(matching: TransactionQuery(originalID: id)).map(\.id).filter { $0 != id }
         }
         try storage.write(.deleteTransactions(ids))
+        if record.id == record.originalID, record.productType == .autoRenewable {
+            try storage.write(.deleteSubscriptions([id]))
+        }
         return ids
     }
 
@@ -222,6 +403,9 @@ struct StoreOperation {
 
     /// `SKError.Code.paymentNotAllowed`.
     static let paymentNotAllowedCode = 4
+
+    /// How many due subscriptions one catch-up step reads at a time.
+    static let dueBatchSize = 512
 
     static func unknownStorefront(_ code: String) -> StoreError {
         StoreError.unknownStorefront("Unknown storefront \"\(code)\". Use an ISO 3166-1 alpha-3 code such as USA, GBR, FRA, DEU or JPN.")

@@ -12,6 +12,8 @@ public enum TransactionOrigin: String, Sendable, Hashable, Codable {
     case restore
     /// A family member's purchase of a family-shareable product, shared with this account.
     case familyShare
+    /// An auto-renewable subscription renewed at the end of a period.
+    case renewal
 }
 
 /// Where a transaction stands.

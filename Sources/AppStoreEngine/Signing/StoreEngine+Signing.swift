@@ -42,7 +42,7 @@ extension StoreEngine {
         payload.appAccountToken = record.appAccountToken
         payload.inAppOwnershipType = record.ownershipType
         payload.signedDate = clock.now()
-        payload.transactionReason = .purchase
+        payload.transactionReason = record.origin == .renewal ? .renewal : .purchase
         payload.storefront = record.storefront
         payload.storefrontId = record.storefrontID
         payload.price = Self.milliunits(record.unitPrice * Decimal(record.quantity))

@@ -12,6 +12,7 @@ public actor InMemoryStorage: Storage {
         var transactions: [UInt64: TransactionRecord] = [:]
         var finished: [UUID: Set<UInt64>] = [:]
         var purchaseIntents: [UUID: PurchaseIntentRecord] = [:]
+        var subscriptions: [UInt64: SubscriptionRecord] = [:]
     }
 
     private var tenants: [String: Tenant] = [:]
@@ -68,6 +69,26 @@ private final class MemoryTransaction: StorageTransaction {
             .sorted { ($0.date, $0.id.uuidString) < ($1.date, $1.id.uuidString) }
     }
 
+    func subscription(id: UInt64) -> SubscriptionRecord? {
+        state.subscriptions[id]
+    }
+
+    func subscriptions(accountID: String, bundleID: String?) -> [SubscriptionRecord] {
+        state.subscriptions.values.filter { $0.accountID == accountID && (bundleID == nil || $0.bundleID == bundleID) }
+            .sorted { $0.id < $1.id }
+    }
+
+    func subscriptionsDue(by date: Date, limit: Int) -> [SubscriptionRecord] {
+        let due = state.subscriptions.values.compactMap { record in record.nextEventDate.map { (date: $0, record: record) } }
+            .filter { $0.date <= date }
+            .sorted { ($0.date, $0.record.id) < ($1.date, $1.record.id) }
+        return due.prefix(limit).map(\.record)
+    }
+
+    func nextSubscriptionEventDate() -> Date? {
+        state.subscriptions.values.compactMap(\.nextEventDate).min()
+    }
+
     func allocateTransactionID() -> UInt64 {
         defer { state.nextTransactionID += 1 }
         return state.nextTransactionID
@@ -85,12 +106,17 @@ private final class MemoryTransaction: StorageTransaction {
         case .deleteAllTransactions:
             state.transactions = [:]
             state.finished = [:]
+            state.subscriptions = [:]
         case .markFinished(let transactionID, let deviceID):
             state.finished[deviceID, default: []].insert(transactionID)
         case .savePurchaseIntent(let intent):
             state.purchaseIntents[intent.id] = intent
         case .deletePurchaseIntent(let id):
             state.purchaseIntents[id] = nil
+        case .saveSubscription(let subscription):
+            state.subscriptions[subscription.id] = subscription
+        case .deleteSubscriptions(let ids):
+            for id in ids { state.subscriptions[id] = nil }
         }
     }
 }

@@ -36,7 +36,7 @@ public enum StorageChange: Sendable, Hashable {
     case saveTransaction(TransactionRecord)
     /// Deletes transactions, and their finished marks, by identifier.
     case deleteTransactions([UInt64])
-    /// Deletes every transaction of the tenant, and their finished marks.
+    /// Deletes every transaction of the tenant, their finished marks and the subscriptions they made.
     case deleteAllTransactions
     /// Records that a device finished a transaction.
     case markFinished(transactionID: UInt64, deviceID: UUID)
@@ -44,6 +44,10 @@ public enum StorageChange: Sendable, Hashable {
     case savePurchaseIntent(PurchaseIntentRecord)
     /// Deletes a purchase intent.
     case deletePurchaseIntent(UUID)
+    /// Inserts or replaces an auto-renewable subscription.
+    case saveSubscription(SubscriptionRecord)
+    /// Deletes subscriptions by their original transaction identifier.
+    case deleteSubscriptions([UInt64])
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
@@ -62,6 +66,14 @@ public protocol StorageReader {
     func finishedTransactionIDs(deviceID: UUID) throws -> Set<UInt64>
     /// The purchase intents of an account for an app, oldest first.
     func purchaseIntents(accountID: String, bundleID: String) throws -> [PurchaseIntentRecord]
+    /// The subscription with the original transaction identifier, if any.
+    func subscription(id: UInt64) throws -> SubscriptionRecord?
+    /// The subscriptions of an account, every app's when `bundleID` is nil, ordered by identifier.
+    func subscriptions(accountID: String, bundleID: String?) throws -> [SubscriptionRecord]
+    /// The subscriptions whose next event is due at or before `date`, earliest first, at most `limit` of them.
+    func subscriptionsDue(by date: Date, limit: Int) throws -> [SubscriptionRecord]
+    /// The earliest date at which some subscription of the tenant is due, if any.
+    func nextSubscriptionEventDate() throws -> Date?
 }
 
 /// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together
@@ -74,7 +86,7 @@ public protocol StorageTransaction: StorageReader {
     func write(_ change: StorageChange) throws
 }
 
-/// Durable state for stores: accounts, transactions, which device finished what, purchase intents.
+/// Durable state for stores: accounts, transactions, which device finished what, purchase intents, subscriptions.
 ///
 /// Everything is partitioned by tenant, so stores sharing one storage never see each other's data.
 /// Every store operation is one ``transaction(tenant:_:)``: it checks what it needs, allocates identifiers and

@@ -1,0 +1,51 @@
+import Foundation
+
+extension StoreEngine {
+    /// The auto-renewable subscriptions of an account, every app's unless `bundleID` is given.
+    public func subscriptions(accountID: String, bundleID: String? = nil) async throws(StoreError) -> [SubscriptionRecord] {
+        try await read { try $0.subscriptions(accountID: accountID, bundleID: bundleID) }
+    }
+
+    /// The subscription a transaction belongs to: the one whose original transaction is the transaction's original.
+    ///
+    /// - Throws: `StoreError.unknownTransaction` when the transaction does not exist or is not of an
+    ///   auto-renewable subscription.
+    public func subscription(forTransaction id: UInt64) async throws(StoreError) -> SubscriptionRecord {
+        try await read { storage in
+            let record = try storage.knownTransaction(id: id)
+            guard let subscription = try storage.subscription(id: record.originalID) else {
+                throw StoreError.unknownTransaction("Transaction \(id) is not part of an auto-renewable subscription.")
+            }
+            return subscription
+        }
+    }
+
+    /// Turns a subscription's auto-renew on or off, as the customer does in their account settings.
+    ///
+    /// - Parameter id: The subscription's original transaction identifier.
+    /// - Throws: `StoreError.invalidTransactionState` for a subscription that is not active.
+    @discardableResult
+    public func setAutoRenew(subscription id: UInt64, enabled: Bool) async throws(StoreError) -> SubscriptionRecord {
+        try await perform { try $0.setAutoRenew(id, enabled: enabled) }
+    }
+
+    /// Renews a subscription now: the current period ends, a new one starts with a renewal transaction, and
+    /// auto-renew is on (`SKTestSession.forceRenewalOfSubscription`).
+    ///
+    /// - Parameter id: The subscription's original transaction identifier.
+    /// - Returns: the renewal transaction.
+    @discardableResult
+    public func renewSubscription(_ id: UInt64) async throws(StoreError) -> TransactionRecord {
+        let renewal = try await perform { try $0.renewNow(id) }
+        publish(.transactionUpdated(renewal))
+        return renewal
+    }
+
+    /// Expires a subscription now: auto-renew off and the period ends (`SKTestSession.expireSubscription`).
+    ///
+    /// - Parameter id: The subscription's original transaction identifier.
+    @discardableResult
+    public func expireSubscription(_ id: UInt64) async throws(StoreError) -> SubscriptionRecord {
+        try await perform { try $0.expireNow(id) }
+    }
+}

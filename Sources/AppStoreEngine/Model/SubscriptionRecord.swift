@@ -1,0 +1,81 @@
+import AppStoreFormats
+import Foundation
+
+/// Where an auto-renewable subscription stands.
+public enum SubscriptionStatus: String, Sendable, Hashable, Codable {
+    /// In a paid period: the customer has the service until ``SubscriptionRecord/expiresDate``.
+    case active
+    /// The last period ended and nothing renewed it.
+    case expired
+    /// The App Store refunded or revoked the subscription.
+    case revoked
+}
+
+/// One auto-renewable subscription of an account: the chain of transactions that share an original transaction,
+/// and what the store will do at the end of the current period.
+///
+/// The store keeps one record per subscription and moves it forward as periods end: at ``nextEventDate`` it renews
+/// (a new transaction with the same original) while auto-renew is on, or expires. The date is stored, so a store
+/// that nobody ran for months renews every missed period, in order, when it is next opened.
+public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
+    /// The original transaction's identifier, shared by every transaction of the subscription.
+    public var id: UInt64
+    /// The subscriber.
+    public var accountID: String
+    /// The app's bundle identifier.
+    public var bundleID: String
+    /// The subscription group.
+    public var groupID: String
+    /// The product of the current period.
+    public var productID: String
+    /// The product the subscription renews into (`autoRenewProductId`).
+    public var autoRenewProductID: String
+    /// Whether the subscription renews at the end of the period (`autoRenewStatus`).
+    public var autoRenewEnabled: Bool
+    /// The newest transaction: the purchase or the latest renewal.
+    public var latestTransactionID: UInt64
+    /// When the subscription was first bought.
+    public var originalPurchaseDate: Date
+    /// The app's token for the customer, carried into every renewal.
+    public var appAccountToken: UUID?
+    /// When the current period started.
+    public var periodStartDate: Date
+    /// When the current period ends.
+    public var expiresDate: Date
+    /// Where the subscription stands.
+    public var status: SubscriptionStatus
+    /// Why the subscription expired, once it has.
+    public var expirationIntent: ExpirationIntent?
+    /// How many times the subscription renewed.
+    public var renewalCount: Int
+
+    /// Creates a record.
+    public init(
+        id: UInt64, accountID: String, bundleID: String, groupID: String, productID: String,
+        autoRenewProductID: String? = nil, autoRenewEnabled: Bool = true, latestTransactionID: UInt64,
+        originalPurchaseDate: Date, appAccountToken: UUID? = nil, periodStartDate: Date, expiresDate: Date, status: SubscriptionStatus = .active,
+        expirationIntent: ExpirationIntent? = nil, renewalCount: Int = 0
+    ) {
+        self.id = id
+        self.accountID = accountID
+        self.bundleID = bundleID
+        self.groupID = groupID
+        self.productID = productID
+        self.autoRenewProductID = autoRenewProductID ?? productID
+        self.autoRenewEnabled = autoRenewEnabled
+        self.latestTransactionID = latestTransactionID
+        self.originalPurchaseDate = originalPurchaseDate
+        self.appAccountToken = appAccountToken
+        self.periodStartDate = periodStartDate
+        self.expiresDate = expiresDate
+        self.status = status
+        self.expirationIntent = expirationIntent
+        self.renewalCount = renewalCount
+    }
+
+    /// When the store must next act on the subscription (renew or expire it); `nil` when nothing is due.
+    public var nextEventDate: Date? { status == .active ? expiresDate : nil }
+
+    /// Whether the customer has the service at `date`.
+    public func isActive(at date: Date) -> Bool { status == .active && expiresDate > date }
+}

@@ -1,0 +1,194 @@
+import AppStoreEngine
+import AppStoreFormats
+import Foundation
+import StoreKitConfiguration
+import Testing
+
+/// The life of an auto-renewable subscription on the store's clock: periods, renewals, auto-renew, expiry.
+@Suite("Auto-renewable subscriptions")
+struct SubscriptionTests {
+    /// 2026-02-15T12:00:00Z, one calendar month after ``testStart``.
+    let oneMonthLater = Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: testStart)!
+
+    @Test("A purchase starts a subscription whose period ends one calendar month later")
+    func purchaseStartsSubscription() async throws {
+        let (store, _) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        #expect(purchase.expiresDate == oneMonthLater)
+        let subscription = try #require(try await store.subscriptions(accountID: StoreDefaults.accountID).first)
+        #expect(subscription.id == purchase.id)
+        #expect(subscription.status == .active)
+        #expect(subscription.autoRenewEnabled)
+        #expect(subscription.expiresDate == oneMonthLater)
+        #expect(subscription.nextEventDate == oneMonthLater)
+    }
+
+    @Test("At each period's end the subscription renews: a new transaction with the same original, dated at the period's start")
+    func renewalsOnTheClock() async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        let events = await store.events()
+        try await clock.advance(to: Calendar.gregorianUTC.date(byAdding: .month, value: 3, to: testStart)!.addingTimeInterval(60))
+
+        let transactions = try await store.transactions(TransactionQuery(originalID: purchase.id))
+        #expect(transactions.count == 4)
+        let renewals = Array(transactions.dropFirst())
+        #expect(renewals.allSatisfy { $0.origin == .renewal && $0.originalID == purchase.id && $0.amountCharged == Decimal(string: "2.99")! })
+        let starts = (1...3).map { Calendar.gregorianUTC.date(byAdding: .month, value: $0, to: testStart)! }
+        #expect(renewals.map(\.purchaseDate) == starts)
+        #expect(renewals.map(\.expiresDate) == (2...4).map { Calendar.gregorianUTC.date(byAdding: .month, value: $0, to: testStart)! })
+        #expect(Set(transactions.map(\.id)).count == 4)
+
+        let subscription = try await store.subscription(forTransaction: purchase.id)
+        #expect(subscription.renewalCount == 3)
+        #expect(subscription.latestTransactionID == renewals.last?.id)
+
+        // Each renewal was announced, in order, after it was committed.
+        var announced: [UInt64] = []
+        for await event in events {
+            if case .transactionUpdated(let record) = event { announced.append(record.id) }
+            if announced.count == 3 { break }
+        }
+        #expect(announced == renewals.map(\.id))
+    }
+
+    @Test("Signed renewals say RENEWAL, keep the original transaction and carry their own period")
+    func signedRenewal() async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        try await clock.advance(to: oneMonthLater)
+        let renewal = try #require(try await store.transactions(TransactionQuery(originalID: purchase.id)).last)
+        let purchasePayload = await store.transactionPayload(purchase)
+        let renewalPayload = await store.transactionPayload(renewal)
+        #expect(purchasePayload.transactionReason == .purchase)
+        #expect(renewalPayload.transactionReason == .renewal)
+        #expect(renewalPayload.originalTransactionId == String(purchase.id))
+        #expect(renewalPayload.transactionId == String(renewal.id))
+        #expect(renewalPayload.webOrderLineItemId != purchasePayload.webOrderLineItemId)
+        #expect(renewalPayload.purchaseDate == oneMonthLater)
+        #expect(renewalPayload.expiresDate == Calendar.gregorianUTC.date(byAdding: .month, value: 2, to: testStart))
+        #expect(renewalPayload.subscriptionGroupIdentifier == "G1")
+    }
+
+    @Test("Turning auto-renew off lets the period run out; the subscription expires at its end, voluntarily")
+    func autoRenewOffThenExpiry() async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        try await store.setAutoRenew(subscription: purchase.id, enabled: false)
+        try await clock.advance(by: 10 * 86_400)
+        #expect(try await store.subscription(forTransaction: purchase.id).status == .active)
+
+        try await clock.advance(to: oneMonthLater.addingTimeInterval(86_400))
+        let subscription = try await store.subscription(forTransaction: purchase.id)
+        #expect(subscription.status == .expired)
+        #expect(subscription.expirationIntent == .customerCancelled)
+        #expect(subscription.expiresDate == oneMonthLater)
+        #expect(try await store.transactions(TransactionQuery(originalID: purchase.id)).count == 1)
+        await #expect(throws: StoreError.invalidTransactionState) { try await store.setAutoRenew(subscription: purchase.id, enabled: true) }
+    }
+
+    @Test("Turning auto-renew back on before the period ends keeps the subscription renewing")
+    func autoRenewBackOn() async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        try await store.setAutoRenew(subscription: purchase.id, enabled: false)
+        try await store.setAutoRenew(subscription: purchase.id, enabled: true)
+        try await clock.advance(to: oneMonthLater)
+        #expect(try await store.subscription(forTransaction: purchase.id).renewalCount == 1)
+    }
+
+    @Test("Buying again after expiry resubscribes: a new period now, the same original transaction")
+    func resubscribe() async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        try await store.expireSubscription(purchase.id)
+        try await clock.advance(by: 5 * 86_400)
+        let resubscription = try await store.buy("monthly")
+        #expect(resubscription.originalID == purchase.id)
+        #expect(resubscription.origin == .purchase)
+        #expect(resubscription.purchaseDate == clock.now())
+        let subscription = try await store.subscription(forTransaction: purchase.id)
+        #expect(subscription.status == .active)
+        #expect(subscription.latestTransactionID == resubscription.id)
+        #expect(subscription.expiresDate == resubscription.expiresDate)
+    }
+
+    @Test("Buying the product an account is subscribed to charges nothing and changes no period")
+    func alreadySubscribed() async throws {
+        let (store, _) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        let again = try await store.buy("monthly")
+        #expect(again.origin == .repurchase)
+        #expect(again.amountCharged == 0)
+        #expect(again.originalID == purchase.id)
+        #expect(again.expiresDate == purchase.expiresDate)
+        #expect(try await store.subscriptions(accountID: StoreDefaults.accountID).count == 1)
+    }
+
+    @Test("Forcing a renewal starts a new period now; expiring ends the period now with auto-renew off")
+    func forceRenewalAndExpire() async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        try await clock.advance(by: 3 * 86_400)
+        let renewal = try await store.renewSubscription(purchase.id)
+        #expect(renewal.purchaseDate == clock.now())
+        #expect(renewal.originalID == purchase.id)
+        #expect(renewal.expiresDate == Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: clock.now()))
+
+        try await clock.advance(by: 86_400)
+        let expired = try await store.expireSubscription(purchase.id)
+        #expect(expired.status == .expired)
+        #expect(!expired.autoRenewEnabled)
+        #expect(expired.expiresDate == clock.now())
+        try await clock.advance(by: 60 * 86_400)
+        #expect(try await store.transactions(TransactionQuery(originalID: purchase.id)).count == 2)
+    }
+
+    @Test("A time rate shortens periods: at one renewal every ten seconds, a minute brings six renewals")
+    func timeRate() async throws {
+        let (store, clock) = try makeStore(settings: StoreSettings(timeRate: .oneRenewalEveryTenSeconds))
+        let purchase = try await store.buy("monthly")
+        #expect(purchase.expiresDate == testStart.addingTimeInterval(10))
+        try await clock.advance(by: 60)
+        #expect(try await store.transactions(TransactionQuery(originalID: purchase.id)).count == 7)
+    }
+
+    @Test("Refunding the current period revokes the subscription: it never renews again")
+    func refundRevokes() async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        _ = try await store.refund(transactionID: purchase.id)
+        let subscription = try await store.subscription(forTransaction: purchase.id)
+        #expect(subscription.status == .revoked)
+        try await clock.advance(by: 90 * 86_400)
+        #expect(try await store.transactions(TransactionQuery(originalID: purchase.id)).count == 1)
+    }
+
+    @Test("Changing products within an active group is refused with a message until upgrades land")
+    func groupChangeRefused() async throws {
+        let catalog = Catalog(products: testCatalog.products + [
+            CatalogProduct(
+                id: "yearly", type: .autoRenewable, price: 29,
+                subscription: SubscriptionTerms(groupID: "G1", level: 1, period: SubscriptionPeriod(value: 1, unit: .year))
+            ),
+        ])
+        let store = StoreEngine(catalog: catalog, storage: InMemoryStorage(), clock: VirtualClock(start: testStart), signer: .ephemeral)
+        _ = try await store.buy("monthly")
+        await #expect(throws: StoreError.invalidProductType) { try await store.buy("yearly") }
+        #expect(try await store.transactions().count == 1)
+    }
+
+    @Test("Deleting the purchase deletes the subscription and its renewals; clearing deletes every subscription")
+    func deleteAndClear() async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        try await clock.advance(to: oneMonthLater)
+        try await store.deleteTransaction(purchase.id)
+        #expect(try await store.transactions().isEmpty)
+        #expect(try await store.subscriptions(accountID: StoreDefaults.accountID).isEmpty)
+
+        _ = try await store.buy("monthly")
+        try await store.clearTransactions()
+        #expect(try await store.subscriptions(accountID: StoreDefaults.accountID).isEmpty)
+    }
+}
