@@ -76,7 +76,7 @@ public struct AppReceipt: Hashable, Sendable {
         var hasher = Insecure.SHA1()
         hasher.update(data: deviceIdentifier)
         hasher.update(data: opaque)
-        hasher.update(data: DERWriter.utf8String(bundleID))
+        hasher.update(data: ReceiptDER.utf8String(bundleID))
         return Data(hasher.finalize())
     }
 
@@ -112,7 +112,7 @@ public struct AppReceipt: Hashable, Sendable {
 
     /// The DER payload SET: the bytes ``ReceiptSigner`` wraps in PKCS#7.
     public var derEncoded: Data {
-        Data(DERWriter.setOf(attributes.map(\.derEncoded)))
+        ReceiptDER.attributeSet(attributes)
     }
 
     /// Decodes a payload SET (DER or BER), as found inside the PKCS#7 envelope.

@@ -20,14 +20,14 @@ public enum AppStoreJSON {
     }
 
     /// Decodes Apple-style JSON (dates as milliseconds since 1970, integer or fractional; unknown keys ignored;
-    /// `null` read as absent).
+    /// `null` read as absent) with Foundation's `JSONDecoder`.
     public static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
-        try JSONValueDecoder.decode(type, from: Array(data))
+        try makeDecoder().decode(type, from: data)
     }
 
     /// Decodes Apple-style JSON from bytes.
     static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value {
-        try JSONValueDecoder.decode(type, from: bytes)
+        try makeDecoder().decode(type, from: Data(bytes))
     }
 
     /// A Foundation `JSONDecoder` configured for Apple's date representation, for callers that need one.

@@ -92,7 +92,7 @@ public struct InAppPurchaseReceipt: Hashable, Sendable {
 
     /// The DER `InAppReceipt` SET (sorted as DER requires).
     public var derEncoded: Data {
-        Data(DERWriter.setOf(attributes.map(\.derEncoded)))
+        ReceiptDER.attributeSet(attributes)
     }
 
     /// Decodes an `InAppReceipt` SET (DER or BER).

@@ -19,20 +19,12 @@ public struct ReceiptAttribute: Hashable, Sendable {
         self.value = value
     }
 
-    /// The attribute's DER encoding.
-    var derEncoded: [UInt8] {
-        DERWriter.tlv(
-            DERWriter.sequenceTag,
-            parts: [DERWriter.integer(Int64(type)), DERWriter.integer(Int64(version)), DERWriter.octetString(value)]
-        )
-    }
-
     static func utf8String(_ type: Int, _ value: String) -> ReceiptAttribute {
-        ReceiptAttribute(type: type, value: Data(DERWriter.utf8String(value)))
+        ReceiptAttribute(type: type, value: Data(ReceiptDER.utf8String(value)))
     }
 
     static func ia5String(_ type: Int, _ value: String) -> ReceiptAttribute {
-        ReceiptAttribute(type: type, value: Data(DERWriter.ia5String(value)))
+        ReceiptAttribute(type: type, value: Data(ReceiptDER.ia5String(value)))
     }
 
     static func date(_ type: Int, _ value: Date?) -> ReceiptAttribute {
@@ -40,6 +32,6 @@ public struct ReceiptAttribute: Hashable, Sendable {
     }
 
     static func integer(_ type: Int, _ value: Int64) -> ReceiptAttribute {
-        ReceiptAttribute(type: type, value: Data(DERWriter.integer(value)))
+        ReceiptAttribute(type: type, value: Data(ReceiptDER.integer(value)))
     }
 }

@@ -10,12 +10,14 @@ import _CryptoExtras
 ///
 /// swift-certificates has CMS signing, but only as SPI, and it writes `sha256WithRSAEncryption` as the
 /// SignerInfo algorithm and puts the signer certificate last; Apple's layout needs `rsaEncryption` and the
-/// leaf first. So the envelope is written here byte by byte. Everything except the payload and the signature
-/// is precomputed, so ``sign(_:)`` costs one payload encoding, one SHA-256 and one RSA-2048 signature.
+/// leaf first. So the envelope is assembled here with swift-asn1's DER serializer, the certificates and the
+/// signer's issuer copied in as the DER they already are. ``sign(_:)`` costs one payload encoding, one
+/// SHA-256 and one RSA-2048 signature.
 public struct ReceiptSigner: Sendable {
     private let privateKey: _RSA.Signing.PrivateKey
-    private let certificatesField: [UInt8]
-    private let signerInfoPrefix: [UInt8]
+    private let certificateChain: [[UInt8]]
+    /// `IssuerAndSerialNumber` of the signer certificate, as DER.
+    private let issuerAndSerial: [UInt8]
 
     /// A signer using the authority's receipt leaf key and chain.
     public init(certificateAuthority: CertificateAuthority) {
@@ -44,16 +46,14 @@ public struct ReceiptSigner: Sendable {
         // set needs a leading zero to stay positive and match the certificate (else verifiers find no signer).
         var serial = Array(signer.serialNumber.bytes)
         if let first = serial.first, first & 0x80 != 0 { serial.insert(0, at: 0) }
-        let issuerAndSerial = DERWriter.tlv(
-            DERWriter.sequenceTag,
-            parts: [issuerSerializer.serializedBytes, DERWriter.tlv(DERWriter.integerTag, serial)]
-        )
+        issuerAndSerial = ReceiptDER.serialized { serializer in
+            serializer.appendConstructedNode(identifier: .sequence) { sequence in
+                sequence.serializeRawBytes(issuerSerializer.serializedBytes)
+                sequence.appendPrimitiveNode(identifier: .integer) { $0.append(contentsOf: serial) }
+            }
+        }
         self.privateKey = privateKey
-        // certificates [0] IMPLICIT: kept in chain order (leaf, intermediate, root) as Apple does.
-        self.certificatesField = DERWriter.tlv(0xA0, parts: certificateChain.map { Array($0) })
-        self.signerInfoPrefix =
-            DERWriter.integer(1) + issuerAndSerial + DERWriter.algorithmIdentifier(OID.sha256)
-            + DERWriter.algorithmIdentifier(OID.rsaEncryption)
+        self.certificateChain = certificateChain.map { Array($0) }
     }
 
     /// Encodes and signs a receipt; returns the DER PKCS#7 bytes (what the receipt file holds).
@@ -64,26 +64,37 @@ public struct ReceiptSigner: Sendable {
     /// Signs an already encoded payload.
     public func sign(payload: Data) throws -> Data {
         let signature = try privateKey.signature(for: SHA256.hash(data: payload), padding: .insecurePKCS1v1_5)
-        let signerInfo = DERWriter.tlv(
-            DERWriter.sequenceTag, parts: [signerInfoPrefix, DERWriter.octetString(signature.rawRepresentation)]
-        )
-        let signedData = DERWriter.tlv(
-            DERWriter.sequenceTag,
-            parts: [
-                DERWriter.integer(1),
-                DERWriter.tlv(DERWriter.setTag, DERWriter.algorithmIdentifier(OID.sha256)),
-                DERWriter.tlv(
-                    DERWriter.sequenceTag,
-                    parts: [DERWriter.objectIdentifier(OID.data), DERWriter.tlv(0xA0, DERWriter.octetString(payload))]
-                ),
-                certificatesField,
-                DERWriter.tlv(DERWriter.setTag, signerInfo),
-            ]
-        )
-        let contentInfo = DERWriter.tlv(
-            DERWriter.sequenceTag,
-            parts: [DERWriter.objectIdentifier(OID.signedData), DERWriter.tlv(0xA0, signedData)]
-        )
-        return Data(contentInfo)
+        let contextZero = ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific)
+        var serializer = DER.Serializer()
+        // ContentInfo { contentType signedData, content [0] EXPLICIT SignedData }
+        try serializer.appendConstructedNode(identifier: .sequence) { contentInfo in
+            try contentInfo.serialize(try ASN1ObjectIdentifier(dotRepresentation: OID.signedData))
+            try contentInfo.appendConstructedNode(identifier: contextZero) { explicit in
+                try explicit.appendConstructedNode(identifier: .sequence) { signedData in
+                    try signedData.serialize(1)
+                    try signedData.appendConstructedNode(identifier: .set) { try ReceiptDER.serializeAlgorithm(OID.sha256, into: &$0) }
+                    try signedData.appendConstructedNode(identifier: .sequence) { encapsulated in
+                        try encapsulated.serialize(try ASN1ObjectIdentifier(dotRepresentation: OID.data))
+                        try encapsulated.appendConstructedNode(identifier: contextZero) {
+                            try $0.serialize(ASN1OctetString(contentBytes: ArraySlice(payload)))
+                        }
+                    }
+                    // certificates [0] IMPLICIT: in chain order (leaf, intermediate, root), as Apple does.
+                    signedData.appendConstructedNode(identifier: contextZero) { certificates in
+                        for certificate in certificateChain { certificates.serializeRawBytes(certificate) }
+                    }
+                    try signedData.appendConstructedNode(identifier: .set) { signerInfos in
+                        try signerInfos.appendConstructedNode(identifier: .sequence) { signerInfo in
+                            try signerInfo.serialize(1)
+                            signerInfo.serializeRawBytes(issuerAndSerial)
+                            try ReceiptDER.serializeAlgorithm(OID.sha256, into: &signerInfo)
+                            try ReceiptDER.serializeAlgorithm(OID.rsaEncryption, into: &signerInfo)
+                            try signerInfo.serialize(ASN1OctetString(contentBytes: ArraySlice(signature.rawRepresentation)))
+                        }
+                    }
+                }
+            }
+        }
+        return Data(serializer.serializedBytes)
     }
 }

@@ -107,8 +107,8 @@ struct ReceiptTests {
 
     @Test func undocumentedAttributesSurviveARoundTrip() throws {
         var receipt = Samples.receipt(purchases: [.consumable])
-        receipt.additionalAttributes = [ReceiptAttribute(type: 10, value: Data(DERWriter.ia5String("4+")))]
-        receipt.inAppPurchases[0].additionalAttributes = [ReceiptAttribute(type: 1709, value: Data(DERWriter.utf8String("")))]
+        receipt.additionalAttributes = [ReceiptAttribute(type: 10, value: Data(ReceiptDER.ia5String("4+")))]
+        receipt.inAppPurchases[0].additionalAttributes = [ReceiptAttribute(type: 1709, value: Data(ReceiptDER.utf8String("")))]
         #expect(try AppReceipt(payload: receipt.derEncoded) == receipt)
     }
 
