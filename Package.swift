@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Builds the DocC catalogs: `swift package generate-documentation`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -54,13 +56,14 @@ let package = Package(
         .target(
             name: "AppStoreServer",
             dependencies: [
-                "AppStoreEngine",
+                "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "OpenStoreKit", dependencies: ["StoreKitConfiguration", "AppStoreEngine", "AppStoreHosting"]),
+        .target(name: "OpenStoreKit", dependencies: ["StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreHosting"]),
         .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "AppStoreEngine", "AppStoreHosting", "StoreKitConfiguration"]),
         .executableTarget(
             name: "StoreKitCLI",
@@ -68,6 +71,7 @@ let package = Package(
                 "StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreHosting", "AppStoreServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "X509", package: "swift-certificates"),
             ]
         ),
         .executableTarget(
@@ -95,17 +99,22 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreHostingTests",
-            dependencies: ["AppStoreHosting", "AppStoreEngine", "StoreKitConfiguration"]
+            dependencies: ["AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration"]
         ),
         .testTarget(
             name: "AppStoreServerTests",
-            dependencies: ["AppStoreServer", "AppStoreFormats", "StoreKitConfiguration", .product(name: "HummingbirdTesting", package: "hummingbird")]
+            dependencies: [
+                "AppStoreServer", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "OpenStoreKitTests",
             dependencies: [
                 "OpenStoreKit", "OpenStoreKitTest", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "StoreKitCLI",
-                "TestProcesses",
+                "TestProcesses", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             resources: [.process("Resources")]
         ),
@@ -113,3 +122,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every target compiles with the checks Swift's next language mode turns on: `any` spelled out for existentials,
+// members visible only through the modules a file imports, and imports internal unless marked `public import`
+// (so a module's public API names exactly the modules it exposes).
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+}

@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// An app receipt's payload (`Bundle.main.appStoreReceiptURL`), with Apple's attribute numbers.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// JSON the way the App Store writes it: compact, keys in the order a type encodes them, dates as integer
 /// milliseconds since 1970, absent optionals omitted (never `null`).
@@ -22,13 +22,16 @@ public enum AppStoreJSON {
     /// Decodes Apple-style JSON (dates as milliseconds since 1970, integer or fractional; unknown keys ignored;
     /// `null` read as absent) with Foundation's `JSONDecoder`.
     public static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
-        try makeDecoder().decode(type, from: data)
+        try decoder.decode(type, from: data)
     }
 
     /// Decodes Apple-style JSON from bytes.
     static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value {
-        try makeDecoder().decode(type, from: Data(bytes))
+        try decoder.decode(type, from: Data(bytes))
     }
+
+    /// One decoder for every payload: configuring a new one per token costs more than decoding a small payload.
+    private static let decoder = makeDecoder()
 
     /// A Foundation `JSONDecoder` configured for Apple's date representation, for callers that need one.
     public static func makeDecoder() -> JSONDecoder {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The app's signed purchase record (`signedAppTransactionInfo`, StoreKit 2 `AppTransaction`), with Apple's
 /// field names.

@@ -20,7 +20,8 @@ enum Base64 {
 
     /// Decodes base64url or standard base64, with or without padding. Returns nil for any other character.
     static func decode<Text: Sequence>(_ text: Text) -> [UInt8]? where Text.Element == UInt8 {
-        var standard = [UInt8]()
+        var standard = Data()
+        standard.reserveCapacity(text.underestimatedCount + 3)
         for byte in text {
             switch byte {
             case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
@@ -31,7 +32,7 @@ enum Base64 {
         while standard.last == UInt8(ascii: "=") { standard.removeLast() }
         guard standard.count % 4 != 1 else { return nil }
         standard.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - standard.count % 4) % 4))
-        return Data(base64Encoded: Data(standard)).map(Array.init)
+        return Data(base64Encoded: standard).map(Array.init)
     }
 
     /// Decodes base64 text that may contain whitespace or line breaks (as in files and PEM bodies).

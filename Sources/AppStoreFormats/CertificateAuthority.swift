@@ -1,7 +1,7 @@
 // swift-crypto 3.12 does not mark the P-256/P-384 key types Sendable on Linux. They are immutable wrappers of
 // BoringSSL keys whose signing functions are thread-safe, so storing them in Sendable values is sound.
 @preconcurrency import Crypto
-import Foundation
+public import Foundation
 import SwiftASN1
 import X509
 import _CryptoExtras

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import SwiftASN1
-import X509
+public import X509
 
 /// A three-certificate chain as Apple uses it: leaf (signs), intermediate, root (the trust anchor).
 ///

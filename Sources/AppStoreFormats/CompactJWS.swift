@@ -1,5 +1,6 @@
-import Foundation
-import X509
+public import Foundation
+public import X509
+import SwiftASN1
 
 /// A compact JWS split into its parts, without verifying anything.
 ///

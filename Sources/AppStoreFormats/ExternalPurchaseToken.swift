@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `externalPurchaseToken` of an EXTERNAL_PURCHASE_TOKEN notification.
 ///

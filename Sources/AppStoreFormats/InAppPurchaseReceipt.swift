@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One in-app purchase of an app receipt (a type-17 attribute), with Apple's attribute numbers 1701–1721.
 public struct InAppPurchaseReceipt: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A JSON document whose objects keep their members in a chosen order.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A subscription's signed renewal information (`signedRenewalInfo`, StoreKit 2 `RenewalInfo`), with Apple's
 /// field names.

@@ -1,6 +1,6 @@
 // P256 keys are not marked Sendable by swift-crypto 3.12 on Linux; they are immutable and thread-safe to sign with.
-@preconcurrency import Crypto
-import Foundation
+@preconcurrency public import Crypto
+public import Foundation
 
 /// Signs App Store JWS the way Apple does: ES256 with header `{"alg":"ES256","x5c":[leaf,intermediate,root]}`,
 /// base64url segments without padding, a raw r‖s signature and a compact JSON payload.

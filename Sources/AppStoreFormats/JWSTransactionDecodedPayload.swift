@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A signed transaction's payload (`signedTransactionInfo`, StoreKit 2 `Transaction`), with Apple's field names.
 ///

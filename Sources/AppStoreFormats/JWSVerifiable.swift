@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A payload ``JWSVerifier`` can check beyond its signature: the date to validate the chain at, and the bundle
 /// ID and environment to compare with the verifier's expectations.

@@ -1,8 +1,9 @@
 // P256 public keys are not marked Sendable by swift-crypto 3.12 on Linux; cached keys are immutable.
 @preconcurrency import Crypto
-import Foundation
+public import Foundation
 import Synchronization
 import X509
+import SwiftASN1
 
 /// Verifies App Store JWS (transactions, renewal info, app transactions, notifications) against trusted roots,
 /// with the checks of Apple's `SignedDataVerifier` in offline mode.

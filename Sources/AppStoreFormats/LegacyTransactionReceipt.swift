@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An iOS 6-style transaction receipt (`SKPaymentTransaction.transactionReceipt`): base64 of an OpenStep
 /// property list with `signature`, `purchase-info` (itself a base64 property list), `environment`, `pod` and

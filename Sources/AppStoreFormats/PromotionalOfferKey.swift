@@ -1,5 +1,5 @@
 // P256 keys are not marked Sendable by swift-crypto 3.12 on Linux; they are immutable and thread-safe to use.
-@preconcurrency import Crypto
+@preconcurrency public import Crypto
 import Foundation
 
 /// A developer's In-App Purchase key, as registered for promotional offers: a key ID and its P-256 public key.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A promotional offer signature of the original kind (`SKPaymentDiscount`,
 /// `Product.PurchaseOption.promotionalOffer(offerID:keyID:nonce:signature:timestamp:)`).

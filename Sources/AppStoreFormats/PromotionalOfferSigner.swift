@@ -1,6 +1,6 @@
 // P256 keys are not marked Sendable by swift-crypto 3.12 on Linux; they are immutable and thread-safe to sign with.
-@preconcurrency import Crypto
-import Foundation
+@preconcurrency public import Crypto
+public import Foundation
 
 /// Makes promotional offer signatures, as a developer's server does with Apple's
 /// `PromotionalOfferSignatureCreator` (V1) and `PromotionalOfferV2SignatureCreator` (V2). Tests and the CLI

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The claims of a JWS promotional offer signature (`Product.PurchaseOption.promotionalOffer(_:compactJWS:)`),
 /// as Apple's `PromotionalOfferV2SignatureCreator` writes them. There is no `exp`.

@@ -1,6 +1,6 @@
 // P256 keys are not marked Sendable by swift-crypto 3.12 on Linux; they are immutable and thread-safe to use.
 @preconcurrency import Crypto
-import Foundation
+public import Foundation
 
 /// Checks promotional offer signatures against the developer's registered keys, as the App Store does when a
 /// purchase carries a promotional offer.

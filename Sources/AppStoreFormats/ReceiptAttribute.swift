@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One raw receipt attribute: `SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`.
 ///

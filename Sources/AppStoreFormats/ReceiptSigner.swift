@@ -1,8 +1,8 @@
 import Crypto
-import Foundation
+public import Foundation
 import SwiftASN1
 import X509
-import _CryptoExtras
+public import _CryptoExtras
 
 /// Signs app receipts as Apple's production receipts are signed: a DER PKCS#7 `SignedData` with SHA-256,
 /// RSA PKCS#1 v1.5, no signed attributes, SignerInfo algorithm `rsaEncryption`, and the certificates

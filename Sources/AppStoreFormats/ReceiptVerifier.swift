@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 import SwiftASN1
 import Synchronization
 import X509

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An App Store Server Notification V2 (`signedPayload`), with Apple's field names.
 ///

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import SwiftASN1
-import X509
+public import X509
 
 /// A PKCS#7 / CMS `SignedData` receipt envelope, parsed but not verified.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension StoreDataDirectory {
     /// The file that holds the identifier of this machine's simulated device.

@@ -1,6 +1,6 @@
-import AppStoreEngine
+public import AppStoreEngine
 import AppStoreFormats
-import Foundation
+public import Foundation
 
 /// The layout of a data directory: where a store keeps its database, its certificate authority and the state of
 /// its simulated devices. The storage itself is ``StoreFactory``'s business; this type only knows the paths.

@@ -1,7 +1,7 @@
-import AppStoreEngine
+public import AppStoreEngine
 import AppStoreSQLite
 import Foundation
-import StoreKitConfiguration
+public import StoreKitConfiguration
 
 /// Where a store keeps its state.
 public enum StoreLocation: Sendable {

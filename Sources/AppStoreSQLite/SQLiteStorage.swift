@@ -1,10 +1,10 @@
-import AppStoreEngine
-import Foundation
+public import AppStoreEngine
+public import Foundation
 import GRDB
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 /// The engine's `Storage` in one SQLite file: the embedded default of `storekit`.

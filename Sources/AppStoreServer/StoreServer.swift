@@ -1,8 +1,10 @@
-import AppStoreEngine
-import Foundation
-import Hummingbird
-import Logging
+public import AppStoreEngine
+public import Foundation
+public import Hummingbird
+public import Logging
 import NIOCore
+import AppStoreFormats
+import StoreKitConfiguration
 
 /// The HTTP face of a store: what `storekit serve` runs.
 ///

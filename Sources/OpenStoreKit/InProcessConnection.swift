@@ -1,5 +1,5 @@
-import AppStoreEngine
-import Foundation
+public import AppStoreEngine
+public import Foundation
 
 /// A ``StoreConnection`` to a `StoreEngine` running in the app's own process.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a download of hosted content stands. Raw values are Apple's.
 @frozen public enum SKDownloadState: Int, Sendable {

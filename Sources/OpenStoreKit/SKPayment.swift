@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A request to the App Store to buy a product: what to buy, how many, and for which of the app's users.
 ///

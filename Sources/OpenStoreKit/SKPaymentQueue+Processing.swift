@@ -1,5 +1,7 @@
 import AppStoreEngine
 import Foundation
+import AppStoreFormats
+import StoreKitConfiguration
 
 /// The queue's store work. Every method here runs as a job of the queue's worker, one at a time, so the
 /// queue's view of the store never races with itself; callbacks go through ``SKPaymentQueue/callbackQueue``.

@@ -1,6 +1,6 @@
-import AppStoreEngine
-import Dispatch
-import Foundation
+package import AppStoreEngine
+public import Dispatch
+public import Foundation
 
 /// The queue of payment transactions the App Store processes for the app.
 ///

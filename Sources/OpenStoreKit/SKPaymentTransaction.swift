@@ -1,5 +1,5 @@
 import AppStoreEngine
-import Foundation
+public import Foundation
 
 /// Where a transaction in the payment queue stands. Raw values are Apple's.
 public enum SKPaymentTransactionState: Int, Sendable {

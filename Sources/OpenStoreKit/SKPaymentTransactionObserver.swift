@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The methods a payment queue calls to hand over transactions, restores, promoted purchases, revoked
 /// purchases, storefront changes and downloads.

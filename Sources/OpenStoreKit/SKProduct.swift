@@ -1,5 +1,5 @@
 import AppStoreEngine
-import Foundation
+public import Foundation
 import StoreKitConfiguration
 
 /// A product the App Store sells, with its localized name, description and price.

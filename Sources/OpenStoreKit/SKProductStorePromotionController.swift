@@ -1,5 +1,5 @@
 import AppStoreEngine
-import Foundation
+public import Foundation
 
 /// Whether a promoted in-app purchase shows on the App Store on this device. Raw values are Apple's.
 @frozen public enum SKProductStorePromotionVisibility: Int, Sendable {

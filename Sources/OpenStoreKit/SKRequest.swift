@@ -1,5 +1,5 @@
 import AppStoreEngine
-import Foundation
+public import Foundation
 
 /// A request to the App Store: the base of ``SKProductsRequest`` and ``SKReceiptRefreshRequest``.
 ///

@@ -1,5 +1,5 @@
-import AppStoreEngine
-import Foundation
+public import AppStoreEngine
+public import Foundation
 
 /// What a device needs from an App Store: the catalog, purchases, the device's unfinished transactions,
 /// restores, purchase intents, receipts and hosted content, and a signal when any of it changes.

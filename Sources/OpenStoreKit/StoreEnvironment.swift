@@ -1,6 +1,6 @@
-import AppStoreEngine
+public import AppStoreEngine
 import AppStoreHosting
-import Foundation
+public import Foundation
 import StoreKitConfiguration
 
 /// Everything a payment queue needs to act as one app on one device: the store it talks to, the customer's

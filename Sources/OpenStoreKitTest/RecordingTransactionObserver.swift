@@ -1,5 +1,5 @@
-import Foundation
-import OpenStoreKit
+public import Foundation
+public import OpenStoreKit
 
 /// A payment queue observer that records every callback, in order, for tests to inspect.
 ///

@@ -1,4 +1,4 @@
-import OpenStoreKit
+public import OpenStoreKit
 
 extension SKPaymentQueue {
     /// Waits until the queue has delivered everything: every payment, finish and restore asked for before the

@@ -1,5 +1,5 @@
 import AppStoreEngine
-import Foundation
+public import Foundation
 
 /// The error domain of StoreKit Test errors: `"SKTestErrorDomain"`.
 public let SKTestErrorDomain = "SKTestErrorDomain"

@@ -1,7 +1,7 @@
-import AppStoreEngine
+public import AppStoreEngine
 import AppStoreHosting
-import Foundation
-import OpenStoreKit
+public import Foundation
+public import OpenStoreKit
 import StoreKitConfiguration
 
 /// A test environment for in-app purchases: a store that sells a `.storekit` configuration's products, with

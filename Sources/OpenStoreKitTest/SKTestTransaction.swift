@@ -1,6 +1,6 @@
-import AppStoreEngine
-import Foundation
-import OpenStoreKit
+public import AppStoreEngine
+public import Foundation
+public import OpenStoreKit
 
 /// A transaction as the test session sees it: every transaction of the store, including failed ones,
 /// pending Ask to Buy requests and consumables. A snapshot; ask the session again for fresh values.

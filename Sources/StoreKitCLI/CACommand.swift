@@ -2,6 +2,7 @@ import AppStoreFormats
 import AppStoreHosting
 import ArgumentParser
 import Foundation
+import AppStoreEngine
 
 /// `storekit ca …`: the store's certificate authority.
 struct CACommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import AppStoreFormats
 import ArgumentParser
 import Foundation
+import X509
 
 /// `storekit jws …`: read and verify App Store JWS.
 struct JWSCommand: AsyncParsableCommand {

@@ -1,6 +1,8 @@
 import AppStoreEngine
 import ArgumentParser
 import Foundation
+import AppStoreFormats
+import AppStoreHosting
 
 /// `storekit purchase`: buys a product in the embedded store.
 struct PurchaseCommand: AsyncParsableCommand {

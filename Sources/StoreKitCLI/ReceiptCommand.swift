@@ -1,6 +1,7 @@
 import AppStoreFormats
 import ArgumentParser
 import Foundation
+import X509
 
 /// `storekit receipt …`: read and verify app receipts.
 struct ReceiptCommand: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import AppStoreEngine
 import Foundation
+import AppStoreFormats
 
 /// A transaction as the `storekit` command prints it with `--json`: Apple's field names where Apple has one.
 struct TransactionOutput: Encodable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One way a subscription can be billed (`billingPlans[]`, 5.0+ files). Values are kept verbatim.
 public struct BillingPlan: Sendable, Equatable {

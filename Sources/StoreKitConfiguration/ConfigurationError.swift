@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Why a `.storekit` file could not be loaded: every problem found in one pass, each naming its place.
 ///

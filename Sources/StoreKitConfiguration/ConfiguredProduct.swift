@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Any product of a configuration, whatever list holds it: what ``StoreKitConfigurationFile/allProducts`` and
 /// ``StoreKitConfigurationFile/product(withID:)`` return. Switch on it for kind-specific data, or use the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A subscription offer: introductory, promotional (`adHocOffers`), offer code (`codeOffers`) or win-back
 /// (`winbackOffers`). All five lists share this shape; which keys are set depends on the list.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The local key Xcode generates for signing promotional-offer payloads (`subscriptionOffersKeyPair`).
 public struct OfferSigningKey: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A consumable, non-consumable or non-renewing subscription product (an entry of `products` or
 /// `nonRenewingSubscriptions`).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The test-environment defaults of a `.storekit` file (`settings`): storefront, locale, time rate and the
 /// switches Xcode's Editor menu offers. `SKTestSession` can override each one at run time.

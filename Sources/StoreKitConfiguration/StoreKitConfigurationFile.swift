@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A StoreKit configuration file (`.storekit`), as Xcode writes it: the products an app sells, its
 /// subscription groups and offers, and the test environment's settings.

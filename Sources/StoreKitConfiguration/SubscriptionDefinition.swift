@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An auto-renewable subscription (an entry of a group's `subscriptions`), with its offers.
 public struct SubscriptionDefinition: Sendable, Equatable {

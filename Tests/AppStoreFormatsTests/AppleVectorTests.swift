@@ -3,6 +3,7 @@ import Testing
 import X509
 
 @testable import AppStoreFormats
+import SwiftASN1
 
 /// Real Apple- and Xcode-made artifacts from ../shared/corpus/vectors.
 @Suite("Apple vectors")

@@ -4,6 +4,7 @@ import Testing
 import X509
 
 @testable import AppStoreFormats
+import SwiftASN1
 
 @Suite("JWS signing and verification")
 struct JWSTests {

@@ -3,6 +3,7 @@ import AppStoreHosting
 import Foundation
 import StoreKitConfiguration
 import Testing
+import AppStoreFormats
 
 @Suite("Opening stores")
 struct StoreFactoryTests {

@@ -2,6 +2,7 @@ import AppStoreEngine
 import AppStoreSQLite
 import Foundation
 import Testing
+import AppStoreFormats
 
 @Suite("SQLite storage of purchase intents")
 struct PurchaseIntentStorageTests {

@@ -6,6 +6,7 @@ import Foundation
 import HummingbirdTesting
 import NIOCore
 import Testing
+import HTTPTypes
 
 @Suite("Store server routes")
 struct StoreServerTests {

@@ -3,6 +3,7 @@ import Foundation
 @testable import StoreKitCLI
 import TestProcesses
 import Testing
+import ArgumentParser
 
 /// The example app and `storekit` as separate processes sharing a data directory, as a developer runs them.
 @Suite("App processes configured by the environment")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// What the store issues through its commands, checked by code nobody here wrote: Apple's
 /// `app-store-server-library` (Python) and `openssl cms`.

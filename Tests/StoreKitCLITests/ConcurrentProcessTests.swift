@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestProcesses
 
 /// `storekit` processes racing on one data directory, as an app, a server and a terminal do on one machine.
 @Suite("Processes racing on one store")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestProcesses
 
 @Suite("storekit store commands")
 struct StoreCommandTests {

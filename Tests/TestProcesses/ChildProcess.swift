@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import Synchronization
-import Testing
+public import Testing
 
 /// A program a test runs as a separate process: `storekit`, the example app, `python3`, `openssl`.
 ///

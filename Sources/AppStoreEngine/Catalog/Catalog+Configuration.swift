@@ -1,6 +1,6 @@
 import AppStoreFormats
 import Foundation
-import StoreKitConfiguration
+public import StoreKitConfiguration
 
 extension Catalog {
     /// The catalog a `.storekit` configuration describes: every product of every kind, in file order.

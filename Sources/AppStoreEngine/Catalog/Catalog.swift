@@ -1,6 +1,6 @@
-import AppStoreFormats
-import Foundation
-import StoreKitConfiguration
+public import AppStoreFormats
+public import Foundation
+public import StoreKitConfiguration
 
 /// A product's name and description in one locale.
 public struct LocalizedText: Sendable, Hashable, Codable {

@@ -1,5 +1,5 @@
-import Foundation
-import StoreKitConfiguration
+public import Foundation
+public import StoreKitConfiguration
 
 /// How fast subscription time runs in a test store: the raw values of Apple's `SKTestSession.TimeRate`.
 ///

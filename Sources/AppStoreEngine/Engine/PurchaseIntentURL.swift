@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The test URL Apple documents for promoted in-app purchases:
 /// `itms-services://?action=purchaseIntent&bundleId=com.example.app&productIdentifier=product_name`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A request to buy a product, as an app's payment or a purchase made outside the app.
 public struct PurchaseRequest: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension StoreEngine {
     /// Records that a customer started buying a product outside the app (a promoted in-app purchase).

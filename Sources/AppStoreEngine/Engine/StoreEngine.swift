@@ -1,5 +1,5 @@
-import AppStoreFormats
-import Foundation
+public import AppStoreFormats
+public import Foundation
 
 /// One App Store: a catalog, its accounts and their purchases, on a clock.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A purchase a customer started outside the app — a promoted in-app purchase tapped on the App Store, or an
 /// `itms-services://?action=purchaseIntent…` URL — waiting for the app to continue it.

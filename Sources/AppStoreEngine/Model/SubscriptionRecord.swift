@@ -1,5 +1,5 @@
-import AppStoreFormats
-import Foundation
+public import AppStoreFormats
+public import Foundation
 
 /// Where an auto-renewable subscription stands.
 public enum SubscriptionStatus: String, Sendable, Hashable, Codable {

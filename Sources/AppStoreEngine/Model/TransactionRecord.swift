@@ -1,5 +1,5 @@
-import AppStoreFormats
-import Foundation
+public import AppStoreFormats
+public import Foundation
 
 /// How a transaction came about.
 public enum TransactionOrigin: String, Sendable, Hashable, Codable {

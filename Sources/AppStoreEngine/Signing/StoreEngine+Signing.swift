@@ -1,5 +1,5 @@
-import AppStoreFormats
-import Foundation
+public import AppStoreFormats
+public import Foundation
 
 extension StoreEngine {
     /// The environment signed data claims, from the store's settings (`Sandbox` unless configured).

@@ -1,4 +1,4 @@
-import AppStoreFormats
+public import AppStoreFormats
 import Foundation
 import Synchronization
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Which transactions to read from storage. Unset fields match everything.
 public struct TransactionQuery: Sendable, Hashable {
