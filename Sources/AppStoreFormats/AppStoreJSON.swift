@@ -20,18 +20,15 @@ public enum AppStoreJSON {
     }
 
     /// Decodes Apple-style JSON (dates as milliseconds since 1970, integer or fractional; unknown keys ignored;
-    /// `null` read as absent) with Foundation's `JSONDecoder`.
+    /// `null` read as absent).
     public static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
-        try decoder.decode(type, from: data)
+        try JSONValueDecoder.decode(type, from: Array(data))
     }
 
     /// Decodes Apple-style JSON from bytes.
     static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value {
-        try decoder.decode(type, from: Data(bytes))
+        try JSONValueDecoder.decode(type, from: bytes)
     }
-
-    /// One decoder for every payload: configuring a new one per token costs more than decoding a small payload.
-    private static let decoder = makeDecoder()
 
     /// A Foundation `JSONDecoder` configured for Apple's date representation, for callers that need one.
     public static func makeDecoder() -> JSONDecoder {

@@ -1,11 +1,10 @@
 public import Foundation
 
-/// A JSON document whose objects keep their members in a chosen order.
+/// A JSON document that keeps object keys in their original order.
 ///
 /// Apple emits payload fields in a fixed order, and Foundation's `JSONEncoder` on Linux does not keep
-/// declaration order (nor a stable one between processes: it reorders keys whose values use an encoding
-/// strategy, such as dates). ``AppStoreJSON`` builds a `JSONValue` in declaration order and writes it
-/// deterministically; ``parse(_:)`` reads any JSON for display (`storekit jws decode`).
+/// declaration order (nor a stable one between processes). ``AppStoreJSON`` builds a `JSONValue` and writes it
+/// deterministically; ``parse(_:)`` reads any JSON for display (`storekit jws decode`) without reordering it.
 public indirect enum JSONValue: Hashable, Sendable {
     /// `null`.
     case null
@@ -129,36 +128,180 @@ public indirect enum JSONValue: Hashable, Sendable {
 
     // MARK: Parsing
 
-    /// Parses JSON text with Foundation's `JSONDecoder`. Object members come out sorted by key (JSON objects are
-    /// unordered, and Foundation does not report the document's order); numbers keep their value as text.
+    /// Parses JSON text, keeping object members in document order.
     public static func parse<Bytes: DataProtocol>(_ data: Bytes) throws -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(data))
-        } catch {
-            throw FormatError.malformedData("The text is not valid JSON: \(error)")
-        }
+        var parser = Parser(bytes: Array(data))
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == parser.bytes.count else { throw parser.failure("trailing characters") }
+        return value
     }
-}
 
-extension JSONValue: Decodable {
-    /// Reads any JSON value.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let bool = try? container.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let integer = try? container.decode(Int64.self) {
-            self = .number(String(integer))
-        } else if let number = try? container.decode(Double.self) {
-            self = .number("\(number)")
-        } else if let string = try? container.decode(String.self) {
-            self = .string(string)
-        } else if let elements = try? container.decode([JSONValue].self) {
-            self = .array(elements)
-        } else {
-            let members = try container.decode([String: JSONValue].self)
-            self = .object(members.sorted { $0.key < $1.key }.map { Member(key: $0.key, value: $0.value) })
+    private struct Parser {
+        let bytes: [UInt8]
+        var index = 0
+
+        func failure(_ reason: String) -> FormatError {
+            FormatError.malformedData("Invalid JSON at byte \(index): \(reason).")
+        }
+
+        mutating func skipWhitespace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x0A, 0x0D, 0x09: index += 1
+                default: return
+                }
+            }
+        }
+
+        static func isNumberByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+                UInt8(ascii: "e"), UInt8(ascii: "E"):
+                true
+            default:
+                false
+            }
+        }
+
+        mutating func expect(_ byte: UInt8) throws {
+            guard index < bytes.count, bytes[index] == byte else {
+                throw failure("expected \(Character(Unicode.Scalar(byte)))")
+            }
+            index += 1
+        }
+
+        mutating func expect(_ literal: String) throws {
+            let expected = Array(literal.utf8)
+            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
+                throw failure("expected \(literal)")
+            }
+            index += expected.count
+        }
+
+        mutating func parseValue(depth: Int) throws -> JSONValue {
+            guard depth < 512 else { throw failure("nesting too deep") }
+            guard index < bytes.count else { throw failure("unexpected end") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                index += 1
+                var members: [Member] = []
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(members)
+                }
+                while true {
+                    skipWhitespace()
+                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a key") }
+                    let key = try parseString()
+                    skipWhitespace()
+                    try expect(UInt8(ascii: ":"))
+                    skipWhitespace()
+                    members.append(Member(key: key, value: try parseValue(depth: depth + 1)))
+                    skipWhitespace()
+                    guard index < bytes.count else { throw failure("unexpected end") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        continue
+                    }
+                    try expect(UInt8(ascii: "}"))
+                    return .object(members)
+                }
+            case UInt8(ascii: "["):
+                index += 1
+                var elements: [JSONValue] = []
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(elements)
+                }
+                while true {
+                    skipWhitespace()
+                    elements.append(try parseValue(depth: depth + 1))
+                    skipWhitespace()
+                    guard index < bytes.count else { throw failure("unexpected end") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        continue
+                    }
+                    try expect(UInt8(ascii: "]"))
+                    return .array(elements)
+                }
+            case UInt8(ascii: "\""):
+                return .string(try parseString())
+            case UInt8(ascii: "t"):
+                try expect("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try expect("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try expect("null")
+                return .null
+            default:
+                let start = index
+                while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
+                let text = String(decoding: bytes[start..<index], as: UTF8.self)
+                guard !text.isEmpty, Double(text) != nil else { throw failure("unexpected character") }
+                return .number(text)
+            }
+        }
+
+        mutating func parseString() throws -> String {
+            index += 1
+            // Fast path: no escapes before the closing quote.
+            var end = index
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+            if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+                let string = String(decoding: bytes[index..<end], as: UTF8.self)
+                index = end + 1
+                return string
+            }
+            var output = [UInt8]()
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""):
+                    return String(decoding: output, as: UTF8.self)
+                case UInt8(ascii: "\\"):
+                    guard index < bytes.count else { throw failure("unterminated escape") }
+                    let escaped = bytes[index]
+                    index += 1
+                    switch escaped {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(escaped)
+                    case UInt8(ascii: "n"): output.append(0x0A)
+                    case UInt8(ascii: "r"): output.append(0x0D)
+                    case UInt8(ascii: "t"): output.append(0x09)
+                    case UInt8(ascii: "b"): output.append(0x08)
+                    case UInt8(ascii: "f"): output.append(0x0C)
+                    case UInt8(ascii: "u"):
+                        var scalar = try parseHex4()
+                        if (0xD800..<0xDC00).contains(scalar), index + 1 < bytes.count,
+                            bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                        {
+                            index += 2
+                            let low = try parseHex4()
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        output.append(contentsOf: String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
+                    default:
+                        throw failure("invalid escape")
+                    }
+                default:
+                    output.append(byte)
+                }
+            }
+            throw failure("unterminated string")
+        }
+
+        mutating func parseHex4() throws -> UInt32 {
+            guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+            else { throw failure("invalid \\u escape") }
+            index += 4
+            return value
         }
     }
 }

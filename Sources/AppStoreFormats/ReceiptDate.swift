@@ -21,7 +21,8 @@ enum ReceiptDate {
     /// Returns nil for anything else (including the empty string Apple writes for "no date").
     static func date(from text: String) -> Date? {
         guard !text.isEmpty else { return nil }
-        return accepted.lazy.compactMap { try? $0.parse(text) }.first
+        if let date = try? standard.parse(text) { return date }
+        return accepted.dropFirst().lazy.compactMap { try? $0.parse(text) }.first
     }
 
     /// Milliseconds since 1970, rounded to the nearest millisecond (Apple's JSON date representation).
