@@ -25,9 +25,9 @@ enum Base64 {
         guard end % 4 != 1 else { return nil }
         // Rewritten into the standard alphabet with its padding, in place: JWS verification decodes every
         // payload, and a byte-by-byte append to `Data` costs ten times Foundation's decoding itself.
+        guard end > 0 else { return [] }
         let padded = (end + 3) / 4 * 4
-        var standard = Data(count: padded)
-        standard.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: padded) { output in
             for (offset, byte) in text.prefix(end).enumerated() {
                 output[offset] = switch byte {
                 case UInt8(ascii: "-"): UInt8(ascii: "+")
@@ -36,8 +36,9 @@ enum Base64 {
                 }
             }
             for offset in end..<padded { output[offset] = UInt8(ascii: "=") }
+            let standard = Data(bytesNoCopy: output.baseAddress!, count: padded, deallocator: .none)
+            return Data(base64Encoded: standard).map(Array.init)
         }
-        return Data(base64Encoded: standard).map(Array.init)
     }
 
     /// Decodes base64 text that may contain whitespace or line breaks (as in files and PEM bodies).
