@@ -190,10 +190,10 @@ extension SKError {
     /// The StoreKit error for a store refusal, keeping the store's message as the description.
     init(_ storeError: StoreError, purchase: Bool = false) {
         let code: Code = switch storeError {
-        case .unknownProduct: purchase ? .paymentInvalid : .storeProductNotAvailable
-        case .invalidQuantity: .paymentInvalid
-        case .paymentNotAllowed: .paymentNotAllowed
-        case .unknownStorefront: .storeProductNotAvailable
+        case StoreError.unknownProduct: purchase ? .paymentInvalid : .storeProductNotAvailable
+        case StoreError.invalidQuantity: .paymentInvalid
+        case StoreError.paymentNotAllowed: .paymentNotAllowed
+        case StoreError.unknownStorefront: .storeProductNotAvailable
         default: .unknown
         }
         self.init(code, userInfo: [NSLocalizedDescriptionKey: storeError.message])

@@ -80,10 +80,10 @@ extension SKTestError {
     /// The test error for a store refusal, keeping the store's message.
     init(_ error: StoreError) {
         let code: Code = switch error {
-        case .unknownTransaction: .noTransactionFound
-        case .unknownProduct: .invalidProductIdentifier
-        case .invalidProductType: .invalidProductType
-        case .storageFailure: .serviceUnavailable
+        case StoreError.unknownTransaction: .noTransactionFound
+        case StoreError.unknownProduct: .invalidProductIdentifier
+        case StoreError.invalidProductType: .invalidProductType
+        case StoreError.storageFailure: .serviceUnavailable
         default: .invalidAction
         }
         self.init(code, message: error.message)

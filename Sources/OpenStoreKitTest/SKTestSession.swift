@@ -214,7 +214,15 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     /// Every transaction of the store, oldest first: failed ones, pending Ask to Buy requests and consumables
     /// included.
     open func allTransactions() -> [SKTestTransaction] {
-        ((try? wait { [engine] () async throws(StoreError) in try await engine.transactions() }) ?? []).map(SKTestTransaction.init)
+        let (records, subscriptions) = (try? wait { [engine] () async throws(StoreError) -> ([TransactionRecord], [UInt64: SubscriptionRecord]) in
+            let records = try await engine.transactions()
+            var subscriptions: [UInt64: SubscriptionRecord] = [:]
+            for account in Set(records.map(\.accountID)) {
+                for subscription in try await engine.subscriptions(accountID: account) { subscriptions[subscription.id] = subscription }
+            }
+            return (records, subscriptions)
+        }) ?? ([], [:])
+        return records.map { SKTestTransaction($0, subscription: subscriptions[$0.originalID]) }
     }
 
     /// Deletes a transaction and the restores and repurchases derived from it, as if they never happened.
@@ -261,6 +269,57 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     open func refundTransaction(identifier: Int) throws {
         let id = try storeID(identifier)
         _ = try control { [engine] () async throws(StoreError) in try await engine.refund(transactionID: id) }
+    }
+
+    // MARK: Subscriptions
+
+    /// Turns on auto-renew of the subscription a transaction belongs to: it renews at the end of its period.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`; `invalidProductType` for a transaction that is not of an
+    ///   auto-renewable subscription; `invalidAction` when the subscription is no longer active.
+    open func enableAutoRenewForTransaction(identifier: Int) throws {
+        try setAutoRenew(identifier, enabled: true)
+    }
+
+    /// Turns off auto-renew of the subscription a transaction belongs to: it expires at the end of its period.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`; `invalidProductType` for a transaction that is not of an
+    ///   auto-renewable subscription; `invalidAction` when the subscription is no longer active.
+    open func disableAutoRenewForTransaction(identifier: Int) throws {
+        try setAutoRenew(identifier, enabled: false)
+    }
+
+    /// Renews a subscription now: its period ends, a new period starts with a renewal transaction that the app's
+    /// queue delivers as purchased, and auto-renew is on.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound` when the account has no subscription to the product.
+    open func forceRenewalOfSubscription(productIdentifier: String) throws {
+        let id = try subscriptionID(productIdentifier)
+        _ = try control { [engine] () async throws(StoreError) in try await engine.renewSubscription(id) }
+    }
+
+    /// Expires a subscription now: auto-renew goes off and its period ends.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound` when the account has no subscription to the product.
+    open func expireSubscription(productIdentifier: String) throws {
+        let id = try subscriptionID(productIdentifier)
+        _ = try control { [engine] () async throws(StoreError) in try await engine.expireSubscription(id) }
+    }
+
+    /// Moves the session's clock forward by `interval` seconds, renewing and expiring subscriptions on the way in
+    /// date order. An OpenStoreKit addition: StoreKit Test has no clock a test can move.
+    ///
+    /// - Throws: ``SKTestError`` `invalidAction` when the session was not made with a `VirtualClock`, or when
+    ///   `interval` is negative.
+    public func advanceTime(by interval: TimeInterval) async throws {
+        guard let clock = engine.clock as? VirtualClock else {
+            throw SKTestError(.invalidAction, message: "Only a session made with a VirtualClock can move time: SKTestSession(contentsOf:clock: VirtualClock(start: …)).")
+        }
+        do {
+            try await clock.advance(by: interval)
+        } catch {
+            throw SKTestError(error)
+        }
     }
 
     /// Buys a product outside the app, as the customer would on another device: the app's queue delivers the
@@ -325,6 +384,26 @@ open class SKTestSession: NSObject, @unchecked Sendable {
             try await engine.account(environment.accountID)
         }) else { return }
         paymentQueue.noteAccount(account)
+    }
+
+    private func setAutoRenew(_ identifier: Int, enabled: Bool) throws(SKTestError) {
+        let id = try storeID(identifier)
+        _ = try control { [engine] () async throws(StoreError) in
+            try await engine.setAutoRenew(subscription: try await engine.subscription(forTransaction: id).id, enabled: enabled)
+        }
+    }
+
+    /// The original transaction of the session account's subscription to a product (current or renewing into it).
+    private func subscriptionID(_ productIdentifier: String) throws(SKTestError) -> UInt64 {
+        let subscriptions = try control { [engine, environment] () async throws(StoreError) in
+            try await engine.subscriptions(accountID: environment.accountID, bundleID: environment.bundleID)
+        }
+        guard let subscription = subscriptions.first(where: { $0.productID == productIdentifier })
+            ?? subscriptions.first(where: { $0.autoRenewProductID == productIdentifier })
+        else {
+            throw SKTestError(.noTransactionFound, message: "The account has no subscription to \(productIdentifier). Buy it first.")
+        }
+        return subscription.id
     }
 
     private func storeID(_ identifier: Int) throws(SKTestError) -> UInt64 {

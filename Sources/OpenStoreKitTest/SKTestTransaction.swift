@@ -5,13 +5,16 @@ public import OpenStoreKit
 /// A transaction as the test session sees it: every transaction of the store, including failed ones,
 /// pending Ask to Buy requests and consumables. A snapshot; ask the session again for fresh values.
 ///
-/// `@unchecked Sendable`: its only stored property is a `let` of a `Sendable` type.
+/// `@unchecked Sendable`: its stored properties are `let`s of `Sendable` types.
 open class SKTestTransaction: NSObject, @unchecked Sendable {
     /// The store's record of the transaction.
     public let record: TransactionRecord
+    /// For an auto-renewable subscription, the subscription the transaction belongs to, as it is now.
+    public let subscription: SubscriptionRecord?
 
-    init(_ record: TransactionRecord) {
+    init(_ record: TransactionRecord, subscription: SubscriptionRecord? = nil) {
         self.record = record
+        self.subscription = subscription
         super.init()
     }
 
@@ -39,11 +42,13 @@ open class SKTestTransaction: NSObject, @unchecked Sendable {
     /// When the App Store refunded or revoked the transaction.
     open var cancelDate: Date? { record.revocationDate }
 
-    /// When a subscription period ends; `nil` for products that are not subscriptions.
-    open var expirationDate: Date? { nil }
+    /// When the subscription period this transaction paid for ends; `nil` for products that are not
+    /// auto-renewable subscriptions.
+    open var expirationDate: Date? { record.expiresDate }
 
-    /// Whether a subscription renews automatically; `false` for products that are not subscriptions.
-    open var autoRenewingEnabled: Bool { false }
+    /// Whether the subscription renews automatically at the end of its current period; `false` for products
+    /// that are not auto-renewable subscriptions.
+    open var autoRenewingEnabled: Bool { subscription?.autoRenewEnabled ?? false }
 
     /// Whether the purchase waits for the customer to resolve an issue (an interrupted purchase).
     open var hasPurchaseIssue: Bool { record.state == .interrupted }

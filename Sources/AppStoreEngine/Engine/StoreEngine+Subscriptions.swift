@@ -8,13 +8,13 @@ extension StoreEngine {
 
     /// The subscription a transaction belongs to: the one whose original transaction is the transaction's original.
     ///
-    /// - Throws: `StoreError.unknownTransaction` when the transaction does not exist or is not of an
-    ///   auto-renewable subscription.
+    /// - Throws: `StoreError.unknownTransaction` when the transaction does not exist, `invalidProductType` when
+    ///   it is not of an auto-renewable subscription.
     public func subscription(forTransaction id: UInt64) async throws(StoreError) -> SubscriptionRecord {
         try await read { storage in
             let record = try storage.knownTransaction(id: id)
             guard let subscription = try storage.subscription(id: record.originalID) else {
-                throw StoreError.unknownTransaction("Transaction \(id) is not part of an auto-renewable subscription.")
+                throw StoreError.invalidProductType("Transaction \(id) (\(record.productID)) is not part of an auto-renewable subscription.")
             }
             return subscription
         }

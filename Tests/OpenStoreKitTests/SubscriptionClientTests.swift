@@ -1,0 +1,91 @@
+import AppStoreEngine
+import AppStoreFormats
+import Foundation
+import OpenStoreKit
+import OpenStoreKitTest
+import Testing
+
+/// Auto-renewable subscriptions as an app and its tests see them: renewals delivered to observers, the receipt,
+/// and StoreKit Test's subscription controls.
+@Suite("Subscriptions in the app")
+struct SubscriptionClientTests {
+    let month: TimeInterval = 31 * 86_400
+
+    func session() throws -> (SKTestSession, RecordingTransactionObserver) {
+        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart))
+        session.disableDialogs = true
+        let observer = RecordingTransactionObserver(finishesTransactions: true)
+        session.paymentQueue.add(observer)
+        return (session, observer)
+    }
+
+    @Test("A renewal reaches the app's observer as a new purchased transaction, and the receipt lists both periods")
+    func renewalReachesObserver() async throws {
+        let (session, observer) = try session()
+        let product = try #require(try await ProductsFetcher.fetch([Demo.monthly], from: session.paymentQueue).products.first)
+        session.paymentQueue.add(SKPayment(product: product))
+        await session.paymentQueue.waitUntilIdle()
+        let purchased = observer.updatedTransactions.filter { $0.state == .purchased }.map(\.transaction)
+        #expect(purchased.count == 1)
+
+        try await session.advanceTime(by: month)
+        await session.paymentQueue.waitUntilIdle()
+        let afterRenewal = observer.updatedTransactions.filter { $0.state == .purchased }.map(\.transaction)
+        #expect(afterRenewal.count == 2)
+        let renewal = try #require(afterRenewal.last)
+        #expect(renewal.payment.productIdentifier == Demo.monthly)
+        #expect(renewal.transactionIdentifier != purchased.first?.transactionIdentifier)
+        #expect(observer.removedTransactions.count == 2)
+
+        let receiptURL = try #require(session.paymentQueue.appStoreReceiptURL)
+        let receipt = try AppReceipt(receiptData: try Data(contentsOf: receiptURL))
+        let periods = receipt.inAppPurchases.filter { $0.productID == Demo.monthly }.sorted { ($0.purchaseDate ?? .distantPast) < ($1.purchaseDate ?? .distantPast) }
+        #expect(periods.count == 2)
+        #expect(periods.allSatisfy { $0.originalTransactionID == periods.first?.transactionID })
+        #expect(periods.last?.purchaseDate == periods.first?.expiresDate)
+    }
+
+    @Test("SKTestSession's subscription controls: auto-renew off and on, forced renewal, expiry")
+    func sessionControls() async throws {
+        let (session, observer) = try session()
+        let product = try #require(try await ProductsFetcher.fetch([Demo.monthly], from: session.paymentQueue).products.first)
+        session.paymentQueue.add(SKPayment(product: product))
+        await session.paymentQueue.waitUntilIdle()
+        let purchase = try #require(session.allTransactions().first)
+        #expect(purchase.autoRenewingEnabled)
+        #expect(purchase.expirationDate == Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: testStart))
+
+        try session.disableAutoRenewForTransaction(identifier: purchase.identifier)
+        #expect(session.allTransactions().first?.autoRenewingEnabled == false)
+        try session.enableAutoRenewForTransaction(identifier: purchase.identifier)
+        #expect(session.allTransactions().first?.autoRenewingEnabled == true)
+
+        try await session.advanceTime(by: 86_400)
+        try session.forceRenewalOfSubscription(productIdentifier: Demo.monthly)
+        await session.paymentQueue.waitUntilIdle()
+        let transactions = session.allTransactions()
+        #expect(transactions.count == 2)
+        #expect(transactions.last?.originalTransactionIdentifier == purchase.identifier)
+        #expect(transactions.last?.purchaseDate == testStart.addingTimeInterval(86_400))
+        #expect(observer.updatedTransactions.filter { $0.state == .purchased }.count == 2)
+
+        try session.expireSubscription(productIdentifier: Demo.monthly)
+        #expect(session.allTransactions().last?.autoRenewingEnabled == false)
+        try await session.advanceTime(by: 3 * month)
+        await session.paymentQueue.waitUntilIdle()
+        #expect(session.allTransactions().count == 2)
+    }
+
+    @Test("Subscription controls refuse what they cannot do, with StoreKit Test's errors")
+    func controlErrors() async throws {
+        let (session, _) = try session()
+        try session.buyProduct(productIdentifier: Demo.coins)
+        let coins = try #require(session.allTransactions().first)
+        #expect(throws: SKTestError(.invalidProductType)) { try session.disableAutoRenewForTransaction(identifier: coins.identifier) }
+        #expect(throws: SKTestError(.noTransactionFound)) { try session.forceRenewalOfSubscription(productIdentifier: Demo.monthly) }
+        #expect(throws: SKTestError(.noTransactionFound)) { try session.enableAutoRenewForTransaction(identifier: 99) }
+
+        let systemSession = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated)
+        await #expect(throws: SKTestError(.invalidAction)) { try await systemSession.advanceTime(by: 60) }
+    }
+}
