@@ -22,7 +22,9 @@ extension StoreEngine {
 
     /// Turns a subscription's auto-renew on or off, as the customer does in their account settings.
     ///
-    /// - Parameter id: The subscription's original transaction identifier.
+    /// - Parameters:
+    ///   - id: The subscription's original transaction identifier.
+    ///   - enabled: Whether the subscription renews at the end of its period.
     /// - Throws: `StoreError.invalidTransactionState` for a subscription that is not active.
     @discardableResult
     public func setAutoRenew(subscription id: UInt64, enabled: Bool) async throws(StoreError) -> SubscriptionRecord {
