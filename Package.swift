@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "StoreKitCLI",
             dependencies: [
-                "StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreHosting", "AppStoreServer",
+                "StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreSQLite", "AppStoreHosting", "AppStoreServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),

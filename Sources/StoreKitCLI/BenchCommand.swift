@@ -2,19 +2,23 @@ import AppStoreFormats
 import ArgumentParser
 import Foundation
 
-/// `storekit bench`: throughput of the formats module's hot paths.
+/// `storekit bench`: throughput of the formats module's hot paths, and of subscription renewals.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure signing and verification throughput (build with -c release for real figures).",
+        abstract: "Measure signing, verification and renewal throughput (build with -c release for real figures).",
         discussion: """
             Benchmarks: jws-sign, jws-verify (chain cached), jws-verify-uncached, receipt-build (encode and sign
             a receipt with 10 purchases), receipt-verify. With no names, runs them all, each for --seconds
             seconds on one task, with a fresh in-memory certificate authority. Prints "NAME: N ops in S s = R/s".
 
+            renewals (run only when named): one subscriber through ten years of monthly renewals on a virtual
+            clock, then --subscribers monthly subscribers in a temporary SQLite store advanced one year.
+
             Examples:
               storekit bench
               storekit bench jws-verify jws-verify-uncached --seconds 3
+              swift build -c release && .build/release/storekit bench renewals --subscribers 100000
             """
     )
 
@@ -24,6 +28,10 @@ struct BenchCommand: AsyncParsableCommand {
         case jwsVerifyUncached = "jws-verify-uncached"
         case receiptBuild = "receipt-build"
         case receiptVerify = "receipt-verify"
+        case renewals
+
+        /// The benchmarks that run when none is named: the quick ones.
+        static let defaults: [Benchmark] = [.jwsSign, .jwsVerify, .jwsVerifyUncached, .receiptBuild, .receiptVerify]
     }
 
     @Argument(help: "Benchmarks to run (default: all).")
@@ -31,6 +39,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(help: "Seconds per benchmark.")
     var seconds: Double = 2
+
+    @Option(help: "Subscribers the renewals benchmark advances one year.")
+    var subscribers: Int = 100_000
 
     func run() async throws {
         guard seconds > 0 else { throw FormatsCLI.failure("--seconds must be positive.") }
@@ -75,9 +86,13 @@ struct BenchCommand: AsyncParsableCommand {
         let receiptData = try receiptSigner.sign(receipt)
         let receiptVerifier = try ReceiptVerifier(rootCertificates: authority.rootCertificatesDER)
 
-        for benchmark in names.isEmpty ? Benchmark.allCases : names {
+        guard subscribers > 0 else { throw FormatsCLI.failure("--subscribers must be positive.") }
+        for benchmark in names.isEmpty ? Benchmark.defaults : names {
             let operation: () async throws -> Bool
             switch benchmark {
+            case .renewals:
+                try await RenewalBenchmark(subscribers: subscribers).run()
+                continue
             case .jwsSign:
                 operation = { !(try signer.sign(transaction)).isEmpty }
             case .jwsVerify:
