@@ -146,17 +146,17 @@ private struct SQLiteTransaction: StorageTransaction {
     let tenant: String
 
     func account(id: String) throws -> Account? {
-        try String.fetchOne(db, sql: "SELECT body FROM account WHERE tenant = ? AND id = ?", arguments: [tenant, id])
+        try String.fetchOne(try db.cachedStatement(sql: "SELECT body FROM account WHERE tenant = ? AND id = ?"), arguments: [tenant, id])
             .map { try Self.decode(Account.self, from: $0) }
     }
 
     func accounts() throws -> [Account] {
-        try String.fetchAll(db, sql: "SELECT body FROM account WHERE tenant = ? ORDER BY id", arguments: [tenant])
+        try String.fetchAll(try db.cachedStatement(sql: "SELECT body FROM account WHERE tenant = ? ORDER BY id"), arguments: [tenant])
             .map { try Self.decode(Account.self, from: $0) }
     }
 
     func transaction(id: UInt64) throws -> TransactionRecord? {
-        try String.fetchOne(db, sql: "SELECT body FROM storeTransaction WHERE tenant = ? AND id = ?", arguments: [tenant, id])
+        try String.fetchOne(try db.cachedStatement(sql: "SELECT body FROM storeTransaction WHERE tenant = ? AND id = ?"), arguments: [tenant, id])
             .map { try Self.decode(TransactionRecord.self, from: $0) }
     }
 
@@ -168,25 +168,25 @@ private struct SQLiteTransaction: StorageTransaction {
         if let productID = query.productID { conditions.append("productID = ?"); arguments += [productID] }
         if let originalID = query.originalID { conditions.append("originalID = ?"); arguments += [originalID] }
         let sql = "SELECT body FROM storeTransaction WHERE \(conditions.joined(separator: " AND ")) ORDER BY id"
-        return try String.fetchAll(db, sql: sql, arguments: arguments).map { try Self.decode(TransactionRecord.self, from: $0) }
+        return try String.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { try Self.decode(TransactionRecord.self, from: $0) }
     }
 
     func finishedTransactionIDs(deviceID: UUID) throws -> Set<UInt64> {
         Set(try UInt64.fetchAll(
-            db, sql: "SELECT transactionID FROM finishedTransaction WHERE tenant = ? AND deviceID = ?",
+            try db.cachedStatement(sql: "SELECT transactionID FROM finishedTransaction WHERE tenant = ? AND deviceID = ?"),
             arguments: [tenant, deviceID.uuidString]
         ))
     }
 
     func purchaseIntents(accountID: String, bundleID: String) throws -> [PurchaseIntentRecord] {
         try String.fetchAll(
-            db, sql: "SELECT body FROM purchaseIntent WHERE tenant = ? AND accountID = ? AND bundleID = ? ORDER BY date, id",
+            try db.cachedStatement(sql: "SELECT body FROM purchaseIntent WHERE tenant = ? AND accountID = ? AND bundleID = ? ORDER BY date, id"),
             arguments: [tenant, accountID, bundleID]
         ).map { try Self.decode(PurchaseIntentRecord.self, from: $0) }
     }
 
     func subscription(id: UInt64) throws -> SubscriptionRecord? {
-        try String.fetchOne(db, sql: "SELECT body FROM subscription WHERE tenant = ? AND id = ?", arguments: [tenant, id])
+        try String.fetchOne(try db.cachedStatement(sql: "SELECT body FROM subscription WHERE tenant = ? AND id = ?"), arguments: [tenant, id])
             .map { try Self.decode(SubscriptionRecord.self, from: $0) }
     }
 
@@ -199,24 +199,25 @@ private struct SQLiteTransaction: StorageTransaction {
         } else {
             sql = "SELECT body FROM subscription WHERE tenant = ? AND accountID = ? ORDER BY id"
         }
-        return try String.fetchAll(db, sql: sql, arguments: arguments).map { try Self.decode(SubscriptionRecord.self, from: $0) }
+        return try String.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { try Self.decode(SubscriptionRecord.self, from: $0) }
     }
 
     func subscriptionsDue(by date: Date, limit: Int) throws -> [SubscriptionRecord] {
         try String.fetchAll(
-            db,
-            sql: "SELECT body FROM subscription WHERE tenant = ? AND nextEventDate <= ? ORDER BY nextEventDate, id LIMIT ?",
+            try db.cachedStatement(
+                sql: "SELECT body FROM subscription WHERE tenant = ? AND nextEventDate <= ? ORDER BY nextEventDate, id LIMIT ?"
+            ),
             arguments: [tenant, date.timeIntervalSince1970, limit]
         ).map { try Self.decode(SubscriptionRecord.self, from: $0) }
     }
 
     func nextSubscriptionEventDate() throws -> Date? {
-        try Double.fetchOne(db, sql: "SELECT MIN(nextEventDate) FROM subscription WHERE tenant = ?", arguments: [tenant])
+        try Double.fetchOne(try db.cachedStatement(sql: "SELECT MIN(nextEventDate) FROM subscription WHERE tenant = ?"), arguments: [tenant])
             .map(Date.init(timeIntervalSince1970:))
     }
 
     func allocateTransactionID() throws -> UInt64 {
-        let next = try UInt64.fetchOne(db, sql: "SELECT nextTransactionID FROM tenant WHERE id = ?", arguments: [tenant])
+        let next = try UInt64.fetchOne(try db.cachedStatement(sql: "SELECT nextTransactionID FROM tenant WHERE id = ?"), arguments: [tenant])
             ?? TransactionRecord.firstID
         try db.execute(
             sql: "INSERT INTO tenant (id, nextTransactionID) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET nextTransactionID = excluded.nextTransactionID",
@@ -228,13 +229,13 @@ private struct SQLiteTransaction: StorageTransaction {
     func write(_ change: StorageChange) throws {
         switch change {
         case .saveAccount(let account):
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO account (tenant, id, body) VALUES (?, ?, ?)",
+            try execute(
+                "INSERT OR REPLACE INTO account (tenant, id, body) VALUES (?, ?, ?)",
                 arguments: [tenant, account.id, try Self.encode(account)]
             )
         case .saveTransaction(let record):
-            try db.execute(
-                sql: """
+            try execute(
+                """
                 INSERT OR REPLACE INTO storeTransaction (tenant, id, originalID, accountID, bundleID, productID, body)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
@@ -242,28 +243,28 @@ private struct SQLiteTransaction: StorageTransaction {
             )
         case .deleteTransactions(let ids):
             for id in ids {
-                try db.execute(sql: "DELETE FROM storeTransaction WHERE tenant = ? AND id = ?", arguments: [tenant, id])
-                try db.execute(sql: "DELETE FROM finishedTransaction WHERE tenant = ? AND transactionID = ?", arguments: [tenant, id])
+                try execute("DELETE FROM storeTransaction WHERE tenant = ? AND id = ?", arguments: [tenant, id])
+                try execute("DELETE FROM finishedTransaction WHERE tenant = ? AND transactionID = ?", arguments: [tenant, id])
             }
         case .deleteAllTransactions:
-            try db.execute(sql: "DELETE FROM storeTransaction WHERE tenant = ?", arguments: [tenant])
-            try db.execute(sql: "DELETE FROM finishedTransaction WHERE tenant = ?", arguments: [tenant])
-            try db.execute(sql: "DELETE FROM subscription WHERE tenant = ?", arguments: [tenant])
+            try execute("DELETE FROM storeTransaction WHERE tenant = ?", arguments: [tenant])
+            try execute("DELETE FROM finishedTransaction WHERE tenant = ?", arguments: [tenant])
+            try execute("DELETE FROM subscription WHERE tenant = ?", arguments: [tenant])
         case .markFinished(let transactionID, let deviceID):
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO finishedTransaction (tenant, deviceID, transactionID) VALUES (?, ?, ?)",
+            try execute(
+                "INSERT OR IGNORE INTO finishedTransaction (tenant, deviceID, transactionID) VALUES (?, ?, ?)",
                 arguments: [tenant, deviceID.uuidString, transactionID]
             )
         case .savePurchaseIntent(let intent):
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO purchaseIntent (tenant, id, accountID, bundleID, date, body) VALUES (?, ?, ?, ?, ?, ?)",
+            try execute(
+                "INSERT OR REPLACE INTO purchaseIntent (tenant, id, accountID, bundleID, date, body) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [tenant, intent.id.uuidString, intent.accountID, intent.bundleID, intent.date.timeIntervalSince1970, try Self.encode(intent)]
             )
         case .deletePurchaseIntent(let id):
-            try db.execute(sql: "DELETE FROM purchaseIntent WHERE tenant = ? AND id = ?", arguments: [tenant, id.uuidString])
+            try execute("DELETE FROM purchaseIntent WHERE tenant = ? AND id = ?", arguments: [tenant, id.uuidString])
         case .saveSubscription(let subscription):
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO subscription (tenant, id, accountID, bundleID, nextEventDate, body) VALUES (?, ?, ?, ?, ?, ?)",
+            try execute(
+                "INSERT OR REPLACE INTO subscription (tenant, id, accountID, bundleID, nextEventDate, body) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [
                     tenant, subscription.id, subscription.accountID, subscription.bundleID,
                     subscription.nextEventDate?.timeIntervalSince1970, try Self.encode(subscription),
@@ -271,18 +272,25 @@ private struct SQLiteTransaction: StorageTransaction {
             )
         case .deleteSubscriptions(let ids):
             for id in ids {
-                try db.execute(sql: "DELETE FROM subscription WHERE tenant = ? AND id = ?", arguments: [tenant, id])
+                try execute("DELETE FROM subscription WHERE tenant = ? AND id = ?", arguments: [tenant, id])
             }
         }
     }
 
+    /// Runs a statement from GRDB's per-connection cache, so a statement is compiled once per connection.
+    private func execute(_ sql: String, arguments: StatementArguments) throws {
+        try db.cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+
+    /// One encoder and one decoder for every row: making them per row cost more than a small record's JSON.
+    private static let encoder = JSONEncoder()
+    private static let decoder = JSONDecoder()
+
     private static func encode(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, from body: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(body.utf8))
+        try decoder.decode(type, from: Data(body.utf8))
     }
 }
