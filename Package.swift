@@ -92,7 +92,7 @@ let package = Package(
             ],
             exclude: ["Python"]
         ),
-        .testTarget(name: "AppStoreEngineTests", dependencies: ["AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration"]),
+        .testTarget(name: "AppStoreEngineTests", dependencies: ["AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "TestProcesses"]),
         .testTarget(
             name: "AppStoreSQLiteTests",
             dependencies: ["AppStoreSQLite", "AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", .product(name: "GRDB", package: "GRDB.swift")]
