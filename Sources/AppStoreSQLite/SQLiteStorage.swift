@@ -1,10 +1,10 @@
 public import AppStoreEngine
 public import Foundation
-import GRDB
+package import GRDB
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
-public import Darwin
+import Darwin
 #endif
 
 /// The engine's `Storage` in one SQLite file: the embedded default of `storekit`.
@@ -173,13 +173,7 @@ private struct SQLiteTransaction: StorageTransaction {
     }
 
     func transactions(matching query: TransactionQuery) throws -> [TransactionRecord] {
-        var conditions = ["tenant = ?"]
-        var arguments: StatementArguments = [tenant]
-        if let accountID = query.accountID { conditions.append("accountID = ?"); arguments += [accountID] }
-        if let bundleID = query.bundleID { conditions.append("bundleID = ?"); arguments += [bundleID] }
-        if let productID = query.productID { conditions.append("productID = ?"); arguments += [productID] }
-        if let originalID = query.originalID { conditions.append("originalID = ?"); arguments += [originalID] }
-        let sql = "SELECT body FROM storeTransaction WHERE \(conditions.joined(separator: " AND ")) ORDER BY id"
+        let (sql, arguments) = SQLiteQueries.transactions(matching: query, tenant: tenant)
         return try String.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { try Self.decode(TransactionRecord.self, from: $0) }
     }
 
@@ -203,14 +197,7 @@ private struct SQLiteTransaction: StorageTransaction {
     }
 
     func subscriptions(accountID: String, bundleID: String?) throws -> [SubscriptionRecord] {
-        let sql: String
-        var arguments: StatementArguments = [tenant, accountID]
-        if let bundleID {
-            sql = "SELECT body FROM subscription WHERE tenant = ? AND accountID = ? AND bundleID = ? ORDER BY id"
-            arguments += [bundleID]
-        } else {
-            sql = "SELECT body FROM subscription WHERE tenant = ? AND accountID = ? ORDER BY id"
-        }
+        let (sql, arguments) = SQLiteQueries.subscriptions(accountID: accountID, bundleID: bundleID, tenant: tenant)
         return try String.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { try Self.decode(SubscriptionRecord.self, from: $0) }
     }
 
@@ -304,5 +291,28 @@ private struct SQLiteTransaction: StorageTransaction {
 
     private static func decode<T: Decodable>(_ type: T.Type, from body: String) throws -> T {
         try decoder.decode(type, from: Data(body.utf8))
+    }
+}
+
+/// The queries whose cost grows with the store if SQLite walks a whole tenant: visible to the package so a test can
+/// check, with `EXPLAIN QUERY PLAN`, that an index answers them.
+package enum SQLiteQueries {
+    /// The transactions a query selects, in identifier order.
+    package static func transactions(matching query: TransactionQuery, tenant: String) -> (sql: String, arguments: StatementArguments) {
+        var conditions = ["tenant = ?"]
+        var arguments: StatementArguments = [tenant]
+        if let accountID = query.accountID { conditions.append("accountID = ?"); arguments += [accountID] }
+        if let bundleID = query.bundleID { conditions.append("bundleID = ?"); arguments += [bundleID] }
+        if let productID = query.productID { conditions.append("productID = ?"); arguments += [productID] }
+        if let originalID = query.originalID { conditions.append("originalID = ?"); arguments += [originalID] }
+        return ("SELECT body FROM storeTransaction WHERE \(conditions.joined(separator: " AND ")) ORDER BY id", arguments)
+    }
+
+    /// An account's subscriptions, in one app or all, in identifier order.
+    package static func subscriptions(accountID: String, bundleID: String?, tenant: String) -> (sql: String, arguments: StatementArguments) {
+        if let bundleID {
+            return ("SELECT body FROM subscription WHERE tenant = ? AND accountID = ? AND bundleID = ? ORDER BY id", [tenant, accountID, bundleID])
+        }
+        return ("SELECT body FROM subscription WHERE tenant = ? AND accountID = ? ORDER BY id", [tenant, accountID])
     }
 }

@@ -91,3 +91,46 @@ struct SQLiteStorageTests {
         }
     }
 }
+
+/// The queries a purchase makes stay cheap however big the store grows: an index answers each one, filter and
+/// order, instead of a walk over every row of the tenant (which had made each purchase cost time in proportion to
+/// the store's size).
+@Suite("SQLite query plans")
+struct SQLiteQueryPlanTests {
+    @Test(
+        "Transactions by app, by account and by original transaction are read through an index that also gives their order",
+        arguments: [
+            TransactionQuery(accountID: "a", bundleID: "app"),
+            TransactionQuery(accountID: "a"),
+            TransactionQuery(originalID: 7),
+            TransactionQuery(accountID: "a", bundleID: "app", originalID: 7),
+        ]
+    )
+    func transactionQueriesUseAnIndex(query: TransactionQuery) throws {
+        let (sql, arguments) = SQLiteQueries.transactions(matching: query, tenant: "t")
+        let plan = try Self.plan(sql, arguments)
+        #expect(plan.contains("USING INDEX storeTransactionBy"), "\(plan)")
+        #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+    }
+
+    @Test("An account's subscriptions, in one app or all, are read through an index", arguments: ["app", nil])
+    func subscriptionQueriesUseAnIndex(bundleID: String?) throws {
+        let (sql, arguments) = SQLiteQueries.subscriptions(accountID: "a", bundleID: bundleID, tenant: "t")
+        let plan = try Self.plan(sql, arguments)
+        #expect(plan.contains("USING INDEX subscriptionBy"), "\(plan)")
+        #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+    }
+
+    /// SQLite's plan for `sql` on a freshly migrated store, which has no statistics, as no store of ours has.
+    static func plan(_ sql: String, _ arguments: StatementArguments) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-plan-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("store.sqlite")
+        _ = try SQLiteStorage(url: url)
+        let database = try DatabaseQueue(path: url.path)
+        return try database.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
+                .map { $0["detail"] as String? ?? "" }.joined(separator: "; ")
+        }
+    }
+}
