@@ -4,19 +4,12 @@ import Foundation
 import TestProcesses
 import Testing
 
-/// Renewals signed by the engine, verified by code we did not write: Apple's app-store-server-library (Python).
-/// Fails, rather than skips, when python3 or the library is missing.
-@Suite("Renewals verified by Apple's library")
+/// Subscriptions signed by the engine, verified by code we did not write: Apple's app-store-server-library
+/// (Python) with `SignedDataVerifier`. Fails, rather than skips, when python3 or the library is missing.
+@Suite("Subscriptions verified by Apple's library")
 struct RenewalParityTests {
-    @Test("Apple's SignedDataVerifier accepts a renewal the store made on its clock, with RENEWAL and the original transaction")
-    func appleLibraryAcceptsRenewal() async throws {
-        let (store, clock) = try makeStore()
-        let purchase = try await store.buy("monthly")
-        try await clock.advance(to: Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: testStart)!)
-        let renewal = try #require(try await store.transactions(TransactionQuery(originalID: purchase.id)).last)
-        #expect(renewal.origin == .renewal)
-        let token = try await store.signedTransaction(renewal)
-
+    /// Verifies `token` with Apple's library against the store's roots; returns the decoded payload.
+    func appleVerify(_ kind: String, _ token: String, store: StoreEngine) async throws -> [String: Any] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("renewal-parity-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -24,7 +17,7 @@ struct RenewalParityTests {
         try Data(token.utf8).write(to: tokenFile)
         var arguments = [
             ChildProcess.packageRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/verify_signed_data.py").path,
-            "transaction", tokenFile.path, "--bundle-id", app, "--environment", "SANDBOX",
+            kind, tokenFile.path, "--bundle-id", app, "--environment", "SANDBOX",
         ]
         for (index, root) in try store.signer.certificateAuthority.rootCertificatesDER.enumerated() {
             let rootFile = directory.appendingPathComponent("root\(index).der")
@@ -36,11 +29,47 @@ struct RenewalParityTests {
         let line = try #require(result.output.split(separator: "\n").last.map(String.init))
         let output = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(output["status"] as? String == "OK", "\(output). Install Apple's library: pip install app-store-server-library==3.1.2")
-        let payload = try #require(output["payload"] as? [String: Any])
+        return try #require(output["payload"] as? [String: Any])
+    }
+
+    @Test("Apple's SignedDataVerifier accepts a renewal the store made on its clock, with RENEWAL and the original transaction")
+    func appleLibraryAcceptsRenewal() async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        try await clock.advance(to: Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: testStart)!)
+        let renewal = try #require(try await store.transactions(TransactionQuery(originalID: purchase.id)).last)
+        #expect(renewal.origin == .renewal)
+
+        let payload = try await appleVerify("transaction", try await store.signedTransaction(renewal), store: store)
         #expect(payload["transactionId"] as? String == String(renewal.id))
         #expect(payload["originalTransactionId"] as? String == String(purchase.id))
         #expect(payload["transactionReason"] as? String == "RENEWAL")
         let expires = try #require(renewal.expiresDate)
         #expect((payload["expiresDate"] as? NSNumber)?.int64Value == Int64(expires.timeIntervalSince1970 * 1000))
+    }
+
+    @Test("Apple's SignedDataVerifier accepts renewal info as auto-renew is on, off, and the subscription expired")
+    func appleLibraryAcceptsRenewalInfo() async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        let oneMonthLater = Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: testStart)!
+
+        let renewing = try await appleVerify("renewal-info", try await store.signedRenewalInfo(subscription: purchase.id), store: store)
+        #expect(renewing["originalTransactionId"] as? String == String(purchase.id))
+        #expect(renewing["autoRenewProductId"] as? String == "monthly")
+        #expect((renewing["autoRenewStatus"] as? NSNumber)?.intValue == 1)
+        #expect((renewing["renewalDate"] as? NSNumber)?.int64Value == Int64(oneMonthLater.timeIntervalSince1970 * 1000))
+        #expect((renewing["renewalPrice"] as? NSNumber)?.int64Value == 2_990)
+        #expect((renewing["recentSubscriptionStartDate"] as? NSNumber)?.int64Value == Int64(testStart.timeIntervalSince1970 * 1000))
+
+        try await store.setAutoRenew(subscription: purchase.id, enabled: false)
+        let cancelled = try await appleVerify("renewal-info", try await store.signedRenewalInfo(subscription: purchase.id), store: store)
+        #expect((cancelled["autoRenewStatus"] as? NSNumber)?.intValue == 0)
+        #expect((cancelled["renewalPrice"] as? NSNumber) == nil)
+
+        try await clock.advance(to: oneMonthLater.addingTimeInterval(60))
+        let expired = try await appleVerify("renewal-info", try await store.signedRenewalInfo(subscription: purchase.id), store: store)
+        #expect((expired["expirationIntent"] as? NSNumber)?.intValue == 1)
+        #expect((expired["renewalDate"] as? NSNumber) == nil)
     }
 }

@@ -41,6 +41,7 @@ struct SubscriptionTests {
 
         let subscription = try await store.subscription(forTransaction: purchase.id)
         #expect(subscription.renewalCount == 3)
+        #expect(subscription.recentStartDate == testStart)
         #expect(subscription.latestTransactionID == renewals.last?.id)
 
         // Each renewal was announced, in order, after it was committed.
@@ -110,6 +111,7 @@ struct SubscriptionTests {
         let subscription = try await store.subscription(forTransaction: purchase.id)
         #expect(subscription.status == .active)
         #expect(subscription.latestTransactionID == resubscription.id)
+        #expect(subscription.recentStartDate == resubscription.purchaseDate)
         #expect(subscription.expiresDate == resubscription.expiresDate)
     }
 

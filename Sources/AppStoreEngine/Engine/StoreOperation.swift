@@ -110,6 +110,7 @@ struct StoreOperation {
             subscription.autoRenewProductID = record.productID
             subscription.autoRenewEnabled = true
             subscription.latestTransactionID = record.id
+            subscription.recentStartDate = record.purchaseDate
             subscription.periodStartDate = record.purchaseDate
             subscription.expiresDate = record.expiresDate ?? now
             subscription.status = .active

@@ -38,6 +38,9 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
     public var originalPurchaseDate: Date
     /// The app's token for the customer, carried into every renewal.
     public var appAccountToken: UUID?
+    /// When the current stretch of uninterrupted service began: the first purchase, or the latest resubscription
+    /// after a lapse (`recentSubscriptionStartDate`).
+    public var recentStartDate: Date
     /// When the current period started.
     public var periodStartDate: Date
     /// When the current period ends.
@@ -66,6 +69,7 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
         self.latestTransactionID = latestTransactionID
         self.originalPurchaseDate = originalPurchaseDate
         self.appAccountToken = appAccountToken
+        self.recentStartDate = periodStartDate
         self.periodStartDate = periodStartDate
         self.expiresDate = expiresDate
         self.status = status

@@ -55,6 +55,45 @@ extension StoreEngine {
         return payload
     }
 
+    /// A subscription's renewal information as Apple's `JWSRenewalInfoDecodedPayload`, signed now: what
+    /// `signedRenewalInfo` carries in the App Store Server API and in notifications.
+    ///
+    /// - Parameter id: The subscription's original transaction identifier.
+    /// - Throws: `StoreError.unknownTransaction` when there is no such subscription, `signingFailure` if signing fails.
+    public func signedRenewalInfo(subscription id: UInt64) async throws(StoreError) -> String {
+        let (subscription, account) = try await read { storage in
+            guard let subscription = try storage.subscription(id: id) else {
+                throw StoreError.unknownTransaction("No subscription has original transaction \(id) in this store.")
+            }
+            return (subscription, try storage.account(id: subscription.accountID))
+        }
+        return try sign(renewalInfoPayload(subscription, storefront: account?.storefront ?? settings.storefront))
+    }
+
+    /// The renewal information of a subscription, with Apple's field names and units; the renewal price is in the
+    /// currency of `storefront`, the account's.
+    public func renewalInfoPayload(_ subscription: SubscriptionRecord, storefront: String) -> JWSRenewalInfoDecodedPayload {
+        var payload = JWSRenewalInfoDecodedPayload(environment: environment)
+        payload.originalTransactionId = String(subscription.id)
+        payload.productId = subscription.productID
+        payload.autoRenewProductId = subscription.autoRenewProductID
+        payload.rawAutoRenewStatus = (subscription.autoRenewEnabled ? AutoRenewStatus.on : .off).rawValue
+        payload.rawExpirationIntent = subscription.expirationIntent?.rawValue
+        payload.isInBillingRetryPeriod = false
+        payload.signedDate = clock.now()
+        payload.recentSubscriptionStartDate = subscription.recentStartDate
+        if subscription.status == .active {
+            payload.renewalDate = subscription.expiresDate
+            if subscription.autoRenewEnabled, let product = catalog.product(subscription.autoRenewProductID),
+               let currency = Storefront.named(storefront)?.currency {
+                payload.renewalPrice = Self.milliunits(product.price)
+                payload.currency = currency
+            }
+        }
+        payload.appAccountToken = subscription.appAccountToken
+        return payload
+    }
+
     private func sign(_ payload: some Encodable) throws(StoreError) -> String {
         do {
             return try signer.keys().jws.sign(payload)
