@@ -213,10 +213,14 @@ extension SKPaymentQueue {
             snapshot.date = record.purchaseDate
             if record.origin == .restore {
                 snapshot.state = .restored
+                let originalID = record.restoredTransactionID ?? record.originalID
                 snapshot.original = SKPaymentTransaction(
                     payment: paymentDetails(of: record),
-                    snapshot: .init(state: .purchased, identifier: String(record.originalID), date: record.originalPurchaseDate),
-                    recordID: record.originalID
+                    snapshot: .init(
+                        state: .purchased, identifier: String(originalID),
+                        date: record.restoredPurchaseDate ?? record.originalPurchaseDate
+                    ),
+                    recordID: originalID
                 )
             } else {
                 snapshot.state = .purchased

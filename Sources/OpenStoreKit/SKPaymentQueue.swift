@@ -347,8 +347,9 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         enqueue { await self.commitFinish(transaction) }
     }
 
-    /// Restores the customer's completed purchases of non-consumables: each comes back as a new `.restored`
-    /// transaction whose ``SKPaymentTransaction/original`` is the purchase, then observers get
+    /// Restores the customer's completed purchases of non-consumables and every paid period of auto-renewable
+    /// subscriptions: each comes back as a new `.restored` transaction whose ``SKPaymentTransaction/original`` is
+    /// the transaction it replays, then observers get
     /// `paymentQueueRestoreCompletedTransactionsFinished(_:)` — or, if the store fails,
     /// `paymentQueue(_:restoreCompletedTransactionsFailedWithError:)`. Consumables and non-renewing
     /// subscriptions are never restored.

@@ -193,4 +193,18 @@ struct SubscriptionTests {
         try await store.clearTransactions()
         #expect(try await store.subscriptions(accountID: StoreDefaults.accountID).isEmpty)
     }
+
+    @Test("A restore replays every period of a subscription, each pointing at the transaction it replays")
+    func restoreReplaysEveryPeriod() async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        try await clock.advance(to: Calendar.gregorianUTC.date(byAdding: .month, value: 2, to: testStart)!)
+        let periods = try await store.transactions(TransactionQuery(originalID: purchase.id))
+        #expect(periods.count == 3)
+        let restored = try await store.restoreCompletedTransactions(accountID: StoreDefaults.accountID, bundleID: app, deviceID: nil)
+        #expect(restored.map(\.restoredTransactionID) == periods.map(\.id))
+        #expect(restored.map(\.restoredPurchaseDate) == periods.map(\.purchaseDate))
+        #expect(restored.allSatisfy { $0.origin == .restore && $0.originalID == purchase.id && $0.amountCharged == 0 })
+        #expect(restored.map(\.expiresDate) == periods.map(\.expiresDate))
+    }
 }

@@ -88,4 +88,23 @@ struct SubscriptionClientTests {
         let systemSession = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated)
         await #expect(throws: SKTestError(.invalidAction)) { try await systemSession.advanceTime(by: 60) }
     }
+
+    @Test("Restore delivers each paid period of a subscription as restored, its original the period's transaction")
+    func restoreDeliversPeriods() async throws {
+        let (session, observer) = try session()
+        let product = try #require(try await ProductsFetcher.fetch([Demo.monthly], from: session.paymentQueue).products.first)
+        session.paymentQueue.add(SKPayment(product: product))
+        await session.paymentQueue.waitUntilIdle()
+        try await session.advanceTime(by: month)
+        await session.paymentQueue.waitUntilIdle()
+        let periods = observer.updatedTransactions.filter { $0.state == .purchased }.compactMap(\.transaction.transactionIdentifier)
+        #expect(periods.count == 2)
+
+        session.paymentQueue.restoreCompletedTransactions()
+        await session.paymentQueue.waitUntilIdle()
+        let restored = observer.updatedTransactions.filter { $0.state == .restored }.map(\.transaction)
+        #expect(restored.compactMap(\.original?.transactionIdentifier) == periods)
+        #expect(restored.allSatisfy { $0.payment.productIdentifier == Demo.monthly })
+        #expect(observer.events.contains { if case .restoreFinished = $0 { true } else { false } })
+    }
 }

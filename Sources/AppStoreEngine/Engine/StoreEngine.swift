@@ -193,8 +193,9 @@ public actor StoreEngine: ScheduledEventSource {
             .filter { owningTypes.contains($0.productType) && owningOrigins.contains($0.origin) }
     }
 
-    /// What a restore would replay: the original purchase of each non-consumable the account still owns.
-    /// Consumables and non-renewing subscriptions are never restored.
+    /// What a restore would replay: the original purchase of each non-consumable the account still owns, and every
+    /// period (purchase and renewals) of its auto-renewable subscriptions. Consumables and non-renewing
+    /// subscriptions are never restored.
     public func restorableTransactions(accountID: String, bundleID: String) async throws(StoreError) -> [TransactionRecord] {
         try await read { try $0.restorableTransactions(accountID: accountID, bundleID: bundleID) }
     }

@@ -281,6 +281,8 @@ struct StoreOperation {
         for original in try storage.restorableTransactions(accountID: accountID, bundleID: bundleID) {
             var record = original
             record.id = try storage.allocateTransactionID()
+            record.restoredTransactionID = original.id
+            record.restoredPurchaseDate = original.purchaseDate
             record.purchaseDate = now
             record.amountCharged = 0
             record.origin = .restore
@@ -431,12 +433,17 @@ extension StorageReader {
     }
 
     /// What a restore would replay: the original purchase of each non-consumable the account still owns.
+    ///
+    /// For auto-renewable subscriptions, as StoreKit's restore does: every period the account paid for, the
+    /// purchase and each renewal, whether or not the subscription is still active.
     func restorableTransactions(accountID: String, bundleID: String) throws -> [TransactionRecord] {
         var seen = Set<UInt64>()
-        return try activeTransactions(accountID: accountID, bundleID: bundleID)
-            .filter { restorableProductTypes.contains($0.productType) && seen.insert($0.originalID).inserted }
+        return try activeTransactions(accountID: accountID, bundleID: bundleID).filter { record in
+            switch record.productType {
+            case .nonConsumable: seen.insert(record.originalID).inserted
+            case .autoRenewable: record.origin == .purchase || record.origin == .renewal
+            case .consumable, .nonRenewable: false
+            }
+        }
     }
 }
-
-/// Product types a restore replays. Auto-renewable subscriptions join when subscriptions land.
-private let restorableProductTypes: Set<ProductType> = [.nonConsumable]
