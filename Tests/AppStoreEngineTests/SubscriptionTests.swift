@@ -207,4 +207,53 @@ struct SubscriptionTests {
         #expect(restored.allSatisfy { $0.origin == .restore && $0.originalID == purchase.id && $0.amountCharged == 0 })
         #expect(restored.map(\.expiresDate) == periods.map(\.expiresDate))
     }
+
+    /// A group with two levels: premium (1) above basic (2), and a second level-1 product of the same period.
+    func levelsStore() -> (StoreEngine, VirtualClock) {
+        let month = SubscriptionPeriod(value: 1, unit: .month)
+        let catalog = Catalog(products: [
+            CatalogProduct(id: "basic", type: .autoRenewable, price: Decimal(string: "2.99")!,
+                           subscription: SubscriptionTerms(groupID: "G", level: 2, period: month)),
+            CatalogProduct(id: "premium", type: .autoRenewable, price: Decimal(string: "5.99")!,
+                           subscription: SubscriptionTerms(groupID: "G", level: 1, period: month)),
+            CatalogProduct(id: "premium.family", type: .autoRenewable, price: Decimal(string: "7.99")!,
+                           subscription: SubscriptionTerms(groupID: "G", level: 1, period: month)),
+        ])
+        let clock = VirtualClock(start: testStart)
+        return (StoreEngine(catalog: catalog, storage: InMemoryStorage(), clock: clock, signer: .ephemeral), clock)
+    }
+
+    @Test("An upgrade takes effect at once: the current period's transaction is upgraded, a new period starts with the same original")
+    func upgrade() async throws {
+        let (store, clock) = levelsStore()
+        let basic = try await store.buy("basic")
+        try await clock.advance(by: 10 * 86_400)
+        let premium = try await store.buy("premium")
+        #expect(premium.originalID == basic.id)
+        #expect(premium.origin == .purchase)
+        #expect(premium.purchaseDate == clock.now())
+        #expect(premium.expiresDate == Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: clock.now()))
+        #expect(premium.amountCharged == Decimal(string: "5.99")!)
+        #expect(try await store.transaction(basic.id).isUpgraded == true)
+        #expect(await store.transactionPayload(try await store.transaction(basic.id)).isUpgraded == true)
+
+        let subscription = try await store.subscription(forTransaction: basic.id)
+        #expect(subscription.productID == "premium")
+        #expect(subscription.autoRenewProductID == "premium")
+        try await clock.advance(to: premium.expiresDate!)
+        let renewal = try #require(try await store.transactions(TransactionQuery(originalID: basic.id)).last)
+        #expect(renewal.productID == "premium")
+        #expect(renewal.origin == .renewal)
+    }
+
+    @Test("A crossgrade to a product of the same level and period takes effect at once; a downgrade is refused for now")
+    func crossgradeAndDowngrade() async throws {
+        let (store, _) = levelsStore()
+        let premium = try await store.buy("premium")
+        let family = try await store.buy("premium.family")
+        #expect(family.originalID == premium.id)
+        #expect(try await store.transaction(premium.id).isUpgraded == true)
+        await #expect(throws: StoreError.invalidProductType) { try await store.buy("basic") }
+        #expect(try await store.subscription(forTransaction: premium.id).productID == "premium.family")
+    }
 }

@@ -81,8 +81,10 @@ struct StoreOperation {
     /// Starts, resumes or confirms the subscription a completed purchase of an auto-renewable subscription buys.
     ///
     /// One subscription per group per account and app: buying the product the account is subscribed to makes an
-    /// uncharged repurchase of the current period; buying into a group whose subscription expired resubscribes,
-    /// keeping the original transaction; otherwise a new subscription starts now.
+    /// uncharged repurchase of the current period; buying a higher level of the group (or another product of the
+    /// same level and period) upgrades at once — the current period ends now, its transaction `isUpgraded`, and a new
+    /// period of the new product starts with the same original transaction; buying into a group whose subscription
+    /// expired resubscribes, keeping the original transaction; otherwise a new subscription starts now.
     ///
     /// - Returns: the writes that record the subscription; `record` is adjusted in place.
     func subscribe(_ record: inout TransactionRecord) throws -> [StorageChange] {
@@ -90,12 +92,10 @@ struct StoreOperation {
         let existing = try storage.subscriptions(accountID: record.accountID, bundleID: record.bundleID)
             .first { $0.groupID == terms.groupID && $0.status != .revoked }
         if var subscription = existing {
+            if subscription.isActive(at: now), subscription.productID != record.productID {
+                return try upgrade(&subscription, to: &record, terms: terms)
+            }
             if subscription.isActive(at: now) {
-                guard subscription.productID == record.productID else {
-                    throw StoreError.invalidProductType(
-                        "The account is subscribed to \(subscription.productID) in group \(terms.groupID); changing to \(record.productID) within a group (upgrade, downgrade, crossgrade) is not supported yet. Expire the subscription first."
-                    )
-                }
                 record.originalID = subscription.id
                 record.originalPurchaseDate = subscription.originalPurchaseDate
                 record.origin = .repurchase
@@ -122,6 +122,30 @@ struct StoreOperation {
             productID: record.productID, latestTransactionID: record.id, originalPurchaseDate: record.originalPurchaseDate,
             appAccountToken: record.appAccountToken, periodStartDate: record.purchaseDate, expiresDate: record.expiresDate ?? now
         ))]
+    }
+
+    /// Moves an active subscription to a higher level, or across to a product of the same level and period, now.
+    private func upgrade(
+        _ subscription: inout SubscriptionRecord, to record: inout TransactionRecord, terms: SubscriptionTerms
+    ) throws -> [StorageChange] {
+        let current = catalog.product(subscription.productID)?.subscription
+        let immediate = current.map { terms.level < $0.level || (terms.level == $0.level && terms.period == $0.period) } ?? true
+        guard immediate else {
+            throw StoreError.invalidProductType(
+                "The account is subscribed to \(subscription.productID) in group \(terms.groupID). Changing to \(record.productID) is a downgrade, or a crossgrade to another period, which takes effect at the next renewal; that is not supported yet. Expire the subscription first, or buy a higher level."
+            )
+        }
+        var previous = try storage.knownTransaction(id: subscription.latestTransactionID)
+        previous.isUpgraded = true
+        record.originalID = subscription.id
+        record.originalPurchaseDate = subscription.originalPurchaseDate
+        subscription.productID = record.productID
+        subscription.autoRenewProductID = record.productID
+        subscription.autoRenewEnabled = true
+        subscription.latestTransactionID = record.id
+        subscription.periodStartDate = record.purchaseDate
+        subscription.expiresDate = record.expiresDate ?? now
+        return [.saveTransaction(previous), .saveSubscription(subscription)]
     }
 
     /// Applies every subscription event due by now, earliest first: each subscription renews at the end of each

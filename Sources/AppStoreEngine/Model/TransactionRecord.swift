@@ -83,6 +83,9 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     public var revocationReason: RevocationReason?
     /// How the entitlement was taken back: a refund (the default) or `FAMILY_REVOKE` when the family stopped sharing it.
     public var revocationType: RevocationType?
+    /// For an auto-renewable subscription: `true` once the customer upgraded to a higher level during this period,
+    /// which then ended early (`isUpgraded`).
+    public var isUpgraded: Bool?
     /// For a restore: the transaction it replays (a non-consumable's purchase, or one period of a subscription).
     public var restoredTransactionID: UInt64?
     /// For a restore: when the transaction it replays happened.

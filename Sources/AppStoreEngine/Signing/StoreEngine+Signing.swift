@@ -36,6 +36,7 @@ extension StoreEngine {
             payload.webOrderLineItemId = String(record.id)
             payload.subscriptionGroupIdentifier = record.subscriptionGroupID
             payload.expiresDate = record.expiresDate
+            if record.isUpgraded == true { payload.isUpgraded = true }
         }
         payload.quantity = Int32(record.quantity)
         payload.type = record.productType
