@@ -13,6 +13,7 @@ struct StoreKitCommand: AsyncParsableCommand {
             ConfigCommand.self,
             PurchaseCommand.self,
             TransactionsCommand.self,
+            SubscriptionsCommand.self,
             RefundCommand.self,
             DeleteCommand.self,
             ClearCommand.self,

@@ -13,6 +13,8 @@ struct TransactionOutput: Encodable {
     var quantity: Int
     var purchaseDate: String
     var originalPurchaseDate: String
+    /// For an auto-renewable subscription: when the period this transaction paid for ends.
+    var expiresDate: String?
     var storefront: String
     var storefrontId: String
     var currency: String
@@ -35,6 +37,7 @@ struct TransactionOutput: Encodable {
         quantity = record.quantity
         purchaseDate = record.purchaseDate.formatted(.iso8601)
         originalPurchaseDate = record.originalPurchaseDate.formatted(.iso8601)
+        expiresDate = record.expiresDate?.formatted(.iso8601)
         storefront = record.storefront
         storefrontId = record.storefrontID
         currency = record.currency

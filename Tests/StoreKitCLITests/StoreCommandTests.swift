@@ -86,7 +86,29 @@ struct StoreCommandTests {
         #expect(missingFile.errorOutput.contains("Nope.storekit"))
     }
 
-    @Test("Every command's help teaches with an example", arguments: ["serve", "purchase", "transactions", "refund", "delete", "clear"])
+    @Test("`storekit subscriptions` lists a subscription bought in another process, renewing, with its period")
+    func subscriptionsList() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let empty = try storekit(["subscriptions", "--data-dir", dataDirectory.path])
+        #expect(empty.status == 0)
+        #expect(empty.output.contains("No subscriptions"))
+
+        let bought = try purchase("com.example.demo.plus.monthly")
+        let listed = try storekit(["subscriptions", "--data-dir", dataDirectory.path, "--json"])
+        #expect(listed.status == 0, "\(listed.errorOutput)")
+        let all = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        #expect(all.count == 1)
+        #expect(all.first?["originalTransactionId"] as? String == bought["transactionId"] as? String)
+        #expect(all.first?["status"] as? String == "active")
+        #expect(all.first?["autoRenewStatus"] as? Int == 1)
+        #expect(all.first?["autoRenewProductId"] as? String == "com.example.demo.plus.monthly")
+        #expect(all.first?["expiresDate"] as? String == bought["expiresDate"] as? String)
+
+        let text = try storekit(["subscriptions", "--data-dir", dataDirectory.path])
+        #expect(text.output.contains("renews into com.example.demo.plus.monthly"))
+    }
+
+    @Test("Every command's help teaches with an example", arguments: ["serve", "purchase", "transactions", "subscriptions", "refund", "delete", "clear"])
     func helpHasExamples(command: String) throws {
         let run = try storekit([command, "--help"])
         #expect(run.status == 0)

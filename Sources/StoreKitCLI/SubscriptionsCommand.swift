@@ -1,0 +1,83 @@
+import AppStoreEngine
+import AppStoreFormats
+import AppStoreHosting
+import ArgumentParser
+import Foundation
+
+/// `storekit subscriptions`: an account's auto-renewable subscriptions and what each does next.
+struct SubscriptionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "subscriptions",
+        abstract: "List an account's auto-renewable subscriptions: status, current period, what happens at its end.",
+        discussion: """
+        Renewals and expiries due by now are applied first, so the list is current even if no process ran the
+        store for a while.
+
+        Example:
+          storekit subscriptions
+          storekit subscriptions --account alice --json
+        """
+    )
+
+    @OptionGroup var location: StoreLocationOptions
+
+    @Option(help: ArgumentHelp("The account whose subscriptions to list.", valueName: "name"))
+    var account = StoreDefaults.accountID
+
+    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("Only this app's subscriptions.", valueName: "id"))
+    var bundleID: String?
+
+    @Flag(help: "Print a JSON array.")
+    var json = false
+
+    func run() async throws {
+        let store = try location.openStore()
+        let outputs = try await store.subscriptions(accountID: account, bundleID: bundleID).map(SubscriptionOutput.init)
+        if json {
+            try printJSON(outputs)
+        } else if outputs.isEmpty {
+            print("No subscriptions for account \"\(account)\" in \(location.directory.url.path) (store \"\(location.resolvedTenant)\").")
+        } else {
+            outputs.forEach { print($0.line) }
+        }
+    }
+}
+
+/// A subscription as `storekit subscriptions` prints it, with Apple's renewal-info names where Apple has one.
+struct SubscriptionOutput: Encodable {
+    var originalTransactionId: String
+    var productId: String
+    var autoRenewProductId: String
+    var bundleId: String
+    var groupId: String
+    var status: String
+    var autoRenewStatus: Int
+    var expiresDate: String
+    var recentSubscriptionStartDate: String
+    var renewals: Int
+    var expirationIntent: Int?
+
+    init(_ subscription: SubscriptionRecord) {
+        originalTransactionId = String(subscription.id)
+        productId = subscription.productID
+        autoRenewProductId = subscription.autoRenewProductID
+        bundleId = subscription.bundleID
+        groupId = subscription.groupID
+        status = subscription.status.rawValue
+        autoRenewStatus = subscription.autoRenewEnabled ? 1 : 0
+        expiresDate = subscription.expiresDate.formatted(.iso8601)
+        recentSubscriptionStartDate = subscription.recentStartDate.formatted(.iso8601)
+        renewals = subscription.renewalCount
+        expirationIntent = subscription.expirationIntent.map { Int($0.rawValue) }
+    }
+
+    /// One line for people.
+    var line: String {
+        let next = switch (status, autoRenewStatus) {
+        case ("active", 1): "renews into \(autoRenewProductId) at \(expiresDate)"
+        case ("active", _): "expires at \(expiresDate)"
+        default: "ended at \(expiresDate)"
+        }
+        return "\(originalTransactionId)  \(productId)  \(status)  \(next)  (\(renewals) renewals)"
+    }
+}
