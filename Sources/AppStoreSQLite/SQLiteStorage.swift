@@ -125,6 +125,20 @@ public final class SQLiteStorage: Storage {
             try db.create(index: "storeTransactionByAccount", on: "storeTransaction", columns: ["tenant", "accountID", "id"])
             try db.create(index: "storeTransactionByOriginal", on: "storeTransaction", columns: ["tenant", "originalID", "id"])
         }
+        migrator.registerMigration("v5: the notification outbox") { db in
+            try db.create(table: "notification") { table in
+                // The rowid: the order notifications were written in, across processes.
+                table.autoIncrementedPrimaryKey("sequence")
+                table.column("tenant", .text).notNull()
+                table.column("id", .text).notNull()
+                table.column("bundleID", .text).notNull()
+                table.column("transactionID", .integer).notNull()
+                table.column("date", .double).notNull()
+                table.column("body", .jsonText).notNull()
+            }
+            try db.create(index: "notificationByDate", on: "notification", columns: ["tenant", "date", "sequence"])
+            try db.create(index: "notificationByTransaction", on: "notification", columns: ["tenant", "transactionID"])
+        }
         return migrator
     }
 
@@ -215,6 +229,11 @@ private struct SQLiteTransaction: StorageTransaction {
             .map(Date.init(timeIntervalSince1970:))
     }
 
+    func notifications(matching query: NotificationQuery) throws -> [NotificationRecord] {
+        let (sql, arguments) = SQLiteQueries.notifications(matching: query, tenant: tenant)
+        return try String.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { try Self.decode(NotificationRecord.self, from: $0) }
+    }
+
     func allocateTransactionID() throws -> UInt64 {
         let next = try UInt64.fetchOne(try db.cachedStatement(sql: "SELECT nextTransactionID FROM tenant WHERE id = ?"), arguments: [tenant])
             ?? TransactionRecord.firstID
@@ -244,11 +263,13 @@ private struct SQLiteTransaction: StorageTransaction {
             for id in ids {
                 try execute("DELETE FROM storeTransaction WHERE tenant = ? AND id = ?", arguments: [tenant, id])
                 try execute("DELETE FROM finishedTransaction WHERE tenant = ? AND transactionID = ?", arguments: [tenant, id])
+                try execute("DELETE FROM notification WHERE tenant = ? AND transactionID = ?", arguments: [tenant, id])
             }
         case .deleteAllTransactions:
             try execute("DELETE FROM storeTransaction WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM finishedTransaction WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM subscription WHERE tenant = ?", arguments: [tenant])
+            try execute("DELETE FROM notification WHERE tenant = ?", arguments: [tenant])
         case .markFinished(let transactionID, let deviceID):
             try execute(
                 "INSERT OR IGNORE INTO finishedTransaction (tenant, deviceID, transactionID) VALUES (?, ?, ?)",
@@ -273,6 +294,14 @@ private struct SQLiteTransaction: StorageTransaction {
             for id in ids {
                 try execute("DELETE FROM subscription WHERE tenant = ? AND id = ?", arguments: [tenant, id])
             }
+        case .saveNotification(let notification):
+            try execute(
+                "INSERT INTO notification (tenant, id, bundleID, transactionID, date, body) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    tenant, notification.id.uuidString, notification.bundleID, notification.transactionID,
+                    notification.date.timeIntervalSince1970, try Self.encode(notification),
+                ]
+            )
         }
     }
 
@@ -314,5 +343,17 @@ package enum SQLiteQueries {
             return ("SELECT body FROM subscription WHERE tenant = ? AND accountID = ? AND bundleID = ? ORDER BY id", [tenant, accountID, bundleID])
         }
         return ("SELECT body FROM subscription WHERE tenant = ? AND accountID = ? ORDER BY id", [tenant, accountID])
+    }
+
+    /// The notifications a query selects, by date and then in the order they were written.
+    package static func notifications(matching query: NotificationQuery, tenant: String) -> (sql: String, arguments: StatementArguments) {
+        var conditions = ["tenant = ?"]
+        var arguments: StatementArguments = [tenant]
+        if let bundleID = query.bundleID { conditions.append("bundleID = ?"); arguments += [bundleID] }
+        if let startDate = query.startDate { conditions.append("date >= ?"); arguments += [startDate.timeIntervalSince1970] }
+        if let endDate = query.endDate { conditions.append("date < ?"); arguments += [endDate.timeIntervalSince1970] }
+        var sql = "SELECT body FROM notification WHERE \(conditions.joined(separator: " AND ")) ORDER BY date, sequence"
+        if let limit = query.limit { sql += " LIMIT ?"; arguments += [limit] }
+        return (sql, arguments)
     }
 }

@@ -182,13 +182,16 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         set { changeSettings { $0.failureErrorCode = newValue.rawValue } }
     }
 
-    /// Subscription renewals fail and enter billing retry.
+    /// Subscription renewals fail to bill: at a period's end the subscription enters billing retry instead of
+    /// renewing, until ``resolveIssueForTransaction(identifier:)`` recovers it or the retry period (60 days, shortened
+    /// by ``timeRate``) ends and it expires.
     open var shouldEnterBillingRetryOnRenewal: Bool {
         get { settings.renewalBillingIssuesEnabled }
         set { changeSettings { $0.renewalBillingIssuesEnabled = newValue } }
     }
 
-    /// Billing retry starts with a grace period.
+    /// Billing retry starts with a grace period (16 days, 6 for weekly subscriptions, shortened by ``timeRate``) in
+    /// which the customer keeps the service. No effect unless ``shouldEnterBillingRetryOnRenewal`` is on.
     open var billingGracePeriodIsEnabled: Bool {
         get { settings.billingGracePeriodEnabled }
         set { changeSettings { $0.billingGracePeriodEnabled = newValue } }
@@ -254,9 +257,12 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         _ = try control { [engine] () async throws(StoreError) in try await engine.declineAskToBuy(transactionID: id) }
     }
 
-    /// Resolves the issue of an interrupted purchase: it is delivered again as purchased.
+    /// Resolves a billing issue: an interrupted purchase is delivered again as purchased; a subscription in billing
+    /// retry (`identifier` is any of its transactions) recovers and renews, and the renewal reaches the app's
+    /// observers.
     ///
-    /// - Throws: ``SKTestError`` `noTransactionFound`, or `invalidAction` when the purchase has no issue.
+    /// - Throws: ``SKTestError`` `noTransactionFound`, or `invalidAction` when the purchase has no issue, or the
+    ///   subscription's billing retry already ended.
     open func resolveIssueForTransaction(identifier: Int) throws {
         let id = try storeID(identifier)
         _ = try control { [engine] () async throws(StoreError) in try await engine.resolveIssue(transactionID: id) }

@@ -50,8 +50,15 @@ open class SKTestTransaction: NSObject, @unchecked Sendable {
     /// that are not auto-renewable subscriptions.
     open var autoRenewingEnabled: Bool { subscription?.autoRenewEnabled ?? false }
 
-    /// Whether the purchase waits for the customer to resolve an issue (an interrupted purchase).
-    open var hasPurchaseIssue: Bool { record.state == .interrupted }
+    /// Whether the purchase waits for the customer to resolve an issue: an interrupted purchase, or the latest
+    /// period of a subscription whose renewal failed to bill (billing retry, with or without a grace period).
+    open var hasPurchaseIssue: Bool {
+        record.state == .interrupted || (subscription?.isInBillingRetry == true && subscription?.latestTransactionID == record.id)
+    }
+
+    /// Whether the subscription is in a billing grace period: its renewal failed to bill, yet the customer keeps
+    /// the service until the grace period ends. An OpenStoreKit addition, from the subscription's state.
+    open var isInBillingGracePeriod: Bool { subscription?.status == .gracePeriod }
 
     /// Whether a subscription waits for consent to a price increase; `false` for other products.
     open var isPendingPriceIncreaseConsent: Bool { false }

@@ -72,4 +72,30 @@ struct RenewalParityTests {
         #expect((expired["expirationIntent"] as? NSNumber)?.intValue == 1)
         #expect((expired["renewalDate"] as? NSNumber) == nil)
     }
+
+    @Test("Apple's SignedDataVerifier accepts the outbox's notifications: a failed renewal in a grace period, with its renewal info and status")
+    func appleLibraryAcceptsNotifications() async throws {
+        let (store, clock) = try makeStore(settings: StoreSettings(renewalBillingIssuesEnabled: true, billingGracePeriodEnabled: true))
+        let purchase = try await store.buy("monthly")
+        let oneMonthLater = Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: testStart)!
+        try await clock.advance(to: oneMonthLater.addingTimeInterval(60))
+        let failure = try #require(try await store.notifications().last)
+
+        let payload = try await appleVerify("notification", try await store.signedNotification(failure), store: store)
+        #expect(payload["rawNotificationType"] as? String == "DID_FAIL_TO_RENEW")
+        #expect(payload["rawSubtype"] as? String == "GRACE_PERIOD")
+        #expect(payload["notificationUUID"] as? String == failure.id.uuidString.lowercased())
+        #expect(payload["version"] as? String == "2.0")
+        let data = try #require(payload["data"] as? [String: Any])
+        #expect(data["bundleId"] as? String == app)
+        #expect((data["rawStatus"] as? NSNumber)?.intValue == 4)
+
+        let transaction = try await appleVerify("transaction", try #require(data["signedTransactionInfo"] as? String), store: store)
+        #expect(transaction["transactionId"] as? String == String(purchase.id))
+        let renewalInfo = try await appleVerify("renewal-info", try #require(data["signedRenewalInfo"] as? String), store: store)
+        #expect(renewalInfo["isInBillingRetryPeriod"] as? Bool == true)
+        #expect((renewalInfo["rawExpirationIntent"] as? NSNumber)?.intValue == 2)
+        let graceEnd = oneMonthLater.addingTimeInterval(16 * 86_400)
+        #expect((renewalInfo["gracePeriodExpiresDate"] as? NSNumber)?.int64Value == Int64(graceEnd.timeIntervalSince1970 * 1000))
+    }
 }

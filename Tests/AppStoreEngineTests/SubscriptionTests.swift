@@ -166,18 +166,34 @@ struct SubscriptionTests {
         #expect(try await store.transactions(TransactionQuery(originalID: purchase.id)).count == 1)
     }
 
-    @Test("Changing products within an active group is refused with a message until upgrades land")
-    func groupChangeRefused() async throws {
+    @Test("A crossgrade to another period takes effect at the next renewal: the month runs out, then the year starts")
+    func crossgradeToAnotherPeriod() async throws {
         let catalog = Catalog(products: testCatalog.products + [
             CatalogProduct(
                 id: "yearly", type: .autoRenewable, price: 29,
                 subscription: SubscriptionTerms(groupID: "G1", level: 1, period: SubscriptionPeriod(value: 1, unit: .year))
             ),
         ])
-        let store = StoreEngine(catalog: catalog, storage: InMemoryStorage(), clock: VirtualClock(start: testStart), signer: .ephemeral)
-        _ = try await store.buy("monthly")
-        await #expect(throws: StoreError.invalidProductType) { try await store.buy("yearly") }
-        #expect(try await store.transactions().count == 1)
+        let clock = VirtualClock(start: testStart)
+        let store = StoreEngine(catalog: catalog, storage: InMemoryStorage(), clock: clock, signer: .ephemeral)
+        let monthly = try await store.buy("monthly")
+        let change = try await store.buy("yearly")
+        #expect(change.originalID == monthly.id)
+        #expect(change.amountCharged == 0)
+        #expect(change.expiresDate == oneMonthLater)
+        var subscription = try await store.subscription(forTransaction: monthly.id)
+        #expect(subscription.productID == "monthly")
+        #expect(subscription.autoRenewProductID == "yearly")
+        #expect(try await store.notifications().last?.summary == "DID_CHANGE_RENEWAL_PREF/DOWNGRADE")
+
+        try await clock.advance(to: oneMonthLater)
+        let renewal = try #require(try await store.transactions(TransactionQuery(originalID: monthly.id)).last)
+        #expect(renewal.productID == "yearly")
+        #expect(renewal.purchaseDate == oneMonthLater)
+        #expect(renewal.expiresDate == Calendar.gregorianUTC.date(byAdding: .year, value: 1, to: oneMonthLater))
+        #expect(renewal.amountCharged == 29)
+        subscription = try await store.subscription(forTransaction: monthly.id)
+        #expect(subscription.productID == "yearly")
     }
 
     @Test("Deleting the purchase deletes the subscription and its renewals; clearing deletes every subscription")
@@ -246,14 +262,54 @@ struct SubscriptionTests {
         #expect(renewal.origin == .renewal)
     }
 
-    @Test("A crossgrade to a product of the same level and period takes effect at once; a downgrade is refused for now")
-    func crossgradeAndDowngrade() async throws {
+    @Test("A crossgrade to a product of the same level and period takes effect at once")
+    func crossgradeSamePeriod() async throws {
         let (store, _) = levelsStore()
         let premium = try await store.buy("premium")
         let family = try await store.buy("premium.family")
         #expect(family.originalID == premium.id)
+        #expect(family.amountCharged == Decimal(string: "7.99")!)
         #expect(try await store.transaction(premium.id).isUpgraded == true)
-        await #expect(throws: StoreError.invalidProductType) { try await store.buy("basic") }
         #expect(try await store.subscription(forTransaction: premium.id).productID == "premium.family")
+        #expect(try await store.notifications().map(\.summary) == ["SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/UPGRADE"])
+    }
+
+    @Test("A downgrade takes effect at the next renewal: the higher level runs to the period's end, then renews as the lower")
+    func downgrade() async throws {
+        let (store, clock) = levelsStore()
+        let premium = try await store.buy("premium")
+        try await clock.advance(by: 5 * 86_400)
+        let basic = try await store.buy("basic")
+        #expect(basic.productID == "basic")
+        #expect(basic.originalID == premium.id)
+        #expect(basic.amountCharged == 0)
+        #expect(basic.expiresDate == oneMonthLater)
+        #expect(try await store.transaction(premium.id).isUpgraded == nil)
+        let pending = try await store.subscription(forTransaction: premium.id)
+        #expect(pending.productID == "premium")
+        #expect(pending.autoRenewProductID == "basic")
+        #expect(await store.renewalInfoPayload(pending, storefront: "USA").autoRenewProductId == "basic")
+
+        try await clock.advance(to: oneMonthLater)
+        let renewal = try #require(try await store.transactions(TransactionQuery(originalID: premium.id)).last)
+        #expect(renewal.origin == .renewal)
+        #expect(renewal.productID == "basic")
+        #expect(renewal.amountCharged == Decimal(string: "2.99")!)
+        #expect(try await store.notifications().map(\.summary) == ["SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "DID_RENEW"])
+    }
+
+    @Test("Buying the current product again cancels a pending downgrade: the subscription renews as it was")
+    func cancelDowngrade() async throws {
+        let (store, clock) = levelsStore()
+        let premium = try await store.buy("premium")
+        _ = try await store.buy("basic")
+        let again = try await store.buy("premium")
+        #expect(again.amountCharged == 0)
+        #expect(try await store.subscription(forTransaction: premium.id).autoRenewProductID == "premium")
+        try await clock.advance(to: oneMonthLater)
+        #expect(try await store.transactions(TransactionQuery(originalID: premium.id)).last?.productID == "premium")
+        #expect(try await store.notifications().map(\.summary) == [
+            "SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "DID_CHANGE_RENEWAL_PREF", "DID_RENEW",
+        ])
     }
 }

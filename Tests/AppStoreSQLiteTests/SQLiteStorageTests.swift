@@ -121,6 +121,20 @@ struct SQLiteQueryPlanTests {
         #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
     }
 
+    @Test(
+        "The notification outbox is read in date order through an index, with or without a date range",
+        arguments: [
+            NotificationQuery(), NotificationQuery(startDate: Date(timeIntervalSince1970: 100), limit: 50),
+            NotificationQuery(bundleID: "app", startDate: Date(timeIntervalSince1970: 100), endDate: Date(timeIntervalSince1970: 200)),
+        ]
+    )
+    func notificationQueriesUseAnIndex(query: NotificationQuery) throws {
+        let (sql, arguments) = SQLiteQueries.notifications(matching: query, tenant: "t")
+        let plan = try Self.plan(sql, arguments)
+        #expect(plan.contains("USING INDEX notificationByDate"), "\(plan)")
+        #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+    }
+
     /// SQLite's plan for `sql` on a freshly migrated store, which has no statistics, as no store of ours has.
     static func plan(_ sql: String, _ arguments: StatementArguments) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-plan-\(UUID().uuidString)")

@@ -187,6 +187,44 @@ struct StorageConformanceTests {
         #expect(try await other.read(tenant: "other") { try $0.subscription(id: 9) } != nil)
     }
 
+    @Test("The notification outbox is read by date, then in writing order, filtered by app and dates, per tenant", arguments: StorageKind.allCases)
+    func notifications(kind: StorageKind) async throws {
+        let (storage, other, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        func note(_ type: NotificationTypeV2, at seconds: TimeInterval, transaction: UInt64, bundle: String = "app") -> NotificationRecord {
+            NotificationRecord(
+                type: type, subtype: type == .subscribed ? .initialBuy : nil, date: date.addingTimeInterval(seconds), accountID: "a",
+                bundleID: bundle, transactionID: transaction,
+                subscription: type == .subscribed ? subscription(transaction, expires: 100) : nil
+            )
+        }
+        let written = [
+            note(.subscribed, at: 0, transaction: 1), note(.didRenew, at: 200, transaction: 2),
+            note(.oneTimeCharge, at: 100, transaction: 3), note(.refund, at: 100, transaction: 3), note(.oneTimeCharge, at: 50, transaction: 4, bundle: "other"),
+        ]
+        try await storage.transaction(tenant: "t") { try $0.write(written.map(StorageChange.saveNotification)) }
+        let elsewhere = note(.test, at: 0, transaction: 9)
+        try await storage.transaction(tenant: "elsewhere") { try $0.write(.saveNotification(elsewhere)) }
+        let (all, ofApp, window, first) = try await other.read(tenant: "t") { reader in
+            (
+                try reader.notifications(matching: NotificationQuery()),
+                try reader.notifications(matching: NotificationQuery(bundleID: "app")).map(\.type),
+                try reader.notifications(matching: NotificationQuery(startDate: date.addingTimeInterval(50), endDate: date.addingTimeInterval(200))).map(\.type),
+                try reader.notifications(matching: NotificationQuery(limit: 2)).map(\.type)
+            )
+        }
+        #expect(all == [written[0], written[4], written[2], written[3], written[1]])
+        #expect(ofApp == [.subscribed, .oneTimeCharge, .refund, .didRenew])
+        #expect(window == [.oneTimeCharge, .oneTimeCharge, .refund])
+        #expect(first == [.subscribed, .oneTimeCharge])
+
+        try await storage.transaction(tenant: "t") { try $0.write(.deleteTransactions([3])) }
+        #expect(try await other.read(tenant: "t") { try $0.notifications(matching: NotificationQuery()).map(\.transactionID) } == [1, 4, 2])
+        try await storage.transaction(tenant: "t") { try $0.write(.deleteAllTransactions) }
+        #expect(try await other.read(tenant: "t") { try $0.notifications(matching: NotificationQuery()) }.isEmpty)
+        #expect(try await other.read(tenant: "elsewhere") { try $0.notifications(matching: NotificationQuery()) }.count == 1)
+    }
+
     @Test("Concurrent transactions on two handles never interleave: no update is lost, no identifier is given twice", arguments: StorageKind.allCases)
     func concurrentTransactionsAreSerialized(kind: StorageKind) async throws {
         let (first, second, cleanup) = try kind.makeShared()

@@ -76,6 +76,35 @@ struct SubscriptionClientTests {
         #expect(session.allTransactions().count == 2)
     }
 
+    @Test("Billing retry with a grace period: the renewal fails, the transaction has a purchase issue, resolving it renews")
+    func billingRetryAndGracePeriod() async throws {
+        let (session, observer) = try session()
+        session.shouldEnterBillingRetryOnRenewal = true
+        session.billingGracePeriodIsEnabled = true
+        let product = try #require(try await ProductsFetcher.fetch([Demo.monthly], from: session.paymentQueue).products.first)
+        session.paymentQueue.add(SKPayment(product: product))
+        await session.paymentQueue.waitUntilIdle()
+        try await session.advanceTime(by: month)
+        await session.paymentQueue.waitUntilIdle()
+
+        let failing = try #require(session.allTransactions().last)
+        #expect(session.allTransactions().count == 1)
+        #expect(failing.hasPurchaseIssue)
+        #expect(failing.isInBillingGracePeriod)
+        #expect(observer.updatedTransactions.filter { $0.state == .purchased }.count == 1)
+
+        session.shouldEnterBillingRetryOnRenewal = false
+        try session.resolveIssueForTransaction(identifier: failing.identifier)
+        await session.paymentQueue.waitUntilIdle()
+        let transactions = session.allTransactions()
+        #expect(transactions.count == 2)
+        #expect(transactions.allSatisfy { !$0.hasPurchaseIssue })
+        #expect(transactions.last?.originalTransactionIdentifier == failing.identifier)
+        #expect(transactions.last?.purchaseDate == failing.expirationDate)
+        #expect(observer.updatedTransactions.filter { $0.state == .purchased }.count == 2)
+        #expect(throws: SKTestError.self) { try session.resolveIssueForTransaction(identifier: failing.identifier) }
+    }
+
     @Test("Subscription controls refuse what they cannot do, with StoreKit Test's errors")
     func controlErrors() async throws {
         let (session, _) = try session()

@@ -50,4 +50,11 @@ extension StoreEngine {
     public func expireSubscription(_ id: UInt64) async throws(StoreError) -> SubscriptionRecord {
         try await perform { try $0.expireNow(id) }
     }
+
+    /// The notifications the store owes app servers, oldest first: one per change Apple reports (purchases,
+    /// renewals, expiries, billing problems, auto-renew and plan changes, refunds, revocations), kept in the
+    /// tenant's outbox in the same storage transaction as the change.
+    public func notifications(_ query: NotificationQuery = NotificationQuery()) async throws(StoreError) -> [NotificationRecord] {
+        try await read { try $0.notifications(matching: query) }
+    }
 }

@@ -137,9 +137,22 @@ public actor StoreEngine: ScheduledEventSource {
         try await complete(transactionID, from: .pendingApproval, to: .declined, action: "decline an Ask to Buy request")
     }
 
-    /// Resolves the billing issue of an interrupted purchase: the purchase completes now.
+    /// Resolves a billing issue, as the customer does by updating their payment method: an interrupted purchase
+    /// completes now; a subscription in billing retry (the transaction is any of its periods) recovers and renews.
+    ///
+    /// - Returns: the completed purchase, or the renewal that recovered the subscription.
+    /// - Throws: ``StoreError`` `invalidTransactionState` when the transaction has no billing issue.
     public func resolveIssue(transactionID: UInt64) async throws(StoreError) -> TransactionRecord {
-        try await complete(transactionID, from: .interrupted, to: .purchased, action: "resolve a purchase issue")
+        let records = try await perform { operation in
+            let record = try operation.transaction(transactionID)
+            if record.state != .interrupted, record.productType == .autoRenewable,
+               let subscription = try operation.storage.subscription(id: record.originalID), subscription.isInBillingRetry {
+                return [try operation.recoverBilling(subscription.id)]
+            }
+            return try operation.complete(transactionID, from: .interrupted, to: .purchased, action: "resolve a purchase issue")
+        }
+        for record in records { publish(.transactionUpdated(record)) }
+        return records[0]
     }
 
     private func complete(

@@ -67,45 +67,55 @@ struct StoreOperation {
             record.state = .interrupted
         }
         if case .failed = record.state { record.amountCharged = 0 }
-        var subscriptionChanges: [StorageChange] = []
-        if record.state.isCompleted, product.subscription != nil {
-            subscriptionChanges = try subscribe(&record)
-        }
+        let completion = record.state.isCompleted ? try completionChanges(&record) : []
         let shares = try familyShares(of: record)
-        try storage.write([.saveAccount(account), .saveTransaction(record)] + subscriptionChanges + shares.map(StorageChange.saveTransaction))
+        try storage.write([.saveAccount(account), .saveTransaction(record)] + completion + shares.map(StorageChange.saveTransaction))
         return [record] + shares
+    }
+
+    /// What completing a purchase writes besides the transaction: the subscription it starts or changes, and the
+    /// notification the app's server receives (`ONE_TIME_CHARGE` for a charged one-time purchase).
+    ///
+    /// - Returns: the writes; `record` is adjusted in place.
+    func completionChanges(_ record: inout TransactionRecord) throws -> [StorageChange] {
+        if catalog.product(record.productID)?.subscription != nil { return try subscribe(&record) }
+        guard record.origin == .purchase, record.amountCharged > 0 else { return [] }
+        return [.saveNotification(notification(.oneTimeCharge, about: record))]
     }
 
     // MARK: Subscriptions
 
-    /// Starts, resumes or confirms the subscription a completed purchase of an auto-renewable subscription buys.
+    /// Starts, resumes or changes the subscription a completed purchase of an auto-renewable subscription buys.
     ///
-    /// One subscription per group per account and app: buying the product the account is subscribed to makes an
-    /// uncharged repurchase of the current period; buying a higher level of the group (or another product of the
-    /// same level and period) upgrades at once — the current period ends now, its transaction `isUpgraded`, and a new
-    /// period of the new product starts with the same original transaction; buying into a group whose subscription
-    /// expired resubscribes, keeping the original transaction; otherwise a new subscription starts now.
+    /// One subscription per group per account and app, as the App Store keeps it:
+    /// - buying the product the account is subscribed to makes an uncharged repurchase of the current period (and
+    ///   cancels a pending downgrade);
+    /// - buying a higher level of the group, or another product of the same level and period, upgrades at once:
+    ///   the current period ends now, its transaction `isUpgraded`, and a new period of the new product starts with
+    ///   the same original transaction (`DID_CHANGE_RENEWAL_PREF`/`UPGRADE`);
+    /// - buying a lower level, or a product of another period at the same level, downgrades at the next renewal:
+    ///   the current period runs on, the subscription renews into the new product (`autoRenewProductId` changes now,
+    ///   `DID_CHANGE_RENEWAL_PREF`/`DOWNGRADE`), and the purchase is an uncharged transaction of the new product that
+    ///   ends with the current period;
+    /// - buying into a group whose subscription lapsed resubscribes, keeping the original transaction
+    ///   (`SUBSCRIBED`/`RESUBSCRIBE`); otherwise a new subscription starts now (`SUBSCRIBED`/`INITIAL_BUY`).
     ///
-    /// - Returns: the writes that record the subscription; `record` is adjusted in place.
+    /// - Returns: the writes that record the subscription and its notification; `record` is adjusted in place.
     func subscribe(_ record: inout TransactionRecord) throws -> [StorageChange] {
         guard let terms = catalog.product(record.productID)?.subscription else { return [] }
         let existing = try storage.subscriptions(accountID: record.accountID, bundleID: record.bundleID)
             .first { $0.groupID == terms.groupID && $0.status != .revoked }
-        if var subscription = existing {
-            if subscription.isActive(at: now), subscription.productID != record.productID {
-                return try upgrade(&subscription, to: &record, terms: terms)
-            }
-            if subscription.isActive(at: now) {
-                record.originalID = subscription.id
-                record.originalPurchaseDate = subscription.originalPurchaseDate
-                record.origin = .repurchase
-                record.amountCharged = 0
-                record.purchaseDate = subscription.periodStartDate
-                record.expiresDate = subscription.expiresDate
-                return []
-            }
-            record.originalID = subscription.id
-            record.originalPurchaseDate = subscription.originalPurchaseDate
+        guard var subscription = existing else {
+            let subscription = SubscriptionRecord(
+                id: record.id, accountID: record.accountID, bundleID: record.bundleID, groupID: terms.groupID,
+                productID: record.productID, latestTransactionID: record.id, originalPurchaseDate: record.originalPurchaseDate,
+                appAccountToken: record.appAccountToken, periodStartDate: record.purchaseDate, expiresDate: record.expiresDate ?? now
+            )
+            return [.saveSubscription(subscription), .saveNotification(notification(.subscribed, .initialBuy, about: record, subscription: subscription))]
+        }
+        record.originalID = subscription.id
+        record.originalPurchaseDate = subscription.originalPurchaseDate
+        guard subscription.isActive(at: now) else {
             subscription.productID = record.productID
             subscription.autoRenewProductID = record.productID
             subscription.autoRenewEnabled = true
@@ -115,37 +125,44 @@ struct StoreOperation {
             subscription.expiresDate = record.expiresDate ?? now
             subscription.status = .active
             subscription.expirationIntent = nil
-            return [.saveSubscription(subscription)]
+            subscription.clearBillingRetry()
+            return [.saveSubscription(subscription), .saveNotification(notification(.subscribed, .resubscribe, about: record, subscription: subscription))]
         }
-        return [.saveSubscription(SubscriptionRecord(
-            id: record.id, accountID: record.accountID, bundleID: record.bundleID, groupID: terms.groupID,
-            productID: record.productID, latestTransactionID: record.id, originalPurchaseDate: record.originalPurchaseDate,
-            appAccountToken: record.appAccountToken, periodStartDate: record.purchaseDate, expiresDate: record.expiresDate ?? now
-        ))]
-    }
-
-    /// Moves an active subscription to a higher level, or across to a product of the same level and period, now.
-    private func upgrade(
-        _ subscription: inout SubscriptionRecord, to record: inout TransactionRecord, terms: SubscriptionTerms
-    ) throws -> [StorageChange] {
+        if subscription.productID == record.productID {
+            let cancelsDowngrade = subscription.autoRenewProductID != record.productID
+            record.origin = .repurchase
+            record.amountCharged = 0
+            record.purchaseDate = subscription.periodStartDate
+            record.expiresDate = subscription.expiresDate
+            guard cancelsDowngrade else { return [] }
+            subscription.autoRenewProductID = record.productID
+            return [.saveSubscription(subscription), .saveNotification(notification(.didChangeRenewalPref, about: record, subscription: subscription))]
+        }
         let current = catalog.product(subscription.productID)?.subscription
         let immediate = current.map { terms.level < $0.level || (terms.level == $0.level && terms.period == $0.period) } ?? true
         guard immediate else {
-            throw StoreError.invalidProductType(
-                "The account is subscribed to \(subscription.productID) in group \(terms.groupID). Changing to \(record.productID) is a downgrade, or a crossgrade to another period, which takes effect at the next renewal; that is not supported yet. Expire the subscription first, or buy a higher level."
-            )
+            record.origin = .repurchase
+            record.amountCharged = 0
+            record.expiresDate = subscription.expiresDate
+            subscription.autoRenewProductID = record.productID
+            subscription.autoRenewEnabled = true
+            return [.saveSubscription(subscription), .saveNotification(notification(.didChangeRenewalPref, .downgrade, about: record, subscription: subscription))]
         }
         var previous = try storage.knownTransaction(id: subscription.latestTransactionID)
         previous.isUpgraded = true
-        record.originalID = subscription.id
-        record.originalPurchaseDate = subscription.originalPurchaseDate
         subscription.productID = record.productID
         subscription.autoRenewProductID = record.productID
         subscription.autoRenewEnabled = true
         subscription.latestTransactionID = record.id
         subscription.periodStartDate = record.purchaseDate
         subscription.expiresDate = record.expiresDate ?? now
-        return [.saveTransaction(previous), .saveSubscription(subscription)]
+        subscription.status = .active
+        subscription.expirationIntent = nil
+        subscription.clearBillingRetry()
+        return [
+            .saveTransaction(previous), .saveSubscription(subscription),
+            .saveNotification(notification(.didChangeRenewalPref, .upgrade, about: record, subscription: subscription)),
+        ]
     }
 
     /// Applies every subscription event due by now, earliest first: each subscription renews at the end of each
@@ -167,18 +184,38 @@ struct StoreOperation {
         }
     }
 
-    /// Renews or expires `subscription` at every period end up to `date`.
+    /// Moves `subscription` through every event due up to `date`, in order: at a period's end it renews while
+    /// auto-renew is on, fails to bill when renewal billing issues are on (entering billing retry, with a grace
+    /// period when that is on), or expires; a grace period's end leaves it in billing retry, and billing retry's end
+    /// expires it.
     private func advance(_ subscription: inout SubscriptionRecord, through date: Date) throws -> [TransactionRecord] {
         var renewals: [TransactionRecord] = []
         var account: Account?
         while let due = subscription.nextEventDate, due <= date {
-            guard subscription.autoRenewEnabled else {
-                expire(&subscription, at: due, because: .customerCancelled)
+            switch subscription.status {
+            case .gracePeriod:
+                subscription.status = .billingRetry
+                try storage.write(.saveNotification(notification(.gracePeriodExpired, about: subscription, at: due)))
+                continue
+            case .billingRetry:
+                try expire(&subscription, at: due, because: .billingError)
+                continue
+            case .expired, .revoked:
+                return renewals
+            case .active:
                 break
             }
+            guard subscription.autoRenewEnabled else {
+                try expire(&subscription, at: due, because: .customerCancelled)
+                continue
+            }
             guard let product = catalog.product(subscription.autoRenewProductID), let terms = product.subscription else {
-                expire(&subscription, at: due, because: .productNotAvailable)
-                break
+                try expire(&subscription, at: due, because: .productNotAvailable)
+                continue
+            }
+            if settings.renewalBillingIssuesEnabled {
+                try failToRenew(&subscription, at: due, period: terms.period)
+                continue
             }
             if account == nil { account = try self.account(subscription.accountID) }
             renewals.append(try renew(&subscription, product: product, period: terms.period, startingAt: due, account: account!))
@@ -186,11 +223,12 @@ struct StoreOperation {
         return renewals
     }
 
-    /// Starts the next period of `subscription` at `start` with a renewal transaction, and writes the transaction.
+    /// Starts the next period of `subscription` at `start` with a renewal transaction, and writes the transaction and
+    /// its `DID_RENEW` notification (subtype `BILLING_RECOVERY` when billing recovered).
     @discardableResult
     func renew(
         _ subscription: inout SubscriptionRecord, product: CatalogProduct, period: SubscriptionPeriod, startingAt start: Date,
-        account: Account
+        account: Account, subtype: Subtype? = nil
     ) throws -> TransactionRecord {
         guard let storefront = Storefront.named(account.storefront) else { throw Self.unknownStorefront(account.storefront) }
         let id = try storage.allocateTransactionID()
@@ -207,15 +245,43 @@ struct StoreOperation {
         subscription.periodStartDate = start
         subscription.expiresDate = renewal.expiresDate ?? start
         subscription.renewalCount += 1
-        try storage.write(.saveTransaction(renewal))
+        try storage.write([
+            .saveTransaction(renewal),
+            .saveNotification(notification(.didRenew, subtype, about: renewal, subscription: subscription, at: start)),
+        ])
         return renewal
     }
 
-    /// Ends `subscription` at `date`.
-    private func expire(_ subscription: inout SubscriptionRecord, at date: Date, because intent: ExpirationIntent) {
+    /// A renewal at `date` fails to bill: the subscription enters billing retry, in a grace period when that is on,
+    /// and the app's server hears `DID_FAIL_TO_RENEW` (subtype `GRACE_PERIOD` with a grace period).
+    private func failToRenew(_ subscription: inout SubscriptionRecord, at date: Date, period: SubscriptionPeriod) throws {
+        subscription.expirationIntent = .billingError
+        subscription.billingRetryEndDate = date.addingTimeInterval(settings.timeRate.billingRetryDuration)
+        if settings.billingGracePeriodEnabled {
+            subscription.status = .gracePeriod
+            subscription.gracePeriodExpiresDate = date.addingTimeInterval(settings.timeRate.gracePeriod(for: period))
+        } else {
+            subscription.status = .billingRetry
+            subscription.gracePeriodExpiresDate = nil
+        }
+        let subtype: Subtype? = settings.billingGracePeriodEnabled ? .gracePeriod : nil
+        try storage.write(.saveNotification(notification(.didFailToRenew, subtype, about: subscription, at: date)))
+    }
+
+    /// Ends `subscription` at `date` and writes its `EXPIRED` notification, whose subtype says why.
+    private func expire(_ subscription: inout SubscriptionRecord, at date: Date, because intent: ExpirationIntent) throws {
         subscription.status = .expired
         subscription.expirationIntent = intent
         subscription.expiresDate = min(subscription.expiresDate, date)
+        subscription.clearBillingRetry()
+        let subtype: Subtype? = switch intent {
+        case .customerCancelled: .voluntary
+        case .billingError: .billingRetry
+        case .customerDidNotConsentToPriceIncrease: .priceIncrease
+        case .productNotAvailable: .productNotForSale
+        default: nil
+        }
+        try storage.write(.saveNotification(notification(.expired, subtype, about: subscription, at: date)))
     }
 
     /// The subscription with the original transaction identifier.
@@ -226,14 +292,18 @@ struct StoreOperation {
         return subscription
     }
 
-    /// Turns auto-renew on or off. An expired subscription is not changed.
+    /// Turns auto-renew on or off (`DID_CHANGE_RENEWAL_STATUS`). An expired or revoked subscription is not changed.
     func setAutoRenew(_ id: UInt64, enabled: Bool) throws -> SubscriptionRecord {
         var subscription = try subscription(id)
-        guard subscription.status == .active else {
-            throw StoreError.invalidTransactionState("Subscription \(id) is \(subscription.status.rawValue); only an active subscription's auto-renew can change. Buy it again to resubscribe.")
+        guard subscription.status != .expired && subscription.status != .revoked else {
+            throw StoreError.invalidTransactionState("Subscription \(id) is \(subscription.status.rawValue); only a subscription that has not lapsed can change its auto-renew. Buy it again to resubscribe.")
         }
+        guard subscription.autoRenewEnabled != enabled else { return subscription }
         subscription.autoRenewEnabled = enabled
-        try storage.write(.saveSubscription(subscription))
+        try storage.write([
+            .saveSubscription(subscription),
+            .saveNotification(notification(.didChangeRenewalStatus, enabled ? .autoRenewEnabled : .autoRenewDisabled, about: subscription, at: now)),
+        ])
         return subscription
     }
 
@@ -250,7 +320,31 @@ struct StoreOperation {
         subscription.status = .active
         subscription.expirationIntent = nil
         subscription.autoRenewEnabled = true
+        subscription.clearBillingRetry()
         let renewal = try renew(&subscription, product: product, period: terms.period, startingAt: now, account: try account(subscription.accountID))
+        try storage.write(.saveSubscription(subscription))
+        return renewal
+    }
+
+    /// Resolves the billing issue of a subscription in billing retry: billing recovers now and the subscription
+    /// renews (`DID_RENEW`/`BILLING_RECOVERY`). Recovered in a grace period, the new period starts where the paid
+    /// one ended, so the customer loses no time; recovered later, it starts now.
+    func recoverBilling(_ id: UInt64) throws -> TransactionRecord {
+        var subscription = try subscription(id)
+        guard subscription.isInBillingRetry else {
+            throw StoreError.invalidTransactionState("Subscription \(id) is \(subscription.status.rawValue), not in billing retry: there is no billing issue to resolve. Renewals fail only while renewal billing issues are on.")
+        }
+        guard let product = catalog.product(subscription.autoRenewProductID), let terms = product.subscription else {
+            throw StoreError.unknownProduct("The store no longer sells \(subscription.autoRenewProductID), so subscription \(id) cannot renew.")
+        }
+        let start = subscription.status == .gracePeriod ? subscription.expiresDate : now
+        subscription.status = .active
+        subscription.expirationIntent = nil
+        subscription.clearBillingRetry()
+        let renewal = try renew(
+            &subscription, product: product, period: terms.period, startingAt: start,
+            account: try account(subscription.accountID), subtype: .billingRecovery
+        )
         try storage.write(.saveSubscription(subscription))
         return renewal
     }
@@ -258,9 +352,9 @@ struct StoreOperation {
     /// Expires a subscription now, as `SKTestSession.expireSubscription` does: auto-renew off, the period ends now.
     func expireNow(_ id: UInt64) throws -> SubscriptionRecord {
         var subscription = try subscription(id)
-        guard subscription.status == .active else { return subscription }
+        guard subscription.status != .expired && subscription.status != .revoked else { return subscription }
         subscription.autoRenewEnabled = false
-        expire(&subscription, at: now, because: .customerCancelled)
+        try expire(&subscription, at: now, because: .customerCancelled)
         try storage.write(.saveSubscription(subscription))
         return subscription
     }
@@ -274,19 +368,19 @@ struct StoreOperation {
             throw StoreError.invalidTransactionState("Cannot \(action) for transaction \(id): it is \(record.state), not \(expected).")
         }
         record.state = newState
-        var subscriptionChanges: [StorageChange] = []
+        var completion: [StorageChange] = []
         if newState.isCompleted {
             record.purchaseDate = now
             record.originalPurchaseDate = now
             if let period = catalog.product(record.productID)?.subscription?.period {
                 record.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: now)
-                subscriptionChanges = try subscribe(&record)
             }
+            completion = try completionChanges(&record)
         } else {
             record.amountCharged = 0
         }
         let shares = try familyShares(of: record)
-        try storage.write([.saveTransaction(record)] + subscriptionChanges + shares.map(StorageChange.saveTransaction))
+        try storage.write([.saveTransaction(record)] + completion + shares.map(StorageChange.saveTransaction))
         return [record] + shares
     }
 
@@ -334,13 +428,16 @@ struct StoreOperation {
             revoked[index].revocationReason = reason
         }
         try storage.write(revoked.map(StorageChange.saveTransaction))
-        if record.productType == .autoRenewable, var subscription = try storage.subscription(id: record.originalID),
-           subscription.latestTransactionID == record.id {
-            subscription.status = .revoked
-            subscription.autoRenewEnabled = false
-            subscription.expiresDate = min(subscription.expiresDate, now)
-            try storage.write(.saveSubscription(subscription))
+        var subscription = record.productType == .autoRenewable ? try storage.subscription(id: record.originalID) : nil
+        if var current = subscription, current.latestTransactionID == record.id {
+            current.status = .revoked
+            current.autoRenewEnabled = false
+            current.expiresDate = min(current.expiresDate, now)
+            current.clearBillingRetry()
+            try storage.write(.saveSubscription(current))
+            subscription = current
         }
+        try storage.write(.saveNotification(notification(.refund, about: revoked[0], subscription: subscription)))
         return revoked
     }
 
@@ -400,6 +497,7 @@ struct StoreOperation {
         }
         account.familyID = nil
         try storage.write([.saveAccount(account)] + revoked.map(StorageChange.saveTransaction))
+        try storage.write(revoked.map { .saveNotification(notification(.revoke, about: $0)) })
         return revoked
     }
 
@@ -424,6 +522,27 @@ struct StoreOperation {
             shares.append(share)
         }
         return shares
+    }
+
+    // MARK: Notifications
+
+    /// A notification about a transaction, dated now unless `date` is given.
+    func notification(
+        _ type: NotificationTypeV2, _ subtype: Subtype? = nil, about record: TransactionRecord,
+        subscription: SubscriptionRecord? = nil, at date: Date? = nil
+    ) -> NotificationRecord {
+        NotificationRecord(
+            type: type, subtype: subtype, date: date ?? now, accountID: record.accountID, bundleID: record.bundleID,
+            transactionID: record.id, subscription: subscription
+        )
+    }
+
+    /// A notification about a subscription as it stands, carrying its latest transaction.
+    func notification(_ type: NotificationTypeV2, _ subtype: Subtype? = nil, about subscription: SubscriptionRecord, at date: Date) -> NotificationRecord {
+        NotificationRecord(
+            type: type, subtype: subtype, date: date, accountID: subscription.accountID, bundleID: subscription.bundleID,
+            transactionID: subscription.latestTransactionID, subscription: subscription
+        )
     }
 
     // MARK: Constants

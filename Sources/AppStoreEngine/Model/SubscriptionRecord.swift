@@ -5,6 +5,12 @@ public import Foundation
 public enum SubscriptionStatus: String, Sendable, Hashable, Codable {
     /// In a paid period: the customer has the service until ``SubscriptionRecord/expiresDate``.
     case active
+    /// A renewal failed to bill and the App Store keeps retrying, with a grace period: the customer keeps the
+    /// service until ``SubscriptionRecord/gracePeriodExpiresDate``.
+    case gracePeriod
+    /// A renewal failed to bill and the App Store keeps retrying until ``SubscriptionRecord/billingRetryEndDate``;
+    /// the customer has no service meanwhile.
+    case billingRetry
     /// The last period ended and nothing renewed it.
     case expired
     /// The App Store refunded or revoked the subscription.
@@ -51,6 +57,10 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
     public var expirationIntent: ExpirationIntent?
     /// How many times the subscription renewed.
     public var renewalCount: Int
+    /// In a grace period: when it ends and, unless billing recovers, the service stops (`gracePeriodExpiresDate`).
+    public var gracePeriodExpiresDate: Date?
+    /// In billing retry: when the App Store gives up and the subscription expires.
+    public var billingRetryEndDate: Date?
 
     /// Creates a record.
     public init(
@@ -77,9 +87,43 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
         self.renewalCount = renewalCount
     }
 
-    /// When the store must next act on the subscription (renew or expire it); `nil` when nothing is due.
-    public var nextEventDate: Date? { status == .active ? expiresDate : nil }
+    /// When the store must next act on the subscription: renew or expire it at the period's end, end its grace
+    /// period, or give up retrying; `nil` when nothing is due.
+    public var nextEventDate: Date? {
+        switch status {
+        case .active: expiresDate
+        case .gracePeriod: gracePeriodExpiresDate
+        case .billingRetry: billingRetryEndDate
+        case .expired, .revoked: nil
+        }
+    }
 
-    /// Whether the customer has the service at `date`.
-    public func isActive(at date: Date) -> Bool { status == .active && expiresDate > date }
+    /// Forgets a billing problem: no grace period, no retry.
+    public mutating func clearBillingRetry() {
+        gracePeriodExpiresDate = nil
+        billingRetryEndDate = nil
+    }
+
+    /// Whether the App Store is retrying a failed renewal (`isInBillingRetryPeriod`).
+    public var isInBillingRetry: Bool { status == .gracePeriod || status == .billingRetry }
+
+    /// Whether the customer has the service at `date`: in a paid period, or in a grace period.
+    public func isActive(at date: Date) -> Bool {
+        switch status {
+        case .active: expiresDate > date
+        case .gracePeriod: (gracePeriodExpiresDate ?? expiresDate) > date
+        case .billingRetry, .expired, .revoked: false
+        }
+    }
+
+    /// The status Apple reports for the subscription (notification `data.status`, subscription statuses).
+    public var appleStatus: Status {
+        switch status {
+        case .active: .active
+        case .gracePeriod: .billingGracePeriod
+        case .billingRetry: .billingRetry
+        case .expired: .expired
+        case .revoked: .revoked
+        }
+    }
 }

@@ -80,10 +80,11 @@ extension StoreEngine {
         payload.autoRenewProductId = subscription.autoRenewProductID
         payload.rawAutoRenewStatus = (subscription.autoRenewEnabled ? AutoRenewStatus.on : .off).rawValue
         payload.rawExpirationIntent = subscription.expirationIntent?.rawValue
-        payload.isInBillingRetryPeriod = false
+        payload.isInBillingRetryPeriod = subscription.isInBillingRetry
+        payload.gracePeriodExpiresDate = subscription.status == .gracePeriod ? subscription.gracePeriodExpiresDate : nil
         payload.signedDate = clock.now()
         payload.recentSubscriptionStartDate = subscription.recentStartDate
-        if subscription.status == .active {
+        if subscription.status == .active || subscription.isInBillingRetry {
             payload.renewalDate = subscription.expiresDate
             if subscription.autoRenewEnabled, let product = catalog.product(subscription.autoRenewProductID),
                let currency = Storefront.named(storefront)?.currency {
@@ -93,6 +94,25 @@ extension StoreEngine {
         }
         payload.appAccountToken = subscription.appAccountToken
         return payload
+    }
+
+    /// A notification from the outbox as Apple's signed `responseBodyV2` payload (`signedPayload`), signed now:
+    /// `data` carries the transaction and, for a subscription, its renewal info and status as they stood when the
+    /// change happened.
+    ///
+    /// - Throws: `StoreError.unknownTransaction` when the transaction was deleted since, `signingFailure` if signing fails.
+    public func signedNotification(_ notification: NotificationRecord) async throws(StoreError) -> String {
+        let record = try await transaction(notification.transactionID)
+        var data = NotificationData(bundleId: notification.bundleID, environment: environment)
+        data.signedTransactionInfo = try sign(transactionPayload(record))
+        if let subscription = notification.subscription {
+            data.signedRenewalInfo = try sign(renewalInfoPayload(subscription, storefront: record.storefront))
+            data.status = subscription.appleStatus
+        }
+        var payload = ResponseBodyV2DecodedPayload(notificationType: notification.type, subtype: notification.subtype, notificationUUID: notification.id)
+        payload.data = data
+        payload.signedDate = clock.now()
+        return try sign(payload)
     }
 
     private func sign(_ payload: some Encodable) throws(StoreError) -> String {

@@ -13,6 +13,8 @@ public actor InMemoryStorage: Storage {
         var finished: [UUID: Set<UInt64>] = [:]
         var purchaseIntents: [UUID: PurchaseIntentRecord] = [:]
         var subscriptions: [UInt64: SubscriptionRecord] = [:]
+        /// In the order written.
+        var notifications: [NotificationRecord] = []
     }
 
     private var tenants: [String: Tenant] = [:]
@@ -89,6 +91,13 @@ private final class MemoryTransaction: StorageTransaction {
         state.subscriptions.values.compactMap(\.nextEventDate).min()
     }
 
+    func notifications(matching query: NotificationQuery) -> [NotificationRecord] {
+        // Sorting by date alone is stable, so records of one date keep the order they were written in.
+        let matching = state.notifications.filter(query.matches).enumerated()
+            .sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }.map(\.element)
+        return query.limit.map { Array(matching.prefix($0)) } ?? matching
+    }
+
     func allocateTransactionID() -> UInt64 {
         defer { state.nextTransactionID += 1 }
         return state.nextTransactionID
@@ -103,10 +112,13 @@ private final class MemoryTransaction: StorageTransaction {
         case .deleteTransactions(let ids):
             for id in ids { state.transactions[id] = nil }
             for device in state.finished.keys { state.finished[device]?.subtract(ids) }
+            let deleted = Set(ids)
+            state.notifications.removeAll { deleted.contains($0.transactionID) }
         case .deleteAllTransactions:
             state.transactions = [:]
             state.finished = [:]
             state.subscriptions = [:]
+            state.notifications = []
         case .markFinished(let transactionID, let deviceID):
             state.finished[deviceID, default: []].insert(transactionID)
         case .savePurchaseIntent(let intent):
@@ -117,6 +129,8 @@ private final class MemoryTransaction: StorageTransaction {
             state.subscriptions[subscription.id] = subscription
         case .deleteSubscriptions(let ids):
             for id in ids { state.subscriptions[id] = nil }
+        case .saveNotification(let notification):
+            state.notifications.append(notification)
         }
     }
 }

@@ -34,9 +34,10 @@ public enum StorageChange: Sendable, Hashable {
     case saveAccount(Account)
     /// Inserts or replaces a transaction.
     case saveTransaction(TransactionRecord)
-    /// Deletes transactions, and their finished marks, by identifier.
+    /// Deletes transactions, their finished marks and the notifications that carry them, by identifier.
     case deleteTransactions([UInt64])
-    /// Deletes every transaction of the tenant, their finished marks and the subscriptions they made.
+    /// Deletes every transaction of the tenant, their finished marks, the subscriptions they made and the
+    /// notification outbox.
     case deleteAllTransactions
     /// Records that a device finished a transaction.
     case markFinished(transactionID: UInt64, deviceID: UUID)
@@ -48,6 +49,8 @@ public enum StorageChange: Sendable, Hashable {
     case saveSubscription(SubscriptionRecord)
     /// Deletes subscriptions by their original transaction identifier.
     case deleteSubscriptions([UInt64])
+    /// Appends a notification to the tenant's outbox.
+    case saveNotification(NotificationRecord)
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
@@ -74,6 +77,8 @@ public protocol StorageReader {
     func subscriptionsDue(by date: Date, limit: Int) throws -> [SubscriptionRecord]
     /// The earliest date at which some subscription of the tenant is due, if any.
     func nextSubscriptionEventDate() throws -> Date?
+    /// The notifications in the outbox that match a query, by date and, within a date, in the order written.
+    func notifications(matching query: NotificationQuery) throws -> [NotificationRecord]
 }
 
 /// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together
@@ -86,7 +91,8 @@ public protocol StorageTransaction: StorageReader {
     func write(_ change: StorageChange) throws
 }
 
-/// Durable state for stores: accounts, transactions, which device finished what, purchase intents, subscriptions.
+/// Durable state for stores: accounts, transactions, which device finished what, purchase intents, subscriptions
+/// and the notifications owed to app servers.
 ///
 /// Everything is partitioned by tenant, so stores sharing one storage never see each other's data.
 /// Every store operation is one ``transaction(tenant:_:)``: it checks what it needs, allocates identifiers and
