@@ -73,6 +73,11 @@ public final class InProcessConnection: StoreConnection {
         try await engine.purchaseIntents(accountID: accountID, bundleID: bundleID)
     }
 
+    /// The account's auto-renewable subscriptions in the app.
+    public func subscriptions(accountID: String, bundleID: String) async throws(StoreError) -> [SubscriptionRecord] {
+        try await engine.subscriptions(accountID: accountID, bundleID: bundleID)
+    }
+
     /// Removes a promoted purchase the device handed to its app.
     public func removePurchaseIntent(_ id: UUID) async throws(StoreError) {
         try await engine.removePurchaseIntent(id)

@@ -145,6 +145,7 @@ extension SKPaymentQueue {
             try await synchronizeTransactions(in: environment)
             try await announceRevocations(in: environment)
             try await offerPurchaseIntents(in: environment)
+            try await askAboutPriceConsents(in: environment)
         } catch {
             // The store is unreachable or refused; the next change or launch tries again.
         }
@@ -335,6 +336,34 @@ extension SKPaymentQueue {
                     if !unimplemented && answer { accepted = true }
                 }
                 if accepted { self.add(payment) }
+            }
+        }
+    }
+
+    // MARK: Price increases
+
+    /// Asks the delegate's `paymentQueueShouldShowPriceConsent(_:)` once per new price-increase request of the
+    /// account's subscriptions in the app: `true` (the default) shows the consent sheet now, `false` defers it until
+    /// `showPriceConsentIfNeeded()`. A request the customer answered is forgotten, so a later one is asked again.
+    private func askAboutPriceConsents(in environment: StoreEnvironment) async throws(StoreError) {
+        let pending = try await environment.connection.subscriptions(accountID: environment.accountID, bundleID: environment.bundleID)
+            .filter { $0.priceIncrease == .pending }
+        let new = state.withLock { state in
+            let pendingIDs = Set(pending.map(\.id))
+            state.priceConsents.asked.formIntersection(pendingIDs)
+            state.priceConsents.deferred.removeAll { !pendingIDs.contains($0.id) }
+            let new = pending.filter { !state.priceConsents.asked.contains($0.id) }
+            state.priceConsents.asked.formUnion(new.map(\.id))
+            return new
+        }
+        for subscription in new {
+            let show = await onCallbackQueue { self.delegate?.paymentQueueShouldShowPriceConsent(self) ?? true }
+            state.withLock { state in
+                if show {
+                    state.priceConsents.shown.append(subscription.productID)
+                } else {
+                    state.priceConsents.deferred.append(subscription)
+                }
             }
         }
     }

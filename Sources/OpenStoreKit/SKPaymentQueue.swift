@@ -54,6 +54,18 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         /// Changes that may have made the receipt on the device out of date, and how many a written receipt covers.
         var receiptChanges = 0
         var receiptChangesWritten = 0
+        /// Price increases the queue asked its delegate about, and what became of them.
+        var priceConsents = PriceConsents()
+    }
+
+    /// The price-increase consent requests a queue has seen, by subscription.
+    struct PriceConsents {
+        /// The subscriptions whose pending request the delegate was asked about.
+        var asked: Set<UInt64> = []
+        /// Requests the delegate deferred, waiting for `showPriceConsentIfNeeded()`.
+        var deferred: [SubscriptionRecord] = []
+        /// The product identifiers of the consent sheets shown, oldest first.
+        var shown: [String] = []
     }
 
     /// What a synchronization waiting to run has to look at.
@@ -361,6 +373,25 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// set as the payments' `applicationUsername`; the store uses it for fraud checks only.
     open func restoreCompletedTransactions(withApplicationUsername username: String?) {
         enqueue { await self.restore() }
+    }
+
+    // MARK: Price increases
+
+    /// Shows the price-consent sheets the delegate deferred with `paymentQueueShouldShowPriceConsent(_:)`, for the
+    /// subscriptions whose price increase still waits for the customer's answer.
+    open func showPriceConsentIfNeeded() {
+        state.withLock { state in
+            state.priceConsents.shown += state.priceConsents.deferred.map(\.productID)
+            state.priceConsents.deferred = []
+        }
+    }
+
+    /// The product identifiers of the price-consent sheets the queue has shown, oldest first. An OpenStoreKit
+    /// addition: with no screen to show a sheet on, a test reads here whether, and when, the app let it show.
+    /// Answer a sheet with `SKTestSession.consentToPriceIncreaseForTransaction(identifier:)` or
+    /// `declinePriceIncreaseForTransaction(identifier:)`.
+    public var shownPriceConsentSheets: [String] {
+        state.withLock { $0.priceConsents.shown }
     }
 
     // MARK: Storefront and receipt

@@ -38,6 +38,9 @@ public protocol StoreConnection: Sendable {
     /// Removes a purchase intent the device handed to its app.
     func removePurchaseIntent(_ id: UUID) async throws(StoreError)
 
+    /// An account's auto-renewable subscriptions in an app, with their renewal state (price-increase consent among it).
+    func subscriptions(accountID: String, bundleID: String) async throws(StoreError) -> [SubscriptionRecord]
+
     /// The signed app receipt (PKCS#7) of an account's purchases in an app, as a device holds it.
     func appReceipt(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> Data
 

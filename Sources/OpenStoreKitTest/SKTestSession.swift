@@ -392,6 +392,41 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         paymentQueue.noteAccount(account)
     }
 
+    /// Asks the customer to consent to a price increase of the subscription a transaction belongs to, as the
+    /// transaction manager's Request Price Increase Consent does. The app's queue asks its delegate's
+    /// `paymentQueueShouldShowPriceConsent(_:)`; the subscription expires at its renewal date unless
+    /// ``consentToPriceIncreaseForTransaction(identifier:)`` answers first.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`; `invalidProductType` for a transaction that is not of an
+    ///   auto-renewable subscription; `invalidAction` for a subscription that will not renew.
+    open func requestPriceIncreaseConsentForTransaction(identifier: Int) throws {
+        let id = try storeID(identifier)
+        _ = try control { [engine] () async throws(StoreError) in
+            try await engine.requestPriceIncreaseConsent(subscription: try await engine.subscription(forTransaction: id).id)
+        }
+    }
+
+    /// Consents to the pending price increase: the subscription renews at the new price.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`; `invalidAction` when no price increase waits for an answer.
+    open func consentToPriceIncreaseForTransaction(identifier: Int) throws {
+        try answerPriceIncrease(identifier, consented: true)
+    }
+
+    /// Declines the pending price increase: auto-renew goes off and the subscription expires at the period's end.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`; `invalidAction` when no price increase waits for an answer.
+    open func declinePriceIncreaseForTransaction(identifier: Int) throws {
+        try answerPriceIncrease(identifier, consented: false)
+    }
+
+    private func answerPriceIncrease(_ identifier: Int, consented: Bool) throws(SKTestError) {
+        let id = try storeID(identifier)
+        _ = try control { [engine] () async throws(StoreError) in
+            try await engine.answerPriceIncrease(subscription: try await engine.subscription(forTransaction: id).id, consented: consented)
+        }
+    }
+
     private func setAutoRenew(_ identifier: Int, enabled: Bool) throws(SKTestError) {
         let id = try storeID(identifier)
         _ = try control { [engine] () async throws(StoreError) in

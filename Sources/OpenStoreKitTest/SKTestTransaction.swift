@@ -61,7 +61,7 @@ open class SKTestTransaction: NSObject, @unchecked Sendable {
     open var isInBillingGracePeriod: Bool { subscription?.status == .gracePeriod }
 
     /// Whether a subscription waits for consent to a price increase; `false` for other products.
-    open var isPendingPriceIncreaseConsent: Bool { false }
+    open var isPendingPriceIncreaseConsent: Bool { subscription?.priceIncrease == .pending }
 
     /// Whether the purchase waits for a parent's approval (Ask to Buy).
     open var pendingAskToBuyConfirmation: Bool { record.state == .pendingApproval }

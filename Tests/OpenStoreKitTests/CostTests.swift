@@ -54,6 +54,9 @@ final class CountingConnection: StoreConnection {
         try await base.purchaseIntents(accountID: accountID, bundleID: bundleID)
     }
     func removePurchaseIntent(_ id: UUID) async throws(StoreError) { try await base.removePurchaseIntent(id) }
+    func subscriptions(accountID: String, bundleID: String) async throws(StoreError) -> [SubscriptionRecord] {
+        try await base.subscriptions(accountID: accountID, bundleID: bundleID)
+    }
     func appReceipt(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> Data {
         receiptCount.withLock { $0 += 1 }
         return try await base.appReceipt(accountID: accountID, bundleID: bundleID, deviceID: deviceID)

@@ -105,6 +105,42 @@ struct SubscriptionClientTests {
         #expect(throws: SKTestError.self) { try session.resolveIssueForTransaction(identifier: failing.identifier) }
     }
 
+    @Test("A price-increase request asks the queue's delegate; the sheet shows now, or when the app calls showPriceConsentIfNeeded")
+    func priceConsentSheet() async throws {
+        let (session, observer) = try session()
+        defer { withExtendedLifetime(observer) {} }
+        let delegate = PriceConsentDelegate(showsNow: false)
+        session.paymentQueue.delegate = delegate
+        let product = try #require(try await ProductsFetcher.fetch([Demo.monthly], from: session.paymentQueue).products.first)
+        session.paymentQueue.add(SKPayment(product: product))
+        await session.paymentQueue.waitUntilIdle()
+        let purchase = try #require(session.allTransactions().first)
+
+        try session.requestPriceIncreaseConsentForTransaction(identifier: purchase.identifier)
+        await session.paymentQueue.waitUntilIdle()
+        #expect(delegate.questions.current == 1)
+        #expect(session.allTransactions().first?.isPendingPriceIncreaseConsent == true)
+        #expect(session.paymentQueue.shownPriceConsentSheets.isEmpty)
+        session.paymentQueue.showPriceConsentIfNeeded()
+        #expect(session.paymentQueue.shownPriceConsentSheets == [Demo.monthly])
+
+        try session.consentToPriceIncreaseForTransaction(identifier: purchase.identifier)
+        #expect(session.allTransactions().first?.isPendingPriceIncreaseConsent == false)
+        try await session.advanceTime(by: month)
+        await session.paymentQueue.waitUntilIdle()
+        #expect(session.allTransactions().count == 2)
+
+        // A new request after the answer is asked about again; the default delegate answer shows it at once.
+        delegate.showsNow = true
+        try session.requestPriceIncreaseConsentForTransaction(identifier: purchase.identifier)
+        await session.paymentQueue.waitUntilIdle()
+        #expect(delegate.questions.current == 2)
+        #expect(session.paymentQueue.shownPriceConsentSheets == [Demo.monthly, Demo.monthly])
+        try session.declinePriceIncreaseForTransaction(identifier: purchase.identifier)
+        #expect(session.allTransactions().last?.autoRenewingEnabled == false)
+        #expect(throws: SKTestError.self) { try session.consentToPriceIncreaseForTransaction(identifier: purchase.identifier) }
+    }
+
     @Test("Subscription controls refuse what they cannot do, with StoreKit Test's errors")
     func controlErrors() async throws {
         let (session, _) = try session()
@@ -135,5 +171,21 @@ struct SubscriptionClientTests {
         #expect(restored.compactMap(\.original?.transactionIdentifier) == periods)
         #expect(restored.allSatisfy { $0.payment.productIdentifier == Demo.monthly })
         #expect(observer.events.contains { if case .restoreFinished = $0 { true } else { false } })
+    }
+}
+
+/// A payment-queue delegate that answers the price-consent question as told and counts the questions.
+final class PriceConsentDelegate: NSObject, SKPaymentQueueDelegate, @unchecked Sendable {
+    /// Whether the sheet may show now. Set from the test between questions, read on the callback queue.
+    var showsNow: Bool
+    let questions = Locked(0)
+
+    init(showsNow: Bool) {
+        self.showsNow = showsNow
+    }
+
+    func paymentQueueShouldShowPriceConsent(_ paymentQueue: SKPaymentQueue) -> Bool {
+        questions.withLock { $0 += 1 }
+        return showsNow
     }
 }

@@ -425,6 +425,9 @@ final class StorefrontChangingConnection: StoreConnection {
         try await base.purchaseIntents(accountID: accountID, bundleID: bundleID)
     }
     func removePurchaseIntent(_ id: UUID) async throws(StoreError) { try await base.removePurchaseIntent(id) }
+    func subscriptions(accountID: String, bundleID: String) async throws(StoreError) -> [SubscriptionRecord] {
+        try await base.subscriptions(accountID: accountID, bundleID: bundleID)
+    }
     func appReceipt(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> Data {
         try await base.appReceipt(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
     }

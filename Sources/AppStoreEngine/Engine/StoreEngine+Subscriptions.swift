@@ -51,6 +51,33 @@ extension StoreEngine {
         try await perform { try $0.expireNow(id) }
     }
 
+    /// Asks the customer to consent to a price increase of a subscription (`SKTestSession.requestPriceIncreaseConsentForTransaction`).
+    ///
+    /// The renewal info says `priceIncreaseStatus` 0 until the customer answers; without consent by the renewal
+    /// date, the subscription expires (`expirationIntent` 3). Apps hear of the request through
+    /// ``StoreEvent/priceIncreaseConsentRequested(_:)``.
+    ///
+    /// - Parameter id: The subscription's original transaction identifier.
+    /// - Throws: `StoreError.invalidTransactionState` for a subscription that will not renew.
+    @discardableResult
+    public func requestPriceIncreaseConsent(subscription id: UInt64) async throws(StoreError) -> SubscriptionRecord {
+        let subscription = try await perform { try $0.requestPriceIncreaseConsent(id) }
+        publish(.priceIncreaseConsentRequested(subscription))
+        return subscription
+    }
+
+    /// Answers a pending price increase: consent renews the subscription at the new price; declining turns
+    /// auto-renew off and the subscription expires at the period's end, `expirationIntent` 3.
+    ///
+    /// - Parameters:
+    ///   - id: The subscription's original transaction identifier.
+    ///   - consented: Whether the customer agrees to the new price.
+    /// - Throws: `StoreError.invalidTransactionState` when no price increase waits for an answer.
+    @discardableResult
+    public func answerPriceIncrease(subscription id: UInt64, consented: Bool) async throws(StoreError) -> SubscriptionRecord {
+        try await perform { try $0.answerPriceIncrease(id, consented: consented) }
+    }
+
     /// The notifications the store owes app servers, oldest first: one per change Apple reports (purchases,
     /// renewals, expiries, billing problems, auto-renew and plan changes, refunds, revocations), kept in the
     /// tenant's outbox in the same storage transaction as the change.

@@ -10,4 +10,6 @@ public enum StoreEvent: Sendable, Hashable {
     case transactionsCleared
     /// An account moved to another storefront.
     case storefrontChanged(accountID: String, storefront: String)
+    /// The App Store asked a subscriber to consent to a price increase; the app may show its consent sheet.
+    case priceIncreaseConsentRequested(SubscriptionRecord)
 }

@@ -125,6 +125,7 @@ struct StoreOperation {
             subscription.expiresDate = record.expiresDate ?? now
             subscription.status = .active
             subscription.expirationIntent = nil
+            subscription.priceIncrease = nil
             subscription.clearBillingRetry()
             return [.saveSubscription(subscription), .saveNotification(notification(.subscribed, .resubscribe, about: record, subscription: subscription))]
         }
@@ -205,8 +206,9 @@ struct StoreOperation {
             case .active:
                 break
             }
-            guard subscription.autoRenewEnabled else {
-                try expire(&subscription, at: due, because: .customerCancelled)
+            guard subscription.autoRenewEnabled, subscription.priceIncrease != .pending else {
+                let declinedPrice = subscription.priceIncrease == .pending || subscription.priceIncrease == .declined
+                try expire(&subscription, at: due, because: declinedPrice ? .customerDidNotConsentToPriceIncrease : .customerCancelled)
                 continue
             }
             guard let product = catalog.product(subscription.autoRenewProductID), let terms = product.subscription else {
@@ -245,6 +247,7 @@ struct StoreOperation {
         subscription.periodStartDate = start
         subscription.expiresDate = renewal.expiresDate ?? start
         subscription.renewalCount += 1
+        subscription.priceIncrease = nil
         try storage.write([
             .saveTransaction(renewal),
             .saveNotification(notification(.didRenew, subtype, about: renewal, subscription: subscription, at: start)),
@@ -300,6 +303,7 @@ struct StoreOperation {
         }
         guard subscription.autoRenewEnabled != enabled else { return subscription }
         subscription.autoRenewEnabled = enabled
+        if enabled, subscription.priceIncrease == .declined { subscription.priceIncrease = nil }
         try storage.write([
             .saveSubscription(subscription),
             .saveNotification(notification(.didChangeRenewalStatus, enabled ? .autoRenewEnabled : .autoRenewDisabled, about: subscription, at: now)),
@@ -324,6 +328,39 @@ struct StoreOperation {
         let renewal = try renew(&subscription, product: product, period: terms.period, startingAt: now, account: try account(subscription.accountID))
         try storage.write(.saveSubscription(subscription))
         return renewal
+    }
+
+    /// Asks the customer to consent to a price increase (`PRICE_INCREASE`/`PENDING`): without consent by the
+    /// renewal date the subscription expires, `expirationIntent` 3.
+    func requestPriceIncreaseConsent(_ id: UInt64) throws -> SubscriptionRecord {
+        var subscription = try subscription(id)
+        guard subscription.status == .active || subscription.status == .gracePeriod, subscription.autoRenewEnabled else {
+            throw StoreError.invalidTransactionState("Subscription \(id) is \(subscription.status.rawValue)\(subscription.autoRenewEnabled ? "" : " with auto-renew off"); only a subscription that will renew can be asked to consent to a price increase.")
+        }
+        guard subscription.priceIncrease != .pending else { return subscription }
+        subscription.priceIncrease = .pending
+        try storage.write([
+            .saveSubscription(subscription),
+            .saveNotification(notification(.priceIncrease, .pending, about: subscription, at: now)),
+        ])
+        return subscription
+    }
+
+    /// Records the customer's answer to a pending price increase: consent renews at the new price
+    /// (`PRICE_INCREASE`/`ACCEPTED`); declining turns auto-renew off (`DID_CHANGE_RENEWAL_STATUS`/`AUTO_RENEW_DISABLED`)
+    /// and the subscription expires at the period's end, `expirationIntent` 3.
+    func answerPriceIncrease(_ id: UInt64, consented: Bool) throws -> SubscriptionRecord {
+        var subscription = try subscription(id)
+        guard subscription.priceIncrease == .pending else {
+            throw StoreError.invalidTransactionState("Subscription \(id) has no price increase waiting for an answer. Request consent first (requestPriceIncreaseConsentForTransaction).")
+        }
+        subscription.priceIncrease = consented ? .agreed : .declined
+        if !consented { subscription.autoRenewEnabled = false }
+        let event = consented
+            ? notification(.priceIncrease, .accepted, about: subscription, at: now)
+            : notification(.didChangeRenewalStatus, .autoRenewDisabled, about: subscription, at: now)
+        try storage.write([.saveSubscription(subscription), .saveNotification(event)])
+        return subscription
     }
 
     /// Resolves the billing issue of a subscription in billing retry: billing recovers now and the subscription

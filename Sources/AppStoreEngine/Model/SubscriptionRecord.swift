@@ -17,6 +17,17 @@ public enum SubscriptionStatus: String, Sendable, Hashable, Codable {
     case revoked
 }
 
+/// Where a subscription's price increase stands.
+public enum PriceIncreaseConsent: String, Sendable, Hashable, Codable {
+    /// The App Store asked the customer to consent to the new price and has no answer yet; without one by the
+    /// renewal date, the subscription expires.
+    case pending
+    /// The customer consented: the subscription renews at the new price.
+    case agreed
+    /// The customer declined: auto-renew is off and the subscription expires at the period's end because of it.
+    case declined
+}
+
 /// One auto-renewable subscription of an account: the chain of transactions that share an original transaction,
 /// and what the store will do at the end of the current period.
 ///
@@ -61,6 +72,8 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
     public var gracePeriodExpiresDate: Date?
     /// In billing retry: when the App Store gives up and the subscription expires.
     public var billingRetryEndDate: Date?
+    /// A price increase the customer was asked to consent to, and their answer.
+    public var priceIncrease: PriceIncreaseConsent?
 
     /// Creates a record.
     public init(

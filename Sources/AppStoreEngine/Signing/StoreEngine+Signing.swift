@@ -82,6 +82,11 @@ extension StoreEngine {
         payload.rawExpirationIntent = subscription.expirationIntent?.rawValue
         payload.isInBillingRetryPeriod = subscription.isInBillingRetry
         payload.gracePeriodExpiresDate = subscription.status == .gracePeriod ? subscription.gracePeriodExpiresDate : nil
+        switch subscription.priceIncrease {
+        case .pending: payload.priceIncreaseStatus = .customerHasNotResponded
+        case .agreed: payload.priceIncreaseStatus = .customerConsentedOrWasNotifiedWithoutNeedingConsent
+        case .declined, nil: break
+        }
         payload.signedDate = clock.now()
         payload.recentSubscriptionStartDate = subscription.recentStartDate
         if subscription.status == .active || subscription.isInBillingRetry {
