@@ -13,6 +13,7 @@ public actor InMemoryStorage: Storage {
         var finished: [UUID: Set<UInt64>] = [:]
         var purchaseIntents: [UUID: PurchaseIntentRecord] = [:]
         var subscriptions: [UInt64: SubscriptionRecord] = [:]
+        var clock = StoreClockState()
     }
 
     private var tenants: [String: Tenant] = [:]
@@ -89,6 +90,10 @@ private final class MemoryTransaction: StorageTransaction {
         state.subscriptions.values.compactMap(\.nextEventDate).min()
     }
 
+    func clockState() -> StoreClockState {
+        state.clock
+    }
+
     func allocateTransactionID() -> UInt64 {
         defer { state.nextTransactionID += 1 }
         return state.nextTransactionID
@@ -117,6 +122,8 @@ private final class MemoryTransaction: StorageTransaction {
             state.subscriptions[subscription.id] = subscription
         case .deleteSubscriptions(let ids):
             for id in ids { state.subscriptions[id] = nil }
+        case .saveClockState(let clock):
+            state.clock = clock
         }
     }
 }

@@ -48,6 +48,8 @@ public enum StorageChange: Sendable, Hashable {
     case saveSubscription(SubscriptionRecord)
     /// Deletes subscriptions by their original transaction identifier.
     case deleteSubscriptions([UInt64])
+    /// Replaces the tenant's clock state: how far its clock runs ahead of wall time, and its time rate.
+    case saveClockState(StoreClockState)
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
@@ -74,6 +76,8 @@ public protocol StorageReader {
     func subscriptionsDue(by date: Date, limit: Int) throws -> [SubscriptionRecord]
     /// The earliest date at which some subscription of the tenant is due, if any.
     func nextSubscriptionEventDate() throws -> Date?
+    /// The tenant's clock state; wall time with no time rate override when none was ever saved.
+    func clockState() throws -> StoreClockState
 }
 
 /// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together
