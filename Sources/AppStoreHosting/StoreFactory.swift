@@ -21,8 +21,8 @@ public struct StoreSpecification: Sendable {
     public var configuration: StoreKitConfigurationFile?
     /// The isolated store inside the location.
     public var tenant: String
-    /// The store's clock, or the base of it: unless it is a ``VirtualClock`` or a ``TenantClock``, the store runs on
-    /// a ``TenantClock`` over it, with the offset the tenant stored (see ``StoreFactory/open(_:)``).
+    /// The store's clock, or the base of it: unless it is a `VirtualClock` or a `TenantClock`, the store runs on a
+    /// `TenantClock` over it, with the offset the tenant stored (see ``StoreFactory/open(_:)``).
     public var clock: any StoreClock
 
     /// Describes a store.
