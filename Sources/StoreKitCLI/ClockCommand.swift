@@ -22,7 +22,7 @@ struct ClockCommand: AsyncParsableCommand {
         Example:
           storekit clock show
           storekit clock advance 1mo --config Examples/Demo.storekit
-          storekit clock set 2027-01-01T00:00:00Z --config Examples/Demo.storekit --tenant scenario-1
+          storekit clock set 2027-01-01T00:00:00Z --tenant scenario-1
           storekit clock rate oneRenewalEveryTenSeconds
         """,
         subcommands: [ClockShowCommand.self, ClockAdvanceCommand.self, ClockSetCommand.self, ClockRateCommand.self]
@@ -103,6 +103,10 @@ struct ClockAdvanceCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ClockStoreOptions
 
+    func validate() throws {
+        _ = try ClockDuration(parsing: duration)
+    }
+
     func run() async throws {
         let duration = try ClockDuration(parsing: duration)
         let store = try options.openStore()
@@ -131,6 +135,10 @@ struct ClockSetCommand: AsyncParsableCommand {
     var date: String
 
     @OptionGroup var options: ClockStoreOptions
+
+    func validate() throws {
+        _ = try parseClockDate(date)
+    }
 
     func run() async throws {
         let target = try parseClockDate(date)
