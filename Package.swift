@@ -118,7 +118,7 @@ let package = Package(
             ],
             resources: [.process("Resources")]
         ),
-        .testTarget(name: "StoreKitCLITests", dependencies: ["StoreKitCLI", "TestProcesses"]),
+        .testTarget(name: "StoreKitCLITests", dependencies: ["StoreKitCLI", "TestProcesses", "AppStoreEngine", "AppStoreSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,7 +21,8 @@ public struct StoreSpecification: Sendable {
     public var configuration: StoreKitConfigurationFile?
     /// The isolated store inside the location.
     public var tenant: String
-    /// The store's clock.
+    /// The store's clock, or the base of it: unless it is a `VirtualClock` or a `TenantClock`, the store runs on a
+    /// `TenantClock` over it, with the offset the tenant stored (see ``StoreFactory/open(_:)``).
     public var clock: any StoreClock
 
     /// Describes a store.
@@ -44,24 +45,38 @@ public enum StoreFactory {
     /// The certificate authority of a data directory is loaded, or generated, on the first signature, so
     /// opening is fast.
     ///
+    /// The store runs on the tenant's persisted clock: a `TenantClock` over the specification's clock, ahead of it
+    /// by the offset the tenant stored (`storekit clock advance`, `StoreEngine.advanceClock(by:)`), so every process
+    /// that opens the tenant agrees on the time. A `VirtualClock` is used as it is. A time rate the tenant stored
+    /// (`storekit clock rate`) replaces the configuration's.
+    ///
     /// - Throws: `StoreError.storageFailure` when the data directory's database cannot be opened.
     public static func open(_ specification: StoreSpecification) throws(StoreError) -> StoreEngine {
         let storage: any Storage
         let signer: StoreSigner
+        let clockState: StoreClockState
         switch specification.location {
         case .dataDirectory(let directory):
-            storage = try SQLiteStorage(url: directory.databaseURL)
+            let database = try SQLiteStorage(url: directory.databaseURL)
+            clockState = try database.clockState(tenant: specification.tenant)
+            storage = database
             signer = directory.signer
         case .memory:
             storage = InMemoryStorage()
+            clockState = StoreClockState()
             signer = .ephemeral
         }
         let configuration = specification.configuration
+        var settings = configuration.map(StoreSettings.init(configuration:)) ?? StoreSettings()
+        if let rate = clockState.timeRate { settings.timeRate = rate }
+        let clock: any StoreClock = switch specification.clock {
+        case is VirtualClock, is TenantClock: specification.clock
+        default: TenantClock(offset: clockState.offset, base: specification.clock)
+        }
         return StoreEngine(
             tenantID: specification.tenant,
             catalog: configuration.map(Catalog.init(configuration:)) ?? Catalog(products: []),
-            settings: configuration.map(StoreSettings.init(configuration:)) ?? StoreSettings(),
-            storage: storage, clock: specification.clock, signer: signer
+            settings: settings, storage: storage, clock: clock, signer: signer
         )
     }
 }

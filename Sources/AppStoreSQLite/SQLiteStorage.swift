@@ -139,12 +139,32 @@ public final class SQLiteStorage: Storage {
             try db.create(index: "notificationByDate", on: "notification", columns: ["tenant", "date", "sequence"])
             try db.create(index: "notificationByTransaction", on: "notification", columns: ["tenant", "transactionID"])
         }
+        migrator.registerMigration("v6: per-tenant store clock") { db in
+            try db.create(table: "storeClock") { table in
+                table.primaryKey("tenant", .text)
+                // Seconds the tenant's clock runs ahead of wall time; only ever grows.
+                table.column("offset", .double).notNull()
+                // The raw SKTestSession.TimeRate that overrides the configuration's; NULL for none.
+                table.column("timeRate", .integer)
+            }
+        }
         return migrator
     }
 
     /// Runs `body` on a snapshot of the database; writers are not blocked meanwhile (WAL).
     public func read<Result: Sendable>(tenant: String, _ body: @Sendable (any StorageReader) throws -> Result) async throws -> Result {
         try await pool.read { db in try body(SQLiteTransaction(db: db, tenant: tenant)) }
+    }
+
+    /// The tenant's clock state, read synchronously: what a store being opened needs before its first operation.
+    ///
+    /// - Throws: `StoreError.storageFailure` when the database cannot be read.
+    public func clockState(tenant: String) throws(StoreError) -> StoreClockState {
+        do {
+            return try pool.read { db in try SQLiteTransaction(db: db, tenant: tenant).clockState() }
+        } catch {
+            throw .storageFailure("Cannot read the clock of store \"\(tenant)\": \(error). Check that the data directory is readable.")
+        }
     }
 
     /// Runs `body` in one `BEGIN IMMEDIATE` transaction: it holds the database's write lock from its first
@@ -234,6 +254,14 @@ private struct SQLiteTransaction: StorageTransaction {
         return try String.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { try Self.decode(NotificationRecord.self, from: $0) }
     }
 
+    func clockState() throws -> StoreClockState {
+        guard let row = try Row.fetchOne(
+            try db.cachedStatement(sql: "SELECT offset, timeRate FROM storeClock WHERE tenant = ?"), arguments: [tenant]
+        ) else { return StoreClockState() }
+        let rate: Int? = row["timeRate"]
+        return StoreClockState(offset: row["offset"], timeRate: rate.flatMap(TimeRate.init(rawValue:)))
+    }
+
     func allocateTransactionID() throws -> UInt64 {
         let next = try UInt64.fetchOne(try db.cachedStatement(sql: "SELECT nextTransactionID FROM tenant WHERE id = ?"), arguments: [tenant])
             ?? TransactionRecord.firstID
@@ -301,6 +329,11 @@ private struct SQLiteTransaction: StorageTransaction {
                     tenant, notification.id.uuidString, notification.bundleID, notification.transactionID,
                     notification.date.timeIntervalSince1970, try Self.encode(notification),
                 ]
+            )
+        case .saveClockState(let clock):
+            try execute(
+                "INSERT OR REPLACE INTO storeClock (tenant, offset, timeRate) VALUES (?, ?, ?)",
+                arguments: [tenant, clock.offset, clock.timeRate?.rawValue]
             )
         }
     }

@@ -14,6 +14,7 @@ struct StoreKitCommand: AsyncParsableCommand {
             PurchaseCommand.self,
             TransactionsCommand.self,
             SubscriptionsCommand.self,
+            ClockCommand.self,
             RefundCommand.self,
             DeleteCommand.self,
             ClearCommand.self,

@@ -11,11 +11,13 @@ struct SubscriptionsCommand: AsyncParsableCommand {
         abstract: "List an account's auto-renewable subscriptions: status, current period, what happens at its end.",
         discussion: """
         Renewals and expiries due by now are applied first, so the list is current even if no process ran the
-        store for a while.
+        store for a while. That needs the products the subscriptions renew into: give --config, or the list shows
+        the store as the last process with its configuration left it.
 
         Example:
           storekit subscriptions
           storekit subscriptions --account alice --json
+          storekit subscriptions --config Examples/Demo.storekit
         """
     )
 
@@ -30,8 +32,11 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON array.")
     var json = false
 
+    @Option(help: ArgumentHelp("The .storekit file that lists the products, so due subscriptions renew first.", valueName: "file"))
+    var config: String?
+
     func run() async throws {
-        let store = try location.openStore()
+        let store = try location.openStore(configuration: try config.map(loadConfiguration))
         let outputs = try await store.subscriptions(accountID: account, bundleID: bundleID).map(SubscriptionOutput.init)
         if json {
             try printJSON(outputs)

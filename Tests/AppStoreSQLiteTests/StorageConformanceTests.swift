@@ -249,4 +249,33 @@ struct StorageConformanceTests {
         #expect(allocated.min() == TransactionRecord.firstID)
         #expect(try await first.read(tenant: "t") { try $0.transactions(matching: TransactionQuery()).map(\.id) } == Array(1...UInt64(writers)))
     }
+
+    @Test("A tenant's clock state starts at wall time, is replaced as a whole, survives clearing transactions and stays in its tenant", arguments: StorageKind.allCases)
+    func clockStateIsPerTenant(kind: StorageKind) async throws {
+        let (storage, other, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        #expect(try await storage.read(tenant: "t") { try $0.clockState() } == StoreClockState())
+
+        let moved = StoreClockState(offset: 7_776_000.5, timeRate: .oneRenewalEveryTenSeconds)
+        let seenInside = try await storage.transaction(tenant: "t") { transaction in
+            try transaction.write(.saveClockState(moved))
+            return try transaction.clockState()
+        }
+        #expect(seenInside == moved)
+        #expect(try await other.read(tenant: "t") { try $0.clockState() } == moved)
+        #expect(try await other.read(tenant: "u") { try $0.clockState() } == StoreClockState())
+
+        try await other.transaction(tenant: "t") { try $0.write(.saveClockState(StoreClockState(offset: 9_000_000))) }
+        #expect(try await storage.read(tenant: "t") { try $0.clockState() } == StoreClockState(offset: 9_000_000, timeRate: nil))
+
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await storage.transaction(tenant: "t") { transaction in
+                try transaction.write(.saveClockState(StoreClockState(offset: 1)))
+                throw Refused()
+            }
+        }
+        try await storage.transaction(tenant: "t") { try $0.write(.deleteAllTransactions) }
+        #expect(try await other.read(tenant: "t") { try $0.clockState().offset } == 9_000_000)
+    }
 }

@@ -258,12 +258,16 @@ public actor StoreEngine: ScheduledEventSource {
     /// store that is caught up with its clock. Everything is committed together, after `body` returns; when it
     /// throws, nothing is written. The renewals are published after the commit; publish what `body` did only after
     /// this returns, so no one hears of a change that did not happen.
+    ///
+    /// "Now" is read inside the transaction: a ``TenantClock`` first picks up an offset another process stored.
+    /// A store opened without products (no configuration) leaves due events for one that knows what they renew into.
     func perform<Result: Sendable>(_ body: @escaping @Sendable (StoreOperation) throws -> Result) async throws(StoreError) -> Result {
-        let catalog = catalog, settings = settings, now = clock.now()
+        let catalog = catalog, settings = settings, clock = clock
         let (renewals, nextDue, result) = try await storageCall { [tenantID] storage in
             try await storage.transaction(tenant: tenantID) { transaction in
+                let now = try Self.currentDate(on: clock, in: transaction)
                 let operation = StoreOperation(storage: transaction, catalog: catalog, settings: settings, now: now)
-                let renewals = try operation.applyDueSubscriptionEvents()
+                let renewals = catalog.products.isEmpty ? [] : try operation.applyDueSubscriptionEvents()
                 let result = try body(operation)
                 return (renewals, try transaction.nextSubscriptionEventDate(), result)
             }
@@ -282,7 +286,7 @@ public actor StoreEngine: ScheduledEventSource {
         let (nextDue, result) = try await storageCall { [tenantID] storage in
             try await storage.read(tenant: tenantID) { reader in (try reader.nextSubscriptionEventDate(), try body(reader)) }
         }
-        guard let nextDue, nextDue <= now else {
+        guard let nextDue, nextDue <= now, !catalog.products.isEmpty else {
             scheduleWake(at: nextDue)
             return result
         }
@@ -301,9 +305,10 @@ public actor StoreEngine: ScheduledEventSource {
     }
 
     /// Wakes the store when the next subscription event falls due on a clock that runs by itself; a
-    /// ``VirtualClock`` drives its stores itself, through ``ScheduledEventSource``.
+    /// ``VirtualClock`` drives its stores itself, through ``ScheduledEventSource``. A store without products
+    /// cannot apply events, so it does not wake for them.
     private func scheduleWake(at date: Date?) {
-        guard !(clock is VirtualClock), date != scheduledWake?.date else { return }
+        guard !(clock is VirtualClock), !catalog.products.isEmpty, date != scheduledWake?.date else { return }
         scheduledWake?.task.cancel()
         guard let date else {
             scheduledWake = nil

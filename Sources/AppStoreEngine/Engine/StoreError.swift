@@ -14,6 +14,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case clockCannotGoBack
         case storageFailure
         case signingFailure
+        case clockCannotMove
     }
 
     private let code: Code
@@ -46,6 +47,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let storageFailure = StoreError(.storageFailure, "The store's storage failed; nothing was changed.")
     /// Signing a transaction or receipt failed.
     public static let signingFailure = StoreError(.signingFailure, "Signing failed.")
+    /// The store runs on a clock that cannot be moved, such as the bare ``SystemClock``.
+    public static let clockCannotMove = StoreError(.clockCannotMove, "The store's clock cannot be moved.")
 
     package static func unknownProduct(_ message: String) -> StoreError { StoreError(.unknownProduct, message) }
     package static func unknownTransaction(_ message: String) -> StoreError { StoreError(.unknownTransaction, message) }
@@ -57,6 +60,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     package static func clockCannotGoBack(_ message: String) -> StoreError { StoreError(.clockCannotGoBack, message) }
     package static func storageFailure(_ message: String) -> StoreError { StoreError(.storageFailure, message) }
     package static func signingFailure(_ message: String) -> StoreError { StoreError(.signingFailure, message) }
+    package static func clockCannotMove(_ message: String) -> StoreError { StoreError(.clockCannotMove, message) }
 
     /// The message.
     public var description: String { message }

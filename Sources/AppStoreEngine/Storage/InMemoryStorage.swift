@@ -15,6 +15,7 @@ public actor InMemoryStorage: Storage {
         var subscriptions: [UInt64: SubscriptionRecord] = [:]
         /// In the order written.
         var notifications: [NotificationRecord] = []
+        var clock = StoreClockState()
     }
 
     private var tenants: [String: Tenant] = [:]
@@ -98,6 +99,10 @@ private final class MemoryTransaction: StorageTransaction {
         return query.limit.map { Array(matching.prefix($0)) } ?? matching
     }
 
+    func clockState() -> StoreClockState {
+        state.clock
+    }
+
     func allocateTransactionID() -> UInt64 {
         defer { state.nextTransactionID += 1 }
         return state.nextTransactionID
@@ -131,6 +136,8 @@ private final class MemoryTransaction: StorageTransaction {
             for id in ids { state.subscriptions[id] = nil }
         case .saveNotification(let notification):
             state.notifications.append(notification)
+        case .saveClockState(let clock):
+            state.clock = clock
         }
     }
 }

@@ -51,6 +51,8 @@ public enum StorageChange: Sendable, Hashable {
     case deleteSubscriptions([UInt64])
     /// Appends a notification to the tenant's outbox.
     case saveNotification(NotificationRecord)
+    /// Replaces the tenant's clock state: how far its clock runs ahead of wall time, and its time rate.
+    case saveClockState(StoreClockState)
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
@@ -79,6 +81,8 @@ public protocol StorageReader {
     func nextSubscriptionEventDate() throws -> Date?
     /// The notifications in the outbox that match a query, by date and, within a date, in the order written.
     func notifications(matching query: NotificationQuery) throws -> [NotificationRecord]
+    /// The tenant's clock state; wall time with no time rate override when none was ever saved.
+    func clockState() throws -> StoreClockState
 }
 
 /// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together

@@ -1,0 +1,324 @@
+import AppStoreEngine
+import AppStoreHosting
+import ArgumentParser
+import Foundation
+import StoreKitConfiguration
+
+/// `storekit clock`: the tenant's persisted store clock, for time travel from the terminal.
+struct ClockCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clock",
+        abstract: "Show or move a store's clock: renewals and expiries happen on it.",
+        discussion: """
+        Each store (tenant) in a data directory has its own clock: wall time plus an offset the store keeps. \
+        Moving it forward is stored at once, so every process that opens the store afterwards (other `storekit` \
+        commands, `storekit serve`, apps) sees the moved time. The clock only moves forward; to start over at \
+        wall time, use another tenant (--tenant).
+
+        Moving the clock applies every renewal and expiry due on the way, each subscription renewing once per \
+        period that ended. Give --config so the store knows the products subscriptions renew into; without it the \
+        clock moves and the renewals are applied by the next process that opens the store with its configuration.
+
+        Example:
+          storekit clock show
+          storekit clock advance 1mo --config Examples/Demo.storekit
+          storekit clock set 2027-01-01T00:00:00Z --tenant scenario-1
+          storekit clock rate oneRenewalEveryTenSeconds
+        """,
+        subcommands: [ClockShowCommand.self, ClockAdvanceCommand.self, ClockSetCommand.self, ClockRateCommand.self]
+    )
+}
+
+/// The options every `storekit clock` subcommand shares: the store, and optionally its configuration.
+struct ClockStoreOptions: ParsableArguments {
+    @OptionGroup var location: StoreLocationOptions
+
+    @Option(help: ArgumentHelp(
+        "The .storekit file that lists the products, so due subscriptions renew into them.",
+        discussion: "Without it, renewals and expiries wait for a process that opens the store with its configuration.",
+        valueName: "file"
+    ))
+    var config: String?
+
+    /// Opens the store, with the configuration's products when one was given.
+    func openStore() throws -> StoreEngine {
+        try location.openStore(configuration: try config.map(loadConfiguration))
+    }
+
+    /// A line that says where deferred events go, when no configuration was given.
+    var deferredEventsNote: String? {
+        config == nil
+            ? "No --config given: renewals and expiries due by now are applied by the next process that opens this store with its configuration (e.g. `storekit subscriptions --config FILE`)."
+            : nil
+    }
+}
+
+/// `storekit clock show`: where the store's clock is.
+struct ClockShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show the store's now, how far it runs ahead of wall time, its time rate and the next subscription event.",
+        discussion: """
+        Example:
+          storekit clock show
+          storekit clock show --tenant scenario-1 --json
+        """
+    )
+
+    @OptionGroup var options: ClockStoreOptions
+
+    @Flag(help: "Print one JSON object.")
+    var json = false
+
+    func run() async throws {
+        let store = try options.openStore()
+        let output = try await ClockOutput(store: store, rateIsConfigured: options.config != nil)
+        if json {
+            try printJSON(output)
+        } else {
+            print("Store \"\(options.location.resolvedTenant)\" in \(options.location.directory.url.path)")
+            output.lines.forEach { print("  \($0)") }
+        }
+    }
+}
+
+/// `storekit clock advance`: moves the store's clock forward by a duration.
+struct ClockAdvanceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "advance",
+        abstract: "Move the store's clock forward by a duration, renewing and expiring subscriptions on the way.",
+        discussion: """
+        A duration is numbers with units, combined as you like: \(ClockDuration.unitsHelp). Years, months, weeks \
+        and days are calendar units (UTC), so 1mo from January 31 is the end of February.
+
+        Example:
+          storekit clock advance 1mo --config Examples/Demo.storekit
+          storekit clock advance 1y2mo --config Examples/Demo.storekit --tenant scenario-1
+          storekit clock advance 90m
+        """
+    )
+
+    @Argument(help: ArgumentHelp("How far to move, e.g. 1y, 3mo, 2w, 10d, 12h, 30m, 45s or 1mo2d.", valueName: "duration"))
+    var duration: String
+
+    @OptionGroup var options: ClockStoreOptions
+
+    func validate() throws {
+        _ = try ClockDuration(parsing: duration)
+    }
+
+    func run() async throws {
+        let duration = try ClockDuration(parsing: duration)
+        let store = try options.openStore()
+        let now = store.clock.now()
+        try await store.advanceClock(by: try duration.added(to: now).timeIntervalSince(now))
+        try await printMoved(store, options: options)
+    }
+}
+
+/// `storekit clock set`: moves the store's clock forward to a date.
+struct ClockSetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Move the store's clock forward to a date, renewing and expiring subscriptions on the way.",
+        discussion: """
+        The date is ISO 8601: a date and time with a time zone (2027-03-01T12:00:00Z) or a day (2027-03-01, \
+        midnight UTC). It must not be before the store's now: the clock only moves forward.
+
+        Example:
+          storekit clock set 2027-03-01T12:00:00Z --config Examples/Demo.storekit
+          storekit clock set 2027-03-01 --tenant scenario-1
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The date to move to, e.g. 2027-03-01T12:00:00Z or 2027-03-01.", valueName: "date"))
+    var date: String
+
+    @OptionGroup var options: ClockStoreOptions
+
+    func validate() throws {
+        _ = try parseClockDate(date)
+    }
+
+    func run() async throws {
+        let target = try parseClockDate(date)
+        let store = try options.openStore()
+        try await store.advanceClock(to: target)
+        try await printMoved(store, options: options)
+    }
+}
+
+/// `storekit clock rate`: chooses the store's subscription time rate.
+struct ClockRateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rate",
+        abstract: "Choose how fast subscription time runs in this store, replacing the configuration's time rate.",
+        discussion: """
+        The rates are Apple's SKTestSession.TimeRate values; they shorten subscription periods, grace periods and \
+        billing retry, not the clock itself. The choice is stored: periods that start from now on use it, in every \
+        process that opens the store. --clear goes back to the configuration's _timeRate.
+
+        Rates: \(TimeRateArgument.allValueStrings.joined(separator: ", ")).
+
+        Example:
+          storekit clock rate oneRenewalEveryTenSeconds
+          storekit clock rate realTime --tenant scenario-1
+          storekit clock rate --clear
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The time rate, e.g. oneRenewalEveryTenSeconds or realTime.", valueName: "name"))
+    var rate: TimeRateArgument?
+
+    @Flag(help: "Remove the store's choice: the configuration's time rate applies again.")
+    var clear = false
+
+    @OptionGroup var options: ClockStoreOptions
+
+    func validate() throws {
+        guard (rate != nil) != clear else {
+            throw ValidationError("Give a time rate name or --clear, not both and not neither. Rates: \(TimeRateArgument.allValueStrings.joined(separator: ", ")).")
+        }
+    }
+
+    func run() async throws {
+        let store = try options.openStore()
+        try await store.setTimeRate(rate?.rate)
+        if let rate {
+            print("Store \"\(options.location.resolvedTenant)\" now runs at time rate \(rate.name): periods that start from now on use it.")
+        } else {
+            print("Store \"\(options.location.resolvedTenant)\" uses its configuration's time rate again.")
+        }
+    }
+}
+
+/// Prints where a moved clock ended up.
+private func printMoved(_ store: StoreEngine, options: ClockStoreOptions) async throws {
+    let output = try await ClockOutput(store: store, rateIsConfigured: options.config != nil)
+    print("Store \"\(options.location.resolvedTenant)\" clock moved to \(output.now) (\(output.offsetText) ahead of wall time).")
+    if let next = output.nextEventDate { print("Next subscription event: \(next)") }
+    if let note = options.deferredEventsNote { print(note) }
+}
+
+/// The clock as `storekit clock show` prints it.
+struct ClockOutput: Encodable {
+    var tenant: String
+    var now: String
+    /// Seconds ahead of wall time.
+    var offset: Double
+    /// The time rate's name.
+    var timeRate: String
+    /// Where the time rate comes from: `store` (chosen with `storekit clock rate`), `configuration` or `default`.
+    var timeRateSource: String
+    /// The next renewal or expiry, if any subscription is active.
+    var nextEventDate: String?
+
+    init(store: StoreEngine, rateIsConfigured: Bool) async throws {
+        let state = try await store.clockState()
+        tenant = store.tenantID
+        now = store.clock.now().formatted(.iso8601)
+        offset = (store.clock as? TenantClock)?.offset ?? state.offset
+        timeRate = TimeRateArgument.name(of: await store.settings.timeRate)
+        timeRateSource = state.timeRate != nil ? "store" : rateIsConfigured ? "configuration" : "default"
+        nextEventDate = await store.nextEventDate()?.formatted(.iso8601)
+    }
+
+    /// The offset for people: days, hours, minutes and seconds.
+    var offsetText: String {
+        let total = Int(offset.rounded())
+        let (days, hours, minutes, seconds) = (total / 86_400, total % 86_400 / 3_600, total % 3_600 / 60, total % 60)
+        return "\(days)d \(hours)h \(minutes)m \(seconds)s"
+    }
+
+    /// The lines for people.
+    var lines: [String] {
+        let source = switch timeRateSource {
+        case "store": "chosen with `storekit clock rate`"
+        case "configuration": "from the configuration"
+        default: "no --config given"
+        }
+        return [
+            "now:         \(now)",
+            "offset:      \(offsetText) ahead of wall time (\(offset) seconds)",
+            "time rate:   \(timeRate) (\(source))",
+            "next event:  \(nextEventDate ?? "none (no active subscription)")",
+        ]
+    }
+}
+
+/// A time rate named as `SKTestSession.TimeRate`'s cases are, on the command line.
+struct TimeRateArgument: ExpressibleByArgument {
+    let rate: TimeRate
+
+    init?(argument: String) {
+        guard let rate = TimeRate.allCases.first(where: { Self.name(of: $0) == argument }) else { return nil }
+        self.rate = rate
+    }
+
+    /// The rate's case name, e.g. `oneRenewalEveryTenSeconds`.
+    var name: String { Self.name(of: rate) }
+
+    static func name(of rate: TimeRate) -> String { String(describing: rate) }
+
+    static var allValueStrings: [String] { TimeRate.allCases.map(name(of:)) }
+}
+
+/// A duration on the command line: numbers with units, such as `1y`, `3mo`, `2w` or `1mo2d`.
+struct ClockDuration {
+    /// The units, longest spelling first so `mo` is not read as `m`.
+    enum Unit: String, CaseIterable {
+        case months = "mo", years = "y", weeks = "w", days = "d", hours = "h", minutes = "m", seconds = "s"
+    }
+
+    var parts: [(value: Int, unit: Unit)]
+
+    static let unitsHelp = "y (years), mo (months), w (weeks), d (days), h (hours), m (minutes), s (seconds), e.g. 1y, 3mo, 2w, 10d, 12h, 30m, 45s or 1mo2d"
+
+    init(parsing text: String) throws {
+        var parts: [(Int, Unit)] = []
+        var rest = Substring(text.trimmingCharacters(in: .whitespaces).lowercased())
+        while !rest.isEmpty {
+            let digits = rest.prefix(while: \.isASCII).prefix(while: \.isNumber)
+            let afterDigits = rest.dropFirst(digits.count)
+            guard let value = Int(digits), let unit = Unit.allCases.first(where: { afterDigits.hasPrefix($0.rawValue) }) else {
+                throw ValidationError("\"\(text)\" is not a duration. Write numbers with units: \(Self.unitsHelp).")
+            }
+            parts.append((value, unit))
+            rest = afterDigits.dropFirst(unit.rawValue.count)
+        }
+        guard !parts.isEmpty else {
+            throw ValidationError("Give a duration: numbers with units, \(Self.unitsHelp).")
+        }
+        self.parts = parts
+    }
+
+    /// `date` moved forward by this duration, in the Gregorian calendar in UTC.
+    func added(to date: Date) throws -> Date {
+        var components = DateComponents()
+        for (value, unit) in parts {
+            switch unit {
+            case .years: components.year = (components.year ?? 0) + value
+            case .months: components.month = (components.month ?? 0) + value
+            case .weeks: components.day = (components.day ?? 0) + 7 * value
+            case .days: components.day = (components.day ?? 0) + value
+            case .hours: components.hour = (components.hour ?? 0) + value
+            case .minutes: components.minute = (components.minute ?? 0) + value
+            case .seconds: components.second = (components.second ?? 0) + value
+            }
+        }
+        guard let moved = Calendar.gregorianUTC.date(byAdding: components, to: date) else {
+            throw ValidationError("The duration is too long to add to \(date.formatted(.iso8601)). Use a shorter one.")
+        }
+        return moved
+    }
+}
+
+/// Parses an ISO 8601 date or day for `storekit clock set`.
+func parseClockDate(_ text: String) throws -> Date {
+    let formatter = ISO8601DateFormatter()
+    for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate]] {
+        formatter.formatOptions = options
+        if let date = formatter.date(from: text) { return date }
+    }
+    throw ValidationError("\"\(text)\" is not an ISO 8601 date. Write a date and time with a time zone, e.g. 2027-03-01T12:00:00Z, or a day, e.g. 2027-03-01.")
+}
