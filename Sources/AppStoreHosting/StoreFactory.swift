@@ -1,4 +1,5 @@
 public import AppStoreEngine
+import AppStoreFormats
 import AppStoreSQLite
 import Foundation
 public import StoreKitConfiguration
@@ -76,7 +77,8 @@ public enum StoreFactory {
         return StoreEngine(
             tenantID: specification.tenant,
             catalog: configuration.map(Catalog.init(configuration:)) ?? Catalog(products: []),
-            settings: settings, storage: storage, clock: clock, signer: signer
+            settings: settings, storage: storage, clock: clock, signer: signer,
+            promotionalOfferKeys: configuration.map(PromotionalOfferKey.keys(in:)) ?? []
         )
     }
 }

@@ -194,6 +194,11 @@ extension SKError {
         case StoreError.invalidQuantity: .paymentInvalid
         case StoreError.paymentNotAllowed: .paymentNotAllowed
         case StoreError.unknownStorefront: .storeProductNotAvailable
+        case StoreError.invalidOfferIdentifier: .invalidOfferIdentifier
+        case StoreError.invalidOfferSignature: .invalidSignature
+        case StoreError.missingOfferParameters: .missingOfferParams
+        case StoreError.invalidOfferPrice: .invalidOfferPrice
+        case StoreError.ineligibleForOffer: .ineligibleForOffer
         default: .unknown
         }
         self.init(code, userInfo: [NSLocalizedDescriptionKey: storeError.message])

@@ -35,16 +35,18 @@ extension SKPaymentQueue {
                     NSLocalizedDescriptionKey: "The storefront changed to \(newStorefront.countryCode) during the purchase and the app chose not to continue it.",
                 ]))
             }
-            if let discount = payment.paymentDiscount,
-               let failure = try await validate(discount, productID: payment.productIdentifier, in: environment) {
-                return fail(transaction, failure)
-            }
             let record = try await environment.connection.purchase(PurchaseRequest(
                 productID: payment.productIdentifier, accountID: environment.accountID, bundleID: environment.bundleID,
                 quantity: payment.quantity, deviceID: environment.deviceID,
                 applicationUsername: payment.applicationUsername,
                 appAccountToken: payment.applicationUsername.flatMap(UUID.init(uuidString:)),
-                simulatesAskToBuy: payment.simulatesAskToBuyInSandbox
+                simulatesAskToBuy: payment.simulatesAskToBuyInSandbox,
+                offer: payment.paymentDiscount.map { discount in
+                    .promotional(
+                        offerID: discount.identifier, keyID: discount.keyIdentifier, nonce: discount.nonce,
+                        timestamp: discount.timestamp, signature: discount.signature
+                    )
+                }
             ))
             transaction.recordID.withLock { $0 = record.id }
             state.withLock { $0.known[record.id] = transaction }
@@ -59,18 +61,6 @@ extension SKPaymentQueue {
 
     private func fail(_ transaction: SKPaymentTransaction, _ error: SKError) {
         deliver([(transaction, SKPaymentTransaction.Snapshot(state: .failed, error: error))])
-    }
-
-    /// Checks a promotional offer against the product's offers. The signature is not verified.
-    private func validate(_ discount: SKPaymentDiscount.Details, productID: String, in environment: StoreEnvironment) async throws(StoreError) -> SKError? {
-        guard !discount.identifier.isEmpty, !discount.keyIdentifier.isEmpty, !discount.signature.isEmpty else {
-            return SKError(.missingOfferParams, userInfo: [NSLocalizedDescriptionKey: "The payment discount needs an identifier, a key identifier and a signature."])
-        }
-        let offers = try await environment.connection.products(for: [productID]).first?.subscription?.promotionalOffers ?? []
-        guard offers.contains(where: { $0.offerID == discount.identifier }) else {
-            return SKError(.invalidOfferIdentifier, userInfo: [NSLocalizedDescriptionKey: "\(productID) has no promotional offer \"\(discount.identifier)\"."])
-        }
-        return nil
     }
 
     /// Records a finish with the store, then tells observers the transaction left the queue.

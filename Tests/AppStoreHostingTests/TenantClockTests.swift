@@ -38,6 +38,9 @@ struct TenantClockTests {
         Calendar.gregorianUTC.date(byAdding: .month, value: count, to: date)!
     }
 
+    /// The Demo monthly plan starts with a one-week free trial; its renewals follow monthly from the trial's end.
+    var trialEnd: Date { Self.start.addingTimeInterval(7 * 86_400) }
+
     func renewals(_ store: StoreEngine) async throws -> [TransactionRecord] {
         try await store.transactions().filter { $0.origin == .renewal }
     }
@@ -51,7 +54,7 @@ struct TenantClockTests {
         try await store.advanceClock(to: months(3).addingTimeInterval(60))
 
         let renewed = try await renewals(store)
-        #expect(renewed.map(\.purchaseDate) == [months(1), months(2), months(3)])
+        #expect(renewed.map(\.purchaseDate) == [trialEnd, months(1, after: trialEnd), months(2, after: trialEnd)])
         #expect(renewed.allSatisfy { $0.originalID == bought.id })
         #expect(store.clock.now() == months(3).addingTimeInterval(60))
 
@@ -147,7 +150,7 @@ struct TenantClockTests {
 
         let configured = try open()
         #expect(try await configured.subscription(forTransaction: bought.id).renewalCount == 2)
-        #expect(try await renewals(configured).map(\.purchaseDate) == [months(1), months(2)])
+        #expect(try await renewals(configured).map(\.purchaseDate) == [trialEnd, months(1, after: trialEnd)])
     }
 
     @Test("A store on the bare system clock says it cannot move; a virtual clock moves as before")

@@ -1,4 +1,4 @@
-import AppStoreFormats
+public import AppStoreFormats
 import Foundation
 public import StoreKitConfiguration
 
@@ -8,6 +8,16 @@ extension Catalog {
     /// A product whose price was never set (`""`) sells for zero.
     public init(configuration: StoreKitConfigurationFile) {
         self.init(products: configuration.allProducts.map(CatalogProduct.init(configured:)))
+    }
+}
+
+extension PromotionalOfferKey {
+    /// The keys a `.storekit` configuration signs promotional offers with: its `subscriptionOffersKeyPair`, if it
+    /// has one whose private key reads.
+    public static func keys(in configuration: StoreKitConfigurationFile) -> [PromotionalOfferKey] {
+        guard let pair = configuration.offerSigningKey,
+              let key = try? PromotionalOfferKey(keyID: pair.id, storeKitPrivateKey: pair.privateKey) else { return [] }
+        return [key]
     }
 }
 

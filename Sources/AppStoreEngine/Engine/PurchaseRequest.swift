@@ -18,12 +18,15 @@ public struct PurchaseRequest: Sendable, Hashable {
     public var appAccountToken: UUID?
     /// Behave as if Ask to Buy were on for this purchase (`SKPayment.simulatesAskToBuyInSandbox`).
     public var simulatesAskToBuy: Bool
+    /// The offer the customer claims, for an auto-renewable subscription; without one, an eligible customer gets
+    /// the product's introductory offer.
+    public var offer: OfferRedemption?
 
     /// Creates a request.
     public init(
         productID: String, accountID: String = StoreDefaults.accountID, bundleID: String, quantity: Int = 1,
         deviceID: UUID? = nil, applicationUsername: String? = nil, appAccountToken: UUID? = nil,
-        simulatesAskToBuy: Bool = false
+        simulatesAskToBuy: Bool = false, offer: OfferRedemption? = nil
     ) {
         self.productID = productID
         self.accountID = accountID
@@ -33,6 +36,7 @@ public struct PurchaseRequest: Sendable, Hashable {
         self.applicationUsername = applicationUsername
         self.appAccountToken = appAccountToken
         self.simulatesAskToBuy = simulatesAskToBuy
+        self.offer = offer
     }
 
     /// The most items one purchase may ask for, as on the App Store.

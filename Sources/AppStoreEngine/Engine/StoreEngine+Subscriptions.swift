@@ -1,3 +1,4 @@
+import StoreKitConfiguration
 import Foundation
 
 extension StoreEngine {
@@ -76,6 +77,41 @@ extension StoreEngine {
     @discardableResult
     public func answerPriceIncrease(subscription id: UInt64, consented: Bool) async throws(StoreError) -> SubscriptionRecord {
         try await perform { try $0.answerPriceIncrease(id, consented: consented) }
+    }
+
+    /// Whether an account may still get the introductory offer of a subscription product: it is not subscribed to
+    /// the product's group now and never redeemed an introductory offer in it (`SKProduct`'s
+    /// `isEligibleForIntroOffer`, `Product.SubscriptionInfo.isEligibleForIntroOffer`).
+    ///
+    /// - Throws: `StoreError.unknownProduct`, or `invalidProductType` for a product that is not an auto-renewable subscription.
+    public func isEligibleForIntroductoryOffer(productID: String, accountID: String, bundleID: String) async throws(StoreError) -> Bool {
+        guard let product = catalog.product(productID) else {
+            throw StoreError.unknownProduct("No product \"\(productID)\" in this store.")
+        }
+        guard let groupID = product.subscription?.groupID else {
+            throw StoreError.invalidProductType("\(productID) is not an auto-renewable subscription; only subscriptions have introductory offers.")
+        }
+        return try await perform { try $0.isEligibleForIntroductoryOffer(accountID: accountID, bundleID: bundleID, groupID: groupID) }
+    }
+
+    /// Redeems an offer code outside any app, as the App Store's code redemption does: the code's product is
+    /// bought with the offer (`OFFER_REDEEMED`), and the app's queue delivers the transaction at its next look.
+    ///
+    /// - Parameters:
+    ///   - code: The code offer's reference name (or offer identifier) in the configuration.
+    ///   - accountID: The customer's account.
+    ///   - bundleID: The app the subscription is for.
+    /// - Throws: `StoreError.invalidOfferIdentifier` when no product has the code, `ineligibleForOffer` when the
+    ///   code's eligibility excludes the account.
+    @discardableResult
+    public func redeemOfferCode(_ code: String, accountID: String = StoreDefaults.accountID, bundleID: String) async throws(StoreError) -> TransactionRecord {
+        guard let product = catalog.products.first(where: { product in
+            product.subscription?.offerCodes.contains { $0.referenceName == code || $0.offerID == code } == true
+        }) else {
+            let codes = catalog.products.flatMap { $0.subscription?.offerCodes.compactMap { $0.referenceName ?? $0.offerID } ?? [] }
+            throw StoreError.invalidOfferIdentifier("No product has the offer code \"\(code)\". The configuration's codes: \(codes.isEmpty ? "none" : codes.joined(separator: ", ")).")
+        }
+        return try await purchase(PurchaseRequest(productID: product.id, accountID: accountID, bundleID: bundleID, offer: .code(code)))
     }
 
     /// The notifications the store owes app servers, oldest first: one per change Apple reports (purchases,

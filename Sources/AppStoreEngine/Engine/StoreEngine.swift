@@ -20,6 +20,9 @@ public actor StoreEngine: ScheduledEventSource {
 
     /// Signs the transactions and receipts the store issues.
     public nonisolated let signer: StoreSigner
+    /// The keys promotional-offer signatures are checked against: the configuration's `subscriptionOffersKeyPair`
+    /// and the keys added with ``addPromotionalOfferKey(_:)``.
+    public private(set) var promotionalOfferKeys: [PromotionalOfferKey]
 
     private let storage: any Storage
     /// Signed receipts by device, valid while their purchases are unchanged (see `appReceipt`).
@@ -31,9 +34,10 @@ public actor StoreEngine: ScheduledEventSource {
     /// Creates an engine for a tenant of `storage`, signing with `signer`.
     public init(
         tenantID: String = StoreDefaults.tenant, catalog: Catalog, settings: StoreSettings = StoreSettings(),
-        storage: any Storage, clock: any StoreClock, signer: StoreSigner
+        storage: any Storage, clock: any StoreClock, signer: StoreSigner, promotionalOfferKeys: [PromotionalOfferKey] = []
     ) {
         self.signer = signer
+        self.promotionalOfferKeys = promotionalOfferKeys
         self.tenantID = tenantID
         self.catalog = catalog
         self.settings = settings
@@ -49,6 +53,13 @@ public actor StoreEngine: ScheduledEventSource {
     /// Replaces the catalog (for example after the configuration file changed). Transactions are kept.
     public func replaceCatalog(_ catalog: Catalog) {
         self.catalog = catalog
+    }
+
+    /// Registers a key promotional-offer signatures may be made with, as a developer registers their In-App
+    /// Purchase key in App Store Connect. A key with the identifier of one already known replaces it.
+    public func addPromotionalOfferKey(_ key: PromotionalOfferKey) {
+        promotionalOfferKeys.removeAll { $0.keyID == key.keyID }
+        promotionalOfferKeys.append(key)
     }
 
     /// Changes the store's settings in place.
@@ -263,10 +274,11 @@ public actor StoreEngine: ScheduledEventSource {
     /// A store opened without products (no configuration) leaves due events for one that knows what they renew into.
     func perform<Result: Sendable>(_ body: @escaping @Sendable (StoreOperation) throws -> Result) async throws(StoreError) -> Result {
         let catalog = catalog, settings = settings, clock = clock
+        let offerVerifier = PromotionalOfferVerifier(keys: promotionalOfferKeys)
         let (renewals, nextDue, result) = try await storageCall { [tenantID] storage in
             try await storage.transaction(tenant: tenantID) { transaction in
                 let now = try Self.currentDate(on: clock, in: transaction)
-                let operation = StoreOperation(storage: transaction, catalog: catalog, settings: settings, now: now)
+                let operation = StoreOperation(storage: transaction, catalog: catalog, settings: settings, now: now, offerVerifier: offerVerifier)
                 let renewals = catalog.products.isEmpty ? [] : try operation.applyDueSubscriptionEvents()
                 let result = try body(operation)
                 return (renewals, try transaction.nextSubscriptionEventDate(), result)

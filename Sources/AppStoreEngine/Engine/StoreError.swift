@@ -15,6 +15,11 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case storageFailure
         case signingFailure
         case clockCannotMove
+        case invalidOfferIdentifier
+        case invalidOfferSignature
+        case missingOfferParameters
+        case invalidOfferPrice
+        case ineligibleForOffer
     }
 
     private let code: Code
@@ -50,6 +55,18 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The store runs on a clock that cannot be moved, such as the bare ``SystemClock``.
     public static let clockCannotMove = StoreError(.clockCannotMove, "The store's clock cannot be moved.")
 
+    /// The product has no offer with the identifier, or the offer code is unknown (`SKError.invalidOfferIdentifier`).
+    public static let invalidOfferIdentifier = StoreError(.invalidOfferIdentifier, "The product has no such offer.")
+    /// A promotional offer's signature does not verify, names an unknown key or is older than 24 hours
+    /// (`SKError.invalidSignature`).
+    public static let invalidOfferSignature = StoreError(.invalidOfferSignature, "The offer's signature is not valid.")
+    /// A promotional offer lacks its identifier, key identifier or signature (`SKError.missingOfferParams`).
+    public static let missingOfferParameters = StoreError(.missingOfferParameters, "The offer's parameters are incomplete.")
+    /// The offer's price is above the product's (`SKError.invalidOfferPrice`).
+    public static let invalidOfferPrice = StoreError(.invalidOfferPrice, "The offer's price is not valid.")
+    /// The customer may not redeem the offer (`SKError.ineligibleForOffer`).
+    public static let ineligibleForOffer = StoreError(.ineligibleForOffer, "The customer is not eligible for the offer.")
+
     package static func unknownProduct(_ message: String) -> StoreError { StoreError(.unknownProduct, message) }
     package static func unknownTransaction(_ message: String) -> StoreError { StoreError(.unknownTransaction, message) }
     package static func invalidQuantity(_ message: String) -> StoreError { StoreError(.invalidQuantity, message) }
@@ -61,6 +78,11 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     package static func storageFailure(_ message: String) -> StoreError { StoreError(.storageFailure, message) }
     package static func signingFailure(_ message: String) -> StoreError { StoreError(.signingFailure, message) }
     package static func clockCannotMove(_ message: String) -> StoreError { StoreError(.clockCannotMove, message) }
+    package static func invalidOfferIdentifier(_ message: String) -> StoreError { StoreError(.invalidOfferIdentifier, message) }
+    package static func invalidOfferSignature(_ message: String) -> StoreError { StoreError(.invalidOfferSignature, message) }
+    package static func missingOfferParameters(_ message: String) -> StoreError { StoreError(.missingOfferParameters, message) }
+    package static func invalidOfferPrice(_ message: String) -> StoreError { StoreError(.invalidOfferPrice, message) }
+    package static func ineligibleForOffer(_ message: String) -> StoreError { StoreError(.ineligibleForOffer, message) }
 
     /// The message.
     public var description: String { message }

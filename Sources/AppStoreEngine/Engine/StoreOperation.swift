@@ -14,6 +14,8 @@ struct StoreOperation {
     let catalog: Catalog
     let settings: StoreSettings
     let now: Date
+    /// Checks promotional-offer signatures against the keys the store knows.
+    let offerVerifier: PromotionalOfferVerifier
 
     // MARK: Reads
 
@@ -50,6 +52,7 @@ struct StoreOperation {
             record.subscriptionGroupID = subscription.groupID
             record.expiresDate = settings.timeRate.endOfPeriod(subscription.period, startingAt: now)
         }
+        if let offer = try offer(for: request, product: product) { apply(offer, to: &record) }
         if !account.canMakePayments {
             record.state = .failed(errorCode: Self.paymentNotAllowedCode)
         } else if settings.failTransactionsEnabled {
@@ -105,13 +108,19 @@ struct StoreOperation {
         guard let terms = catalog.product(record.productID)?.subscription else { return [] }
         let existing = try storage.subscriptions(accountID: record.accountID, bundleID: record.bundleID)
             .first { $0.groupID == terms.groupID && $0.status != .revoked }
+        // Redeeming a promotional offer, an offer code or a win-back offer is told as OFFER_REDEEMED; an
+        // introductory offer as the purchase it comes with.
+        let redeemed = record.offer.map { $0.type != .introductoryOffer } ?? false
+        let startType: NotificationTypeV2 = redeemed ? .offerRedeemed : .subscribed
+        let changeType: NotificationTypeV2 = redeemed ? .offerRedeemed : .didChangeRenewalPref
         guard var subscription = existing else {
-            let subscription = SubscriptionRecord(
+            var subscription = SubscriptionRecord(
                 id: record.id, accountID: record.accountID, bundleID: record.bundleID, groupID: terms.groupID,
                 productID: record.productID, latestTransactionID: record.id, originalPurchaseDate: record.originalPurchaseDate,
                 appAccountToken: record.appAccountToken, periodStartDate: record.purchaseDate, expiresDate: record.expiresDate ?? now
             )
-            return [.saveSubscription(subscription), .saveNotification(notification(.subscribed, .initialBuy, about: record, subscription: subscription))]
+            subscription.offer = record.offer
+            return [.saveSubscription(subscription), .saveNotification(notification(startType, .initialBuy, about: record, subscription: subscription))]
         }
         record.originalID = subscription.id
         record.originalPurchaseDate = subscription.originalPurchaseDate
@@ -126,27 +135,37 @@ struct StoreOperation {
             subscription.status = .active
             subscription.expirationIntent = nil
             subscription.priceIncrease = nil
+            subscription.offer = record.offer
+            subscription.pendingOffer = nil
             subscription.clearBillingRetry()
-            return [.saveSubscription(subscription), .saveNotification(notification(.subscribed, .resubscribe, about: record, subscription: subscription))]
+            return [.saveSubscription(subscription), .saveNotification(notification(startType, .resubscribe, about: record, subscription: subscription))]
         }
         if subscription.productID == record.productID {
+            // An offer redeemed for the current product starts at the next renewal.
+            let offer = record.offer
             let cancelsDowngrade = subscription.autoRenewProductID != record.productID
             record.origin = .repurchase
             record.amountCharged = 0
+            record.unitPrice = catalog.product(record.productID)?.price ?? record.unitPrice
+            record.offer = nil
             record.purchaseDate = subscription.periodStartDate
             record.expiresDate = subscription.expiresDate
-            guard cancelsDowngrade else { return [] }
+            guard cancelsDowngrade || offer != nil else { return [] }
             subscription.autoRenewProductID = record.productID
-            return [.saveSubscription(subscription), .saveNotification(notification(.didChangeRenewalPref, about: record, subscription: subscription))]
+            subscription.pendingOffer = offer ?? subscription.pendingOffer
+            return [.saveSubscription(subscription), .saveNotification(notification(changeType, about: record, subscription: subscription))]
         }
         let current = catalog.product(subscription.productID)?.subscription
         let immediate = current.map { terms.level < $0.level || (terms.level == $0.level && terms.period == $0.period) } ?? true
         guard immediate else {
             record.origin = .repurchase
             record.amountCharged = 0
+            record.unitPrice = catalog.product(record.productID)?.price ?? record.unitPrice
+            record.offer = nil
             record.expiresDate = subscription.expiresDate
             subscription.autoRenewProductID = record.productID
             subscription.autoRenewEnabled = true
+            subscription.pendingOffer = nil
             return [.saveSubscription(subscription), .saveNotification(notification(.didChangeRenewalPref, .downgrade, about: record, subscription: subscription))]
         }
         var previous = try storage.knownTransaction(id: subscription.latestTransactionID)
@@ -159,10 +178,12 @@ struct StoreOperation {
         subscription.expiresDate = record.expiresDate ?? now
         subscription.status = .active
         subscription.expirationIntent = nil
+        subscription.offer = record.offer
+        subscription.pendingOffer = nil
         subscription.clearBillingRetry()
         return [
             .saveTransaction(previous), .saveSubscription(subscription),
-            .saveNotification(notification(.didChangeRenewalPref, .upgrade, about: record, subscription: subscription)),
+            .saveNotification(notification(changeType, .upgrade, about: record, subscription: subscription)),
         ]
     }
 
@@ -242,6 +263,12 @@ struct StoreOperation {
         )
         renewal.subscriptionGroupID = subscription.groupID
         renewal.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: start)
+        // A pay-as-you-go offer goes on for its periods, and an offer redeemed during the last period starts now;
+        // neither survives a change of product.
+        let offer = product.id == subscription.productID ? subscription.nextPeriodOffer : nil
+        if let offer { apply(offer, to: &renewal) }
+        subscription.offer = offer
+        subscription.pendingOffer = nil
         subscription.productID = product.id
         subscription.latestTransactionID = id
         subscription.periodStartDate = start
@@ -409,7 +436,9 @@ struct StoreOperation {
         if newState.isCompleted {
             record.purchaseDate = now
             record.originalPurchaseDate = now
-            if let period = catalog.product(record.productID)?.subscription?.period {
+            if let offer = record.offer {
+                apply(offer, to: &record)
+            } else if let period = catalog.product(record.productID)?.subscription?.period {
                 record.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: now)
             }
             completion = try completionChanges(&record)

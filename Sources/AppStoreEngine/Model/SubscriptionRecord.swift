@@ -72,6 +72,10 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
     public var gracePeriodExpiresDate: Date?
     /// In billing retry: when the App Store gives up and the subscription expires.
     public var billingRetryEndDate: Date?
+    /// The offer that priced the current period, counting the discounted periods still to come.
+    public var offer: SubscriptionOffer?
+    /// An offer the subscriber redeemed for the current product during this period, which prices the next one.
+    public var pendingOffer: SubscriptionOffer?
     /// A price increase the customer was asked to consent to, and their answer.
     public var priceIncrease: PriceIncreaseConsent?
 
@@ -110,6 +114,10 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
         case .expired, .revoked: nil
         }
     }
+
+    /// The offer that prices the next period: the current offer's next discounted period, or an offer redeemed
+    /// during this one.
+    public var nextPeriodOffer: SubscriptionOffer? { offer?.next ?? pendingOffer }
 
     /// Forgets a billing problem: no grace period, no retry.
     public mutating func clearBillingRetry() {

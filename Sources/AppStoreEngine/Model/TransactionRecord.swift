@@ -86,6 +86,8 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     /// For an auto-renewable subscription: `true` once the customer upgraded to a higher level during this period,
     /// which then ended early (`isUpgraded`).
     public var isUpgraded: Bool?
+    /// For an auto-renewable subscription: the offer that priced this period, if any.
+    public var offer: SubscriptionOffer?
     /// For a restore: the transaction it replays (a non-consumable's purchase, or one period of a subscription).
     public var restoredTransactionID: UInt64?
     /// For a restore: when the transaction it replays happened.

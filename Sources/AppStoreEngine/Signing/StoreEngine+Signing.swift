@@ -1,3 +1,4 @@
+import StoreKitConfiguration
 public import AppStoreFormats
 public import Foundation
 
@@ -37,6 +38,12 @@ extension StoreEngine {
             payload.subscriptionGroupIdentifier = record.subscriptionGroupID
             payload.expiresDate = record.expiresDate
             if record.isUpgraded == true { payload.isUpgraded = true }
+            if let offer = record.offer {
+                payload.offerType = offer.type
+                payload.offerIdentifier = offer.identifier
+                payload.offerDiscountType = offer.discountType
+                payload.offerPeriod = offer.period.iso8601
+            }
         }
         payload.quantity = Int32(record.quantity)
         payload.type = record.productType
@@ -91,10 +98,17 @@ extension StoreEngine {
         payload.recentSubscriptionStartDate = subscription.recentStartDate
         if subscription.status == .active || subscription.isInBillingRetry {
             payload.renewalDate = subscription.expiresDate
+            let offer = subscription.autoRenewProductID == subscription.productID ? subscription.nextPeriodOffer : nil
             if subscription.autoRenewEnabled, let product = catalog.product(subscription.autoRenewProductID),
                let currency = Storefront.named(storefront)?.currency {
-                payload.renewalPrice = Self.milliunits(product.price)
+                payload.renewalPrice = Self.milliunits(offer?.price ?? product.price)
                 payload.currency = currency
+            }
+            if let offer {
+                payload.offerType = offer.type
+                payload.offerIdentifier = offer.identifier
+                payload.offerDiscountType = offer.discountType
+                payload.offerPeriod = offer.period.iso8601
             }
         }
         payload.appAccountToken = subscription.appAccountToken
@@ -190,7 +204,10 @@ extension StoreEngine {
                     originalPurchaseDate: record.originalPurchaseDate, productType: record.productType,
                     expiresDate: record.expiresDate,
                     webOrderLineItemID: record.productType == .autoRenewable ? Int64(record.id) : nil,
-                    cancellationDate: record.revocationDate
+                    cancellationDate: record.revocationDate,
+                    isTrialPeriod: record.offer?.discountType == .freeTrial,
+                    isInIntroOfferPeriod: record.offer.map { $0.type == .introductoryOffer && $0.discountType != .freeTrial } ?? false,
+                    promotionalOfferID: record.offer?.type == .promotionalOffer ? record.offer?.identifier : nil
                 )
             }
         )
