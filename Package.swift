@@ -92,7 +92,10 @@ let package = Package(
             ],
             exclude: ["Python"]
         ),
-        .testTarget(name: "AppStoreEngineTests", dependencies: ["AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "TestProcesses"]),
+        .testTarget(
+            name: "AppStoreEngineTests",
+            dependencies: ["AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "TestProcesses", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(
             name: "AppStoreSQLiteTests",
             dependencies: ["AppStoreSQLite", "AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", .product(name: "GRDB", package: "GRDB.swift")]
@@ -115,6 +118,7 @@ let package = Package(
             dependencies: [
                 "OpenStoreKit", "OpenStoreKitTest", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "StoreKitCLI",
                 "TestProcesses", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.process("Resources")]
         ),

@@ -73,6 +73,11 @@ public final class InProcessConnection: StoreConnection {
         try await engine.purchaseIntents(accountID: accountID, bundleID: bundleID)
     }
 
+    /// Redeems an offer code outside any app.
+    public func redeemOfferCode(_ code: String, accountID: String, bundleID: String) async throws(StoreError) -> TransactionRecord {
+        try await engine.redeemOfferCode(code, accountID: accountID, bundleID: bundleID)
+    }
+
     /// The account's auto-renewable subscriptions in the app.
     public func subscriptions(accountID: String, bundleID: String) async throws(StoreError) -> [SubscriptionRecord] {
         try await engine.subscriptions(accountID: accountID, bundleID: bundleID)

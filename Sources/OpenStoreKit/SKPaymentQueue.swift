@@ -56,6 +56,8 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         var receiptChangesWritten = 0
         /// Price increases the queue asked its delegate about, and what became of them.
         var priceConsents = PriceConsents()
+        /// The code a customer types into the offer-code redemption sheet; `nil` closes it.
+        var codeRedemptionSheetEntry: String?
     }
 
     /// The price-increase consent requests a queue has seen, by subscription.
@@ -373,6 +375,29 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// set as the payments' `applicationUsername`; the store uses it for fraud checks only.
     open func restoreCompletedTransactions(withApplicationUsername username: String?) {
         enqueue { await self.restore() }
+    }
+
+    // MARK: Offer codes
+
+    /// Presents the sheet where the customer redeems a subscription offer code. The redemption happens outside the
+    /// app: the code's subscription is bought with the offer, and the transaction reaches the observers as a new
+    /// purchased transaction. With no screen to show the sheet on, ``codeRedemptionSheetEntry`` is what the customer
+    /// types; `nil` is a customer who closes the sheet.
+    open func presentCodeRedemptionSheet() {
+        guard let code = state.withLock({ $0.codeRedemptionSheetEntry }) else { return }
+        enqueue { [self] in
+            guard let environment = try? environment() else { return }
+            // A refused code shows its error in the sheet and makes no transaction, as in StoreKit.
+            _ = try? await environment.connection.redeemOfferCode(code, accountID: environment.accountID, bundleID: environment.bundleID)
+        }
+    }
+
+    /// The offer code the customer types into the redemption sheet ``presentCodeRedemptionSheet()`` shows: the
+    /// reference name of one of the configuration's code offers. An OpenStoreKit addition, for tests and headless
+    /// runs; `nil` (the default) is a customer who closes the sheet.
+    public var codeRedemptionSheetEntry: String? {
+        get { state.withLock { $0.codeRedemptionSheetEntry } }
+        set { state.withLock { $0.codeRedemptionSheetEntry = newValue } }
     }
 
     // MARK: Price increases

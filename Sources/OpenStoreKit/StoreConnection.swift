@@ -38,6 +38,10 @@ public protocol StoreConnection: Sendable {
     /// Removes a purchase intent the device handed to its app.
     func removePurchaseIntent(_ id: UUID) async throws(StoreError)
 
+    /// Redeems a subscription offer code for an account outside any app; the transaction reaches devices as a
+    /// change.
+    func redeemOfferCode(_ code: String, accountID: String, bundleID: String) async throws(StoreError) -> TransactionRecord
+
     /// An account's auto-renewable subscriptions in an app, with their renewal state (price-increase consent among it).
     func subscriptions(accountID: String, bundleID: String) async throws(StoreError) -> [SubscriptionRecord]
 

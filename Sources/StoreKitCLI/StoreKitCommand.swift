@@ -14,6 +14,8 @@ struct StoreKitCommand: AsyncParsableCommand {
             PurchaseCommand.self,
             TransactionsCommand.self,
             SubscriptionsCommand.self,
+            RedeemCommand.self,
+            NotificationsCommand.self,
             ClockCommand.self,
             RefundCommand.self,
             DeleteCommand.self,

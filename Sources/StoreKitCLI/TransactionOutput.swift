@@ -24,6 +24,12 @@ struct TransactionOutput: Encodable {
     var state: String
     var revocationDate: String?
     var revocationReason: Int?
+    /// For a period an offer priced: Apple's `offerType` (1 introductory, 2 promotional, 3 offer code, 4 win-back).
+    var offerType: Int?
+    /// The promotional or win-back offer's identifier, or the offer code's reference name.
+    var offerIdentifier: String?
+    /// `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT`.
+    var offerDiscountType: String?
     /// The transaction as a JWS, when the command signs it.
     var signedTransaction: String?
 
@@ -47,6 +53,9 @@ struct TransactionOutput: Encodable {
         state = record.state.name
         revocationDate = record.revocationDate?.formatted(.iso8601)
         revocationReason = record.revocationReason.map { Int($0.rawValue) }
+        offerType = record.offer.map { Int($0.type.rawValue) }
+        offerIdentifier = record.offer?.identifier
+        offerDiscountType = record.offer?.discountType.rawValue
     }
 
     /// One line for people: id, product, state, date, amount.
@@ -54,6 +63,7 @@ struct TransactionOutput: Encodable {
         var text = "\(transactionId)  \(productId)  \(state)  \(purchaseDate)  \(amountCharged) \(currency)"
         if quantity > 1 { text += "  ×\(quantity)" }
         if originalTransactionId != transactionId { text += "  (\(origin) of \(originalTransactionId))" }
+        if let offerDiscountType { text += "  offer \(offerIdentifier.map { "\($0) " } ?? "")\(offerDiscountType)" }
         if let revocationDate { text += "  refunded \(revocationDate)" }
         return text + "  [\(account)]"
     }

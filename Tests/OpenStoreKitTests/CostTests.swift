@@ -54,6 +54,9 @@ final class CountingConnection: StoreConnection {
         try await base.purchaseIntents(accountID: accountID, bundleID: bundleID)
     }
     func removePurchaseIntent(_ id: UUID) async throws(StoreError) { try await base.removePurchaseIntent(id) }
+    func redeemOfferCode(_ code: String, accountID: String, bundleID: String) async throws(StoreError) -> TransactionRecord {
+        try await base.redeemOfferCode(code, accountID: accountID, bundleID: bundleID)
+    }
     func subscriptions(accountID: String, bundleID: String) async throws(StoreError) -> [SubscriptionRecord] {
         try await base.subscriptions(accountID: accountID, bundleID: bundleID)
     }

@@ -1,5 +1,6 @@
 import AppStoreEngine
 import AppStoreFormats
+import Crypto
 import Foundation
 import OpenStoreKit
 import OpenStoreKitTest
@@ -139,6 +140,55 @@ struct SubscriptionClientTests {
         try session.declinePriceIncreaseForTransaction(identifier: purchase.identifier)
         #expect(session.allTransactions().last?.autoRenewingEnabled == false)
         #expect(throws: SKTestError.self) { try session.consentToPriceIncreaseForTransaction(identifier: purchase.identifier) }
+    }
+
+    @Test("A payment with a signed SKPaymentDiscount buys at the offer's price; a bad signature fails with SKError.invalidSignature")
+    func promotionalOfferDiscount() async throws {
+        let (session, observer) = try session()
+        let signer = PromotionalOfferSigner(privateKey: P256.Signing.PrivateKey(), keyID: "DEMOKEY", bundleID: try session.paymentQueue.environment().bundleID)
+        await session.engine.addPromotionalOfferKey(signer.key)
+        let product = try #require(try await ProductsFetcher.fetch([Demo.monthly], from: session.paymentQueue).products.first)
+        #expect(product.discounts.map(\.identifier) == ["plus.monthly.comeback"])
+
+        func pay(signedWith signer: PromotionalOfferSigner) throws {
+            let signed = try signer.signV1(productID: Demo.monthly, offerID: "plus.monthly.comeback", nonce: UUID(), timestamp: Int64(testStart.timeIntervalSince1970 * 1000))
+            let payment = SKMutablePayment(product: product)
+            payment.paymentDiscount = SKPaymentDiscount(
+                identifier: signed.offerID, keyIdentifier: signed.keyID, nonce: signed.nonce, signature: signed.signature,
+                timestamp: NSNumber(value: signed.timestamp)
+            )
+            session.paymentQueue.add(payment)
+        }
+        let forger = PromotionalOfferSigner(privateKey: P256.Signing.PrivateKey(), keyID: "DEMOKEY", bundleID: signer.bundleID)
+        try pay(signedWith: forger)
+        await session.paymentQueue.waitUntilIdle()
+        let failed = try #require(observer.updatedTransactions.last)
+        #expect(failed.state == .failed)
+        #expect((failed.transaction.error as? SKError)?.code == .invalidSignature)
+
+        try pay(signedWith: signer)
+        await session.paymentQueue.waitUntilIdle()
+        let bought = try #require(session.allTransactions().last)
+        #expect(bought.record.offer?.identifier == "plus.monthly.comeback")
+        #expect(bought.record.amountCharged == Decimal(string: "1.99")!)
+        let receipt = try AppReceipt(receiptData: try Data(contentsOf: try #require(session.paymentQueue.appStoreReceiptURL)))
+        #expect(receipt.inAppPurchases.first { $0.transactionID == String(bought.identifier) }?.promotionalOfferID == "plus.monthly.comeback")
+    }
+
+    @Test("presentCodeRedemptionSheet redeems the code the customer types; the transaction reaches the observer")
+    func codeRedemptionSheet() async throws {
+        let (session, observer) = try session()
+        session.paymentQueue.presentCodeRedemptionSheet()
+        await session.paymentQueue.waitUntilIdle()
+        #expect(session.allTransactions().isEmpty, "a customer who closes the sheet redeems nothing")
+
+        session.paymentQueue.codeRedemptionSheetEntry = "Launch code"
+        session.paymentQueue.presentCodeRedemptionSheet()
+        await session.paymentQueue.waitUntilIdle()
+        let redeemed = try #require(observer.updatedTransactions.last)
+        #expect(redeemed.state == .purchased)
+        #expect(redeemed.transaction.payment.productIdentifier == Demo.monthly)
+        #expect(session.allTransactions().first?.record.offer?.type == .subscriptionOfferCode)
     }
 
     @Test("Subscription controls refuse what they cannot do, with StoreKit Test's errors")

@@ -32,6 +32,47 @@ struct AppleLibraryEndToEndTests {
         return (try #require(json["transactionId"] as? String), try #require(json["signedTransaction"] as? String))
     }
 
+    @Test("storekit redeem and storekit notifications: the code's transaction and the OFFER_REDEEMED notification verify with Apple's library")
+    func redeemedCodeAndNotificationVerify() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let root = try exportJWSRoot()
+        let redeemed = try storekit(["redeem", "Launch code", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", bundleID, "--json"])
+        #expect(redeemed.status == 0, "\(redeemed.errorOutput)")
+        let transaction = try #require(try JSONSerialization.jsonObject(with: Data(redeemed.output.utf8)) as? [String: Any])
+        #expect(transaction["productId"] as? String == "com.example.demo.plus.monthly")
+        #expect(transaction["offerType"] as? Int == 3)
+        #expect(transaction["offerIdentifier"] as? String == "Launch code")
+        #expect(transaction["amountCharged"] as? String == "0")
+
+        let again = try storekit(["redeem", "Launch code", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", bundleID])
+        #expect(again.status != 0)
+        #expect(again.errorOutput.contains("new and expired customers"), "\(again.errorOutput)")
+        let unknown = try storekit(["redeem", "NOPE", "--config", demoConfiguration, "--data-dir", dataDirectory.path])
+        #expect(unknown.errorOutput.contains("Launch code"), "the error lists the codes there are: \(unknown.errorOutput)")
+
+        let listed = try storekit(["notifications", "--data-dir", dataDirectory.path, "--signed"])
+        #expect(listed.status == 0, "\(listed.errorOutput)")
+        let notifications = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        #expect(notifications.map { $0["notificationType"] as? String } == ["OFFER_REDEEMED"])
+        #expect(notifications.first?["subtype"] as? String == "INITIAL_BUY")
+        let tokenFile = dataDirectory.appendingPathComponent("notification.jws")
+        try Data(try #require(notifications.first?["signedPayload"] as? String).utf8).write(to: tokenFile)
+        let verified = try python("verify_signed_data.py", ["notification", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
+        #expect(verified["status"] as? String == "OK", "\(verified)")
+        let payload = verified["payload"] as? [String: Any]
+        #expect(payload?["rawNotificationType"] as? String == "OFFER_REDEEMED")
+        #expect((payload?["data"] as? [String: Any])?["rawStatus"] as? Int == 1)
+
+        let signedTransaction = try #require((payload?["data"] as? [String: Any])?["signedTransactionInfo"] as? String)
+        try Data(signedTransaction.utf8).write(to: tokenFile)
+        let inner = try python("verify_signed_data.py", ["transaction", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
+        let innerPayload = inner["payload"] as? [String: Any]
+        #expect(innerPayload?["rawOfferType"] as? Int == 3)
+        #expect(innerPayload?["offerIdentifier"] as? String == "Launch code")
+        #expect(innerPayload?["rawOfferDiscountType"] as? String == "FREE_TRIAL")
+        #expect(innerPayload?["offerPeriod"] as? String == "P1M")
+    }
+
     @Test("SignedDataVerifier accepts a signed transaction of every product type, and rejects one changed byte")
     func signedTransactionsVerify() throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
