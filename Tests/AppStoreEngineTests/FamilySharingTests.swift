@@ -1,6 +1,7 @@
 import AppStoreEngine
 import AppStoreFormats
 import Foundation
+import StoreKitConfiguration
 import Testing
 
 @Suite("Family Sharing")
@@ -60,5 +61,41 @@ struct FamilySharingTests {
         let revoked = try await store.refund(transactionID: bought.id)
         #expect(Set(revoked.map(\.accountID)) == ["parent", "kid"])
         #expect(try await store.ownedProducts(accountID: "kid", bundleID: app).isEmpty)
+    }
+
+    @Test("A family-shareable subscription is shared period by period: the purchase, each renewal; a refund and leaving revoke")
+    func subscriptionIsShared() async throws {
+        let catalog = Catalog(products: testCatalog.products + [
+            CatalogProduct(
+                id: "family.monthly", type: .autoRenewable, price: Decimal(string: "9.99")!, isFamilyShareable: true,
+                subscription: SubscriptionTerms(groupID: "F", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))
+            ),
+        ])
+        let clock = VirtualClock(start: testStart)
+        let store = StoreEngine(catalog: catalog, storage: InMemoryStorage(), clock: clock, signer: .ephemeral)
+        _ = try await store.joinFamily(accountID: "parent", familyID: "smiths")
+        let bought = try await store.buy("family.monthly", account: "parent")
+        _ = try await store.joinFamily(accountID: "kid", familyID: "smiths")
+        var kids = try await store.transactions(TransactionQuery(accountID: "kid"))
+        #expect(kids.count == 1, "joining shares the current period")
+        #expect(kids.first?.origin == .familyShare)
+        #expect(kids.first?.originalID == bought.id)
+        #expect(kids.first?.expiresDate == bought.expiresDate)
+        #expect(await store.transactionPayload(try #require(kids.first)).inAppOwnershipType == .familyShared)
+
+        try await clock.advance(to: Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: testStart)!)
+        kids = try await store.transactions(TransactionQuery(accountID: "kid"))
+        #expect(kids.count == 2, "the renewal is shared too")
+        let renewal = try #require(try await store.transactions(TransactionQuery(accountID: "parent")).last)
+        #expect(renewal.origin == .renewal)
+        #expect(kids.last?.purchaseDate == renewal.purchaseDate)
+        #expect(kids.last?.amountCharged == 0)
+
+        let revoked = try await store.refund(transactionID: renewal.id)
+        #expect(Set(revoked.map(\.accountID)) == ["parent", "kid"])
+        #expect(try await store.transaction(try #require(kids.last).id).isRevoked)
+
+        _ = try await store.joinFamily(accountID: "other.kid", familyID: "smiths")
+        #expect(try await store.transactions(TransactionQuery(accountID: "other.kid")).isEmpty, "a revoked subscription is not shared")
     }
 }

@@ -39,9 +39,9 @@ extension StoreEngine {
     /// - Returns: the renewal transaction.
     @discardableResult
     public func renewSubscription(_ id: UInt64) async throws(StoreError) -> TransactionRecord {
-        let renewal = try await perform { try $0.renewNow(id) }
-        publish(.transactionUpdated(renewal))
-        return renewal
+        let records = try await perform { try $0.renewNow(id) }
+        for record in records { publish(.transactionUpdated(record)) }
+        return records[0]
     }
 
     /// Expires a subscription now: auto-renew off and the period ends (`SKTestSession.expireSubscription`).

@@ -158,7 +158,7 @@ public actor StoreEngine: ScheduledEventSource {
             let record = try operation.transaction(transactionID)
             if record.state != .interrupted, record.productType == .autoRenewable,
                let subscription = try operation.storage.subscription(id: record.originalID), subscription.isInBillingRetry {
-                return [try operation.recoverBilling(subscription.id)]
+                return try operation.recoverBilling(subscription.id)
             }
             return try operation.complete(transactionID, from: .interrupted, to: .purchased, action: "resolve a purchase issue")
         }

@@ -241,18 +241,20 @@ struct StoreOperation {
                 continue
             }
             if account == nil { account = try self.account(subscription.accountID) }
-            renewals.append(try renew(&subscription, product: product, period: terms.period, startingAt: due, account: account!))
+            renewals += try renew(&subscription, product: product, period: terms.period, startingAt: due, account: account!)
         }
         return renewals
     }
 
-    /// Starts the next period of `subscription` at `start` with a renewal transaction, and writes the transaction and
-    /// its `DID_RENEW` notification (subtype `BILLING_RECOVERY` when billing recovered).
+    /// Starts the next period of `subscription` at `start` with a renewal transaction, and writes the transaction, its
+    /// `DID_RENEW` notification (subtype `BILLING_RECOVERY` when billing recovered) and the family's shares of it.
+    ///
+    /// - Returns: the renewal, then its family shares.
     @discardableResult
     func renew(
         _ subscription: inout SubscriptionRecord, product: CatalogProduct, period: SubscriptionPeriod, startingAt start: Date,
         account: Account, subtype: Subtype? = nil
-    ) throws -> TransactionRecord {
+    ) throws -> [TransactionRecord] {
         guard let storefront = Storefront.named(account.storefront) else { throw Self.unknownStorefront(account.storefront) }
         let id = try storage.allocateTransactionID()
         var renewal = TransactionRecord(
@@ -275,11 +277,12 @@ struct StoreOperation {
         subscription.expiresDate = renewal.expiresDate ?? start
         subscription.renewalCount += 1
         subscription.priceIncrease = nil
+        let shares = try familyShares(of: renewal)
         try storage.write([
             .saveTransaction(renewal),
             .saveNotification(notification(.didRenew, subtype, about: renewal, subscription: subscription, at: start)),
-        ])
-        return renewal
+        ] + shares.map(StorageChange.saveTransaction))
+        return [renewal] + shares
     }
 
     /// A renewal at `date` fails to bill: the subscription enters billing retry, in a grace period when that is on,
@@ -340,7 +343,9 @@ struct StoreOperation {
 
     /// Renews a subscription now, as `SKTestSession.forceRenewalOfSubscription` does: the current period ends
     /// now, a new one starts with a renewal transaction, and auto-renew is on.
-    func renewNow(_ id: UInt64) throws -> TransactionRecord {
+    ///
+    /// - Returns: the renewal, then its family shares.
+    func renewNow(_ id: UInt64) throws -> [TransactionRecord] {
         var subscription = try subscription(id)
         guard subscription.status != .revoked else {
             throw StoreError.invalidTransactionState("Subscription \(id) was refunded; buy it again to resubscribe.")
@@ -393,7 +398,9 @@ struct StoreOperation {
     /// Resolves the billing issue of a subscription in billing retry: billing recovers now and the subscription
     /// renews (`DID_RENEW`/`BILLING_RECOVERY`). Recovered in a grace period, the new period starts where the paid
     /// one ended, so the customer loses no time; recovered later, it starts now.
-    func recoverBilling(_ id: UInt64) throws -> TransactionRecord {
+    ///
+    /// - Returns: the renewal, then its family shares.
+    func recoverBilling(_ id: UInt64) throws -> [TransactionRecord] {
         var subscription = try subscription(id)
         guard subscription.isInBillingRetry else {
             throw StoreError.invalidTransactionState("Subscription \(id) is \(subscription.status.rawValue), not in billing retry: there is no billing issue to resolve. Renewals fail only while renewal billing issues are on.")
@@ -486,8 +493,15 @@ struct StoreOperation {
             throw StoreError.invalidTransactionState("Transaction \(id) cannot be refunded: it is \(record.isRevoked ? "already refunded" : "\(record.state)"). Only completed transactions can be refunded.")
         }
         var revoked = [record]
-        if record.productType == .nonConsumable {
+        switch record.productType {
+        case .nonConsumable:
             revoked = try storage.transactions(matching: TransactionQuery(originalID: record.originalID)).filter(\.isActive)
+        case .autoRenewable where record.origin != .familyShare:
+            revoked += try storage.transactions(matching: TransactionQuery(originalID: record.originalID)).filter { share in
+                share.origin == .familyShare && share.isActive && share.purchaseDate == record.purchaseDate
+            }
+        default:
+            break
         }
         for index in revoked.indices {
             revoked[index].revocationDate = now
@@ -540,7 +554,12 @@ struct StoreOperation {
         account.familyID = familyID
         try storage.write(.saveAccount(account))
         var shares: [TransactionRecord] = []
-        for purchase in try storage.transactions(matching: TransactionQuery()) where purchase.origin == .purchase && purchase.isActive {
+        for purchase in try storage.transactions(matching: TransactionQuery()) where purchase.isActive {
+            if purchase.productType == .autoRenewable {
+                // Only the current period of a subscription that still runs.
+                guard let subscription = try storage.subscription(id: purchase.originalID),
+                      subscription.latestTransactionID == purchase.id, subscription.isActive(at: now) else { continue }
+            }
             let new = try familyShares(of: purchase)
             try storage.write(new.map(StorageChange.saveTransaction))
             shares += new
@@ -568,15 +587,22 @@ struct StoreOperation {
     }
 
     /// The transactions that share a completed purchase with the buyer's family: one per other member that does
-    /// not hold it yet, for family-shareable non-consumables. Allocates their identifiers; does not write them.
+    /// not hold it yet, for family-shareable non-consumables, and for each paid period (the purchase and every
+    /// renewal) of a family-shareable auto-renewable subscription. Allocates their identifiers; does not write them.
     func familyShares(of purchase: TransactionRecord) throws -> [TransactionRecord] {
-        guard purchase.isActive, purchase.origin == .purchase, purchase.productType == .nonConsumable,
-              catalog.product(purchase.productID)?.isFamilyShareable == true,
+        let shareable = switch purchase.productType {
+        case .nonConsumable: purchase.origin == .purchase
+        case .autoRenewable: purchase.origin == .purchase || purchase.origin == .renewal
+        case .consumable, .nonRenewable: false
+        }
+        guard shareable, purchase.isActive, catalog.product(purchase.productID)?.isFamilyShareable == true,
               let familyID = try account(purchase.accountID).familyID else { return [] }
         var shares: [TransactionRecord] = []
         for member in try storage.accounts() where member.familyID == familyID && member.id != purchase.accountID {
             let held = try storage.transactions(matching: TransactionQuery(accountID: member.id, originalID: purchase.originalID))
-            guard !held.contains(where: { $0.origin == .familyShare }) else { continue }
+            // A non-consumable is shared once; a subscription once per period.
+            guard !held.contains(where: { $0.origin == .familyShare && (purchase.productType == .nonConsumable || $0.purchaseDate == purchase.purchaseDate) })
+            else { continue }
             var share = purchase
             share.id = try storage.allocateTransactionID()
             share.accountID = member.id
