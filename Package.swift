@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreServerTests",
             dependencies: [
-                "AppStoreServer", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration",
+                "AppStoreServer", "AppStoreEngine", "AppStoreFormats", "AppStoreSQLite", "StoreKitConfiguration", "TestProcesses",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

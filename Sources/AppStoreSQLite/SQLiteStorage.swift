@@ -148,6 +148,15 @@ public final class SQLiteStorage: Storage {
                 table.column("timeRate", .integer)
             }
         }
+        migrator.registerMigration("v7: notification delivery") { db in
+            try db.alter(table: "notification") { table in
+                // Seconds since 1970 of the next attempt to send it; NULL once delivered, given up or never to be sent.
+                table.add(column: "nextAttemptDate", .double)
+            }
+            try db.execute(sql: "UPDATE notification SET nextAttemptDate = date")
+            try db.create(index: "notificationByNextAttempt", on: "notification", columns: ["tenant", "nextAttemptDate", "sequence"])
+            try db.create(index: "notificationByID", on: "notification", columns: ["tenant", "id"], unique: true)
+        }
         return migrator
     }
 
@@ -254,6 +263,15 @@ private struct SQLiteTransaction: StorageTransaction {
         return try String.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { try Self.decode(NotificationRecord.self, from: $0) }
     }
 
+    func notificationsDue(by date: Date, limit: Int) throws -> [NotificationRecord] {
+        try String.fetchAll(
+            try db.cachedStatement(
+                sql: "SELECT body FROM notification WHERE tenant = ? AND nextAttemptDate <= ? ORDER BY nextAttemptDate, sequence LIMIT ?"
+            ),
+            arguments: [tenant, date.timeIntervalSince1970, limit]
+        ).map { try Self.decode(NotificationRecord.self, from: $0) }
+    }
+
     func clockState() throws -> StoreClockState {
         guard let row = try Row.fetchOne(
             try db.cachedStatement(sql: "SELECT offset, timeRate FROM storeClock WHERE tenant = ?"), arguments: [tenant]
@@ -324,10 +342,19 @@ private struct SQLiteTransaction: StorageTransaction {
             }
         case .saveNotification(let notification):
             try execute(
-                "INSERT INTO notification (tenant, id, bundleID, transactionID, date, body) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO notification (tenant, id, bundleID, transactionID, date, nextAttemptDate, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 arguments: [
                     tenant, notification.id.uuidString, notification.bundleID, notification.transactionID,
-                    notification.date.timeIntervalSince1970, try Self.encode(notification),
+                    notification.date.timeIntervalSince1970, notification.delivery.nextAttemptDate?.timeIntervalSince1970,
+                    try Self.encode(notification),
+                ]
+            )
+        case .updateNotification(let notification):
+            try execute(
+                "UPDATE notification SET nextAttemptDate = ?, body = ? WHERE tenant = ? AND id = ?",
+                arguments: [
+                    notification.delivery.nextAttemptDate?.timeIntervalSince1970, try Self.encode(notification),
+                    tenant, notification.id.uuidString,
                 ]
             )
         case .saveClockState(let clock):

@@ -16,9 +16,12 @@ struct ServeCommand: AsyncParsableCommand {
 
         Endpoints: GET /health (status, version, the store clock's now), GET /v1/products (the catalog).
 
+        With --notification-url the server sends App Store Server Notifications V2 as the App Store does: each change         in the store's outbox (see `storekit notifications`) is POSTed as {"signedPayload": "<JWS>"}, and an answer         other than 200–206 is retried 1, 12, 24, 48 and 72 hours later on the store's clock, in order per original         transaction. Attempts are saved, so a restart resumes where it stopped. Give one URL for every app, or         BUNDLE_ID=URL for one app (repeatable).
+
         Example:
           storekit serve --config Examples/Demo.storekit
           storekit serve --config Examples/Demo.storekit --port 0 --data-dir /tmp/store
+          storekit serve --config Examples/Demo.storekit --notification-url http://127.0.0.1:9000/apple/notifications
         """
     )
 
@@ -36,6 +39,39 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String = "info"
 
+    @Option(
+        name: .customLong("notification-url"),
+        help: ArgumentHelp("Where to send App Store Server Notifications: URL for every app, or BUNDLE_ID=URL (repeatable).", valueName: "url")
+    )
+    var notificationURLs: [String] = []
+
+    /// The destinations the --notification-url options name.
+    func destinations() throws -> NotificationDestinations {
+        var destinations = NotificationDestinations()
+        for option in notificationURLs {
+            let (bundleID, text): (String?, String) = if let equals = option.firstIndex(of: "="), !option[..<equals].contains("/") {
+                (String(option[..<equals]), String(option[option.index(after: equals)...]))
+            } else {
+                (nil, option)
+            }
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+                throw ValidationError("--notification-url \"\(option)\": \"\(text)\" is not an http or https URL. Write it like http://127.0.0.1:9000/notifications or com.example.app=https://example.com/apple.")
+            }
+            if let bundleID {
+                destinations.urlsByBundleID[bundleID] = url
+            } else if destinations.defaultURL != nil {
+                throw ValidationError("--notification-url is given twice for every app. Give one URL for every app, and BUNDLE_ID=URL for others.")
+            } else {
+                destinations.defaultURL = url
+            }
+        }
+        return destinations
+    }
+
+    func validate() throws {
+        _ = try destinations()
+    }
+
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("Unknown log level \"\(logLevel)\". Use trace, debug, info, notice, warning, error or critical.")
@@ -45,6 +81,9 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "storekit")
         logger.logLevel = level
         let server = StoreServer(engine: engine, host: host, port: port, logger: logger)
+        let destinations = try destinations()
+        let sender = NotificationSender(engine: engine, destinations: destinations, logger: logger)
+        if destinations != NotificationDestinations() { await sender.start() }
         let products = await engine.catalog.products.count
         let host = host
         let application = server.makeApplication { port in
@@ -53,5 +92,6 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data(line.utf8))
         }
         try await application.runService()
+        await sender.stop()
     }
 }

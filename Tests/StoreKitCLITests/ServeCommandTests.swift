@@ -41,6 +41,51 @@ struct ServeCommandTests {
         #expect(finished.status == 0)
     }
 
+    @Test("serve --notification-url sends a purchase another process made to a receiver built on Apple's library")
+    func sendsNotifications() async throws {
+        let dataDirectory = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let root = dataDirectory.appendingPathComponent("root.cer")
+        #expect(try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
+        let log = dataDirectory.appendingPathComponent("received.jsonl")
+        let receiver = try ChildProcess.tool("python3", [
+            repositoryRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/notification_receiver.py").path,
+            "--root", root.path, "--bundle-id", "com.example.demo", "--log", log.path,
+            "--down-flag", dataDirectory.appendingPathComponent("down").path,
+        ])
+        defer { receiver.terminate() }
+        let receiverPort = try #require(try await receiver.waitForLine(containing: "listening on ").split(separator: " ").last)
+
+        let server = try ChildProcess(try ChildProcess.builtExecutable("storekit"), [
+            "serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0",
+            "--notification-url", "com.example.demo=http://127.0.0.1:\(receiverPort)/apple",
+        ])
+        defer { server.terminate() }
+        _ = try await server.waitForLine(containing: "http://127.0.0.1:")
+        let bought = try storekit(["purchase", "com.example.demo.premium", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", "com.example.demo", "--json"])
+        #expect(bought.status == 0, "\(bought.errorOutput)")
+        let transactionID = try #require((try JSONSerialization.jsonObject(with: Data(bought.output.utf8)) as? [String: Any])?["transactionId"] as? String)
+
+        // The server picks up what another process recorded within its pickup interval (2 s); allow for a slow machine.
+        let deadline = Date().addingTimeInterval(30)
+        var received: [[String: Any]] = []
+        while received.isEmpty, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            received = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            } ?? []
+        }
+        #expect(received.count == 1)
+        #expect(received.first?["status"] as? String == "OK", "\(received)")
+        #expect(received.first?["notificationType"] as? String == "ONE_TIME_CHARGE")
+        #expect(received.first?["transactionId"] as? String == transactionID)
+
+        let bad = try storekit(["serve", "--config", demoConfiguration, "--notification-url", "not a url"])
+        #expect(bad.status != 0)
+        #expect(bad.errorOutput.contains("is not an http or https URL"), "\(bad.errorOutput)")
+    }
+
     @Test("serve refuses a bad configuration with the file's errors and exit status 1")
     func badConfiguration() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).storekit")

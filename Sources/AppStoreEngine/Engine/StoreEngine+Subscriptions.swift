@@ -1,5 +1,5 @@
 import StoreKitConfiguration
-import Foundation
+public import Foundation
 
 extension StoreEngine {
     /// The auto-renewable subscriptions of an account, every app's unless `bundleID` is given.
@@ -119,5 +119,32 @@ extension StoreEngine {
     /// tenant's outbox in the same storage transaction as the change.
     public func notifications(_ query: NotificationQuery = NotificationQuery()) async throws(StoreError) -> [NotificationRecord] {
         try await read { try $0.notifications(matching: query) }
+    }
+
+    // MARK: Delivering notifications
+
+    /// The pending notifications whose next attempt is due on the store's clock, by that date and then in the order
+    /// they were written, at most `limit` of them.
+    public func notificationsDue(limit: Int = 100) async throws(StoreError) -> [NotificationRecord] {
+        let now = clock.now()
+        return try await read { try $0.notificationsDue(by: now, limit: limit) }
+    }
+
+    /// When the next attempt to send a pending notification is due, if any is pending.
+    public func nextNotificationAttemptDate() async throws(StoreError) -> Date? {
+        try await read { try $0.notificationsDue(by: .distantFuture, limit: 1).first?.delivery.nextAttemptDate }
+    }
+
+    /// Saves a notification's delivery state after an attempt to send it.
+    ///
+    /// - Throws: `StoreError.unknownTransaction` when the notification is no longer in the outbox (its transaction
+    ///   was deleted); nothing is written then.
+    public func saveDelivery(of notification: NotificationRecord) async throws(StoreError) {
+        try await perform { operation in
+            guard try operation.storage.notifications(matching: NotificationQuery()).contains(where: { $0.id == notification.id }) else {
+                throw StoreError.unknownTransaction("Notification \(notification.id) is no longer in the outbox; its transaction was deleted.")
+            }
+            try operation.storage.write(.updateNotification(notification))
+        }
     }
 }

@@ -275,16 +275,18 @@ public actor StoreEngine: ScheduledEventSource {
     func perform<Result: Sendable>(_ body: @escaping @Sendable (StoreOperation) throws -> Result) async throws(StoreError) -> Result {
         let catalog = catalog, settings = settings, clock = clock
         let offerVerifier = PromotionalOfferVerifier(keys: promotionalOfferKeys)
-        let (renewals, nextDue, result) = try await storageCall { [tenantID] storage in
-            try await storage.transaction(tenant: tenantID) { transaction in
+        let (renewals, nextDue, recordedNotifications, result) = try await storageCall { [tenantID] storage in
+            try await storage.transaction(tenant: tenantID) { base in
+                let transaction = OutboxWatchingTransaction(base)
                 let now = try Self.currentDate(on: clock, in: transaction)
                 let operation = StoreOperation(storage: transaction, catalog: catalog, settings: settings, now: now, offerVerifier: offerVerifier)
                 let renewals = catalog.products.isEmpty ? [] : try operation.applyDueSubscriptionEvents()
                 let result = try body(operation)
-                return (renewals, try transaction.nextSubscriptionEventDate(), result)
+                return (renewals, try transaction.nextSubscriptionEventDate(), transaction.recordedNotifications, result)
             }
         }
         for renewal in renewals { publish(.transactionUpdated(renewal)) }
+        if recordedNotifications { publish(.notificationsRecorded) }
         scheduleWake(at: nextDue)
         return result
     }
@@ -364,4 +366,39 @@ extension StoreEngine {
     public func fireEvents(dueAt date: Date) async {
         try? await applyDueEvents()
     }
+}
+
+/// A storage transaction that notes whether anything was added to the notification outbox, so the engine can
+/// announce it after the commit; every call goes to the transaction it wraps.
+private final class OutboxWatchingTransaction: StorageTransaction {
+    private let base: any StorageTransaction
+    private(set) var recordedNotifications = false
+
+    init(_ base: any StorageTransaction) {
+        self.base = base
+    }
+
+    func write(_ change: StorageChange) throws {
+        if case .saveNotification = change { recordedNotifications = true }
+        try base.write(change)
+    }
+
+    func allocateTransactionID() throws -> UInt64 { try base.allocateTransactionID() }
+    func account(id: String) throws -> Account? { try base.account(id: id) }
+    func accounts() throws -> [Account] { try base.accounts() }
+    func transaction(id: UInt64) throws -> TransactionRecord? { try base.transaction(id: id) }
+    func transactions(matching query: TransactionQuery) throws -> [TransactionRecord] { try base.transactions(matching: query) }
+    func finishedTransactionIDs(deviceID: UUID) throws -> Set<UInt64> { try base.finishedTransactionIDs(deviceID: deviceID) }
+    func purchaseIntents(accountID: String, bundleID: String) throws -> [PurchaseIntentRecord] {
+        try base.purchaseIntents(accountID: accountID, bundleID: bundleID)
+    }
+    func subscription(id: UInt64) throws -> SubscriptionRecord? { try base.subscription(id: id) }
+    func subscriptions(accountID: String, bundleID: String?) throws -> [SubscriptionRecord] {
+        try base.subscriptions(accountID: accountID, bundleID: bundleID)
+    }
+    func subscriptionsDue(by date: Date, limit: Int) throws -> [SubscriptionRecord] { try base.subscriptionsDue(by: date, limit: limit) }
+    func nextSubscriptionEventDate() throws -> Date? { try base.nextSubscriptionEventDate() }
+    func notifications(matching query: NotificationQuery) throws -> [NotificationRecord] { try base.notifications(matching: query) }
+    func notificationsDue(by date: Date, limit: Int) throws -> [NotificationRecord] { try base.notificationsDue(by: date, limit: limit) }
+    func clockState() throws -> StoreClockState { try base.clockState() }
 }

@@ -625,7 +625,7 @@ struct StoreOperation {
     ) -> NotificationRecord {
         NotificationRecord(
             type: type, subtype: subtype, date: date ?? now, accountID: record.accountID, bundleID: record.bundleID,
-            transactionID: record.id, subscription: subscription
+            transactionID: record.id, originalTransactionID: record.originalID, subscription: subscription
         )
     }
 

@@ -23,14 +23,18 @@ public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
     public var bundleID: String
     /// The transaction the notification carries as `signedTransactionInfo`.
     public var transactionID: UInt64
+    /// The original transaction of that transaction: notifications of one original are delivered in order.
+    public var originalTransactionID: UInt64
     /// For an auto-renewable subscription: the subscription as it stood just after the change, which the
     /// notification carries as `signedRenewalInfo` and `status`.
     public var subscription: SubscriptionRecord?
+    /// Whether, when and how the notification was sent to the app's server.
+    public var delivery: NotificationDelivery
 
-    /// Creates a record.
+    /// Creates a record, waiting to be sent from its date on.
     public init(
         id: UUID = UUID(), type: NotificationTypeV2, subtype: Subtype? = nil, date: Date, accountID: String,
-        bundleID: String, transactionID: UInt64, subscription: SubscriptionRecord? = nil
+        bundleID: String, transactionID: UInt64, originalTransactionID: UInt64? = nil, subscription: SubscriptionRecord? = nil
     ) {
         self.id = id
         self.type = type
@@ -39,12 +43,76 @@ public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
         self.accountID = accountID
         self.bundleID = bundleID
         self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID ?? subscription?.id ?? transactionID
         self.subscription = subscription
+        self.delivery = NotificationDelivery(nextAttemptDate: date)
     }
 
     /// The type and subtype as Apple writes them, e.g. `SUBSCRIBED/INITIAL_BUY` or `DID_RENEW`.
     public var summary: String {
         subtype.map { "\(type.rawValue)/\($0.rawValue)" } ?? type.rawValue
+    }
+}
+
+/// Where sending a notification to the app's server stands.
+public struct NotificationDelivery: Sendable, Hashable, Codable {
+    /// The outcome so far.
+    public enum State: String, Sendable, Hashable, Codable {
+        /// Waiting for its first attempt, or for a retry at ``NotificationDelivery/nextAttemptDate``.
+        case pending
+        /// The app's server answered 200–206.
+        case delivered
+        /// Every retry failed; the App Store gives up.
+        case failed
+        /// No notification URL was set for the app when it fell due; it is kept in the history, never sent.
+        case notSent
+    }
+
+    /// One try to send the notification (Apple's `sendAttempts`).
+    public struct Attempt: Sendable, Hashable, Codable {
+        /// When, on the store's clock.
+        public var date: Date
+        /// Apple's `sendAttemptResult`: `SUCCESS`, `UNSUCCESSFUL_HTTP_RESPONSE_CODE`, `TIMED_OUT`, `NO_RESPONSE`, …
+        public var result: String
+
+        /// Creates an attempt.
+        public init(date: Date, result: String) {
+            self.date = date
+            self.result = result
+        }
+    }
+
+    /// The outcome so far.
+    public var state: State
+    /// The attempts made, oldest first.
+    public var attempts: [Attempt]
+    /// When the next attempt is due, while the notification is pending.
+    public var nextAttemptDate: Date?
+
+    /// Creates a delivery state.
+    public init(state: State = .pending, attempts: [Attempt] = [], nextAttemptDate: Date?) {
+        self.state = state
+        self.attempts = attempts
+        self.nextAttemptDate = nextAttemptDate
+    }
+
+    /// How long after a failed attempt the App Store tries again, as Apple's production environment does: after 1,
+    /// 12, 24, 48 and 72 hours; after the fifth retry fails, it gives up.
+    public static let retryDelays: [TimeInterval] = [1, 12, 24, 48, 72].map { $0 * 3_600 }
+
+    /// Records an attempt at `date`: success ends delivery; a failure schedules the next retry, or gives up after
+    /// the last.
+    public mutating func record(_ result: String, at date: Date) {
+        attempts.append(Attempt(date: date, result: result))
+        if result == "SUCCESS" {
+            state = .delivered
+            nextAttemptDate = nil
+        } else if attempts.count > Self.retryDelays.count {
+            state = .failed
+            nextAttemptDate = nil
+        } else {
+            nextAttemptDate = date.addingTimeInterval(Self.retryDelays[attempts.count - 1])
+        }
     }
 }
 

@@ -99,6 +99,13 @@ private final class MemoryTransaction: StorageTransaction {
         return query.limit.map { Array(matching.prefix($0)) } ?? matching
     }
 
+    func notificationsDue(by date: Date, limit: Int) -> [NotificationRecord] {
+        let due = state.notifications.enumerated().compactMap { entry in
+            entry.element.delivery.nextAttemptDate.map { (date: $0, offset: entry.offset, record: entry.element) }
+        }
+        return due.filter { $0.date <= date }.sorted { ($0.date, $0.offset) < ($1.date, $1.offset) }.prefix(limit).map(\.record)
+    }
+
     func clockState() -> StoreClockState {
         state.clock
     }
@@ -136,6 +143,10 @@ private final class MemoryTransaction: StorageTransaction {
             for id in ids { state.subscriptions[id] = nil }
         case .saveNotification(let notification):
             state.notifications.append(notification)
+        case .updateNotification(let notification):
+            if let index = state.notifications.firstIndex(where: { $0.id == notification.id }) {
+                state.notifications[index] = notification
+            }
         case .saveClockState(let clock):
             state.clock = clock
         }

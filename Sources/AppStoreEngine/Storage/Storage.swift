@@ -51,6 +51,8 @@ public enum StorageChange: Sendable, Hashable {
     case deleteSubscriptions([UInt64])
     /// Appends a notification to the tenant's outbox.
     case saveNotification(NotificationRecord)
+    /// Replaces a notification of the outbox (its delivery state), keeping its place in the order.
+    case updateNotification(NotificationRecord)
     /// Replaces the tenant's clock state: how far its clock runs ahead of wall time, and its time rate.
     case saveClockState(StoreClockState)
 }
@@ -81,6 +83,9 @@ public protocol StorageReader {
     func nextSubscriptionEventDate() throws -> Date?
     /// The notifications in the outbox that match a query, by date and, within a date, in the order written.
     func notifications(matching query: NotificationQuery) throws -> [NotificationRecord]
+    /// The pending notifications whose next attempt is due at or before `date`, by that date and then in the order
+    /// written, at most `limit` of them.
+    func notificationsDue(by date: Date, limit: Int) throws -> [NotificationRecord]
     /// The tenant's clock state; wall time with no time rate override when none was ever saved.
     func clockState() throws -> StoreClockState
 }

@@ -1,0 +1,222 @@
+public import AppStoreEngine
+public import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+public import Logging
+
+/// Where an app's App Store Server Notifications go: one URL for every app, and URLs for particular apps.
+public struct NotificationDestinations: Sendable, Hashable {
+    /// The URL of apps that have none of their own; `nil` sends nothing for them.
+    public var defaultURL: URL?
+    /// URLs by bundle identifier.
+    public var urlsByBundleID: [String: URL]
+
+    /// Creates destinations.
+    public init(defaultURL: URL? = nil, urlsByBundleID: [String: URL] = [:]) {
+        self.defaultURL = defaultURL
+        self.urlsByBundleID = urlsByBundleID
+    }
+
+    /// The URL notifications for an app are sent to, if any.
+    public func url(for bundleID: String) -> URL? {
+        urlsByBundleID[bundleID] ?? defaultURL
+    }
+}
+
+/// Sends a store's App Store Server Notifications V2 to app servers, as the App Store does.
+///
+/// Each notification in the engine's outbox is signed when it is sent — `{"signedPayload": "<JWS>"}`, POSTed as JSON
+/// — and an answer other than HTTP 200–206 is retried 1, 12, 24, 48 and 72 hours after the previous attempt, on the
+/// store's clock, so moving a virtual clock delivers retries too. Notifications of one original transaction arrive in
+/// the order they happened: while one waits for a retry, the later ones wait behind it. Every attempt is saved in the
+/// outbox before the next begins, so a restart loses nothing and resends nothing that was delivered. A notification
+/// that falls due while its app has no URL is kept as not sent.
+///
+/// The sender wakes when the engine records notifications, when the next retry falls due, every
+/// ``pickupInterval`` seconds to pick up what other processes sharing the store recorded, and, on a ``VirtualClock``,
+/// at each due attempt as the clock advances (then only ``deliverDue()`` and the clock drive it).
+public actor NotificationSender: ScheduledEventSource {
+    /// The store whose outbox is sent.
+    public nonisolated let engine: StoreEngine
+    /// Where notifications go.
+    public private(set) var destinations: NotificationDestinations
+    private let session: URLSession
+    private let timeout: TimeInterval
+    private let logger: Logger
+    /// Original transactions whose earliest pending notification waits for a retry, and until when.
+    private var waiting: [UInt64: Date] = [:]
+    private var restoredWaiting = false
+    private var currentPass: Task<Void, Never>?
+    private var listener: Task<Void, Never>?
+    private var wake: (date: Date, task: Task<Void, Never>)?
+
+    /// Creates a sender for `engine`'s outbox.
+    ///
+    /// - Parameters:
+    ///   - engine: The store whose notifications are sent.
+    ///   - destinations: Where each app's notifications go.
+    ///   - timeout: How long to wait for an app server's answer before the attempt counts as `TIMED_OUT`.
+    ///   - logger: Where each attempt is logged.
+    public init(engine: StoreEngine, destinations: NotificationDestinations, timeout: TimeInterval = 10, logger: Logger = Logger(label: "storekit.notifications")) {
+        self.engine = engine
+        self.destinations = destinations
+        self.timeout = timeout
+        self.logger = logger
+        // URLSession rather than async-http-client: it ships with the toolchain, so the server does not build a TLS
+        // stack of its own, and it follows http and https URLs alike.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        session = URLSession(configuration: configuration)
+        (engine.clock as? VirtualClock)?.register(self)
+    }
+
+    /// Starts sending: at once, then whenever the engine records notifications and when a retry falls due.
+    public func start() {
+        guard listener == nil else { return }
+        let engine = engine
+        listener = Task { [weak self] in
+            let events = await engine.events()
+            await self?.deliverDue()
+            for await event in events where event == .notificationsRecorded {
+                await self?.deliverDue()
+            }
+        }
+    }
+
+    /// Stops listening and waking; an attempt under way finishes and is saved first.
+    public func stop() async {
+        listener?.cancel()
+        listener = nil
+        wake?.task.cancel()
+        wake = nil
+        await currentPass?.value
+    }
+
+    /// Changes where notifications go; pending ones follow the new destinations.
+    public func setDestinations(_ destinations: NotificationDestinations) {
+        self.destinations = destinations
+    }
+
+    /// Attempts every notification due on the store's clock, in order, and saves each outcome; returns once done.
+    /// Passes never overlap: a call while one runs waits for it, then makes its own.
+    public func deliverDue() async {
+        while let current = currentPass { await current.value }
+        let pass = Task { await self.runPass() }
+        currentPass = pass
+        await pass.value
+        currentPass = nil
+        await scheduleWake()
+    }
+
+    // MARK: ScheduledEventSource
+
+    /// The next due attempt, for a ``VirtualClock``.
+    public func nextEventDate() async -> Date? {
+        try? await engine.nextNotificationAttemptDate()
+    }
+
+    /// Sends what is due, as a ``VirtualClock`` reaches `date`.
+    public func fireEvents(dueAt date: Date) async {
+        await deliverDue()
+    }
+
+    // MARK: Sending
+
+    private func runPass() async {
+        if !restoredWaiting { await restoreWaiting() }
+        while let due = try? await engine.notificationsDue(limit: 100), !due.isEmpty {
+            let now = engine.clock.now()
+            for var notification in due {
+                let original = notification.originalTransactionID
+                if let until = waiting[original], until > now {
+                    notification.delivery.nextAttemptDate = until
+                } else if let url = destinations.url(for: notification.bundleID) {
+                    let result = await send(notification, to: url)
+                    notification.delivery.record(result, at: now)
+                    waiting[original] = notification.delivery.state == .pending ? notification.delivery.nextAttemptDate : nil
+                    logger.info("notification \(notification.summary) \(notification.id) to \(url.absoluteString): \(result)")
+                } else {
+                    notification.delivery.state = .notSent
+                    notification.delivery.nextAttemptDate = nil
+                }
+                do {
+                    try await engine.saveDelivery(of: notification)
+                } catch {
+                    logger.warning("notification \(notification.id): \(error.message)")
+                }
+            }
+        }
+    }
+
+    /// Rebuilds, after a restart, which originals wait for a retry: those with a pending notification that was tried.
+    private func restoreWaiting() async {
+        guard let pending = try? await engine.notifications() else { return }
+        for notification in pending where notification.delivery.state == .pending && !notification.delivery.attempts.isEmpty {
+            if let date = notification.delivery.nextAttemptDate {
+                waiting[notification.originalTransactionID] = min(waiting[notification.originalTransactionID] ?? date, date)
+            }
+        }
+        restoredWaiting = true
+    }
+
+    /// POSTs one notification and names the outcome as Apple's `sendAttemptResult` does.
+    private func send(_ notification: NotificationRecord, to url: URL) async -> String {
+        let payload: String
+        do {
+            payload = try await engine.signedNotification(notification)
+        } catch {
+            logger.error("notification \(notification.id) could not be signed: \(error.message)")
+            return "OTHER"
+        }
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try? JSONSerialization.data(withJSONObject: ["signedPayload": payload])
+        do {
+            let (_, response) = try await session.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            return (200...206).contains(status) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
+        } catch let error as URLError {
+            switch error.code {
+            case .timedOut: return "TIMED_OUT"
+            case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .notConnectedToInternet: return "NO_RESPONSE"
+            case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate: return "TLS_ISSUE"
+            case .badServerResponse: return "INVALID_RESPONSE"
+            default: return "OTHER"
+            }
+        } catch {
+            return "OTHER"
+        }
+    }
+
+    private func wakeFired() async {
+        wake = nil
+        await deliverDue()
+    }
+
+    /// How soon a started sender looks again for notifications other processes sharing the store recorded, which
+    /// its engine announces no event for.
+    public static let pickupInterval: TimeInterval = 2
+
+    /// On a clock that runs by itself, wakes at the next due retry, or sooner to pick up other processes' notifications.
+    private func scheduleWake() async {
+        guard listener != nil, !(engine.clock is VirtualClock) else { return }
+        let pickup = engine.clock.now().addingTimeInterval(Self.pickupInterval)
+        let due = (try? await engine.nextNotificationAttemptDate()) ?? nil
+        let next: Date? = min(due ?? pickup, pickup)
+        guard next != wake?.date else { return }
+        wake?.task.cancel()
+        guard let next else {
+            wake = nil
+            return
+        }
+        let clock = engine.clock
+        wake = (next, Task { [weak self] in
+            let delay = next.timeIntervalSince(clock.now())
+            if delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
+            guard !Task.isCancelled else { return }
+            await self?.wakeFired()
+        })
+    }
+}

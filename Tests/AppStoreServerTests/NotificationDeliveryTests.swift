@@ -1,0 +1,138 @@
+import AppStoreEngine
+import AppStoreFormats
+import AppStoreServer
+import AppStoreSQLite
+import Foundation
+import StoreKitConfiguration
+import TestProcesses
+import Testing
+
+/// Server Notifications V2 sent to a receiver written with Apple's library: signed payloads it verifies, retries on
+/// Apple's schedule measured on the store's clock, order per original transaction, nothing lost across a restart.
+@Suite("Notification delivery")
+struct NotificationDeliveryTests {
+    static let start = Date(timeIntervalSince1970: 1_768_478_400)
+    static let bundleID = "com.example.demo"
+    static let catalog = Catalog(products: [
+        CatalogProduct(id: "coins", type: .consumable, price: 1),
+        CatalogProduct(id: "monthly", type: .autoRenewable, price: Decimal(string: "2.99")!,
+                       subscription: SubscriptionTerms(groupID: "G1", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))),
+    ])
+
+    /// A receiver process: Apple's library behind a tiny HTTP server, its log, and the file that takes it down.
+    struct Receiver {
+        let process: ChildProcess
+        let url: URL
+        let log: URL
+        let downFlag: URL
+
+        /// The notifications it accepted, in arrival order.
+        func received() throws -> [[String: Any]] {
+            guard let text = try? String(contentsOf: log, encoding: .utf8) else { return [] }
+            return try text.split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            }
+        }
+
+        func setDown(_ down: Bool) throws {
+            if down { try Data().write(to: downFlag) } else { try? FileManager.default.removeItem(at: downFlag) }
+        }
+    }
+
+    func startReceiver(in directory: URL, trusting engine: StoreEngine) async throws -> Receiver {
+        var arguments = [
+            ChildProcess.packageRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/notification_receiver.py").path,
+            "--bundle-id", Self.bundleID, "--log", directory.appendingPathComponent("received.jsonl").path,
+            "--down-flag", directory.appendingPathComponent("down").path,
+        ]
+        for (index, root) in try engine.signer.certificateAuthority.rootCertificatesDER.enumerated() {
+            let file = directory.appendingPathComponent("root\(index).der")
+            try root.write(to: file)
+            arguments += ["--root", file.path]
+        }
+        let process = try ChildProcess.tool("python3", arguments)
+        let line = try await process.waitForLine(containing: "listening on ")
+        let port = try #require(line.split(separator: " ").last.map(String.init))
+        return Receiver(
+            process: process, url: URL(string: "http://127.0.0.1:\(port)/notifications")!,
+            log: directory.appendingPathComponent("received.jsonl"), downFlag: directory.appendingPathComponent("down")
+        )
+    }
+
+    func openStore(_ database: URL, at date: Date) throws -> (StoreEngine, VirtualClock) {
+        let clock = VirtualClock(start: date)
+        let engine = StoreEngine(catalog: Self.catalog, storage: try SQLiteStorage(url: database), clock: clock, signer: .ephemeral)
+        return (engine, clock)
+    }
+
+    @Test("With the receiver down for two virtual days and the server restarted, every notification arrives, in order, verified by Apple's library")
+    func retriesSurviveDowntimeAndRestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-delivery-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("store.sqlite")
+        var (engine, clock) = try openStore(database, at: Self.start)
+        let receiver = try await startReceiver(in: directory, trusting: engine)
+        defer { receiver.process.terminate() }
+        try receiver.setDown(true)
+
+        var sender: NotificationSender? = NotificationSender(engine: engine, destinations: NotificationDestinations(defaultURL: receiver.url))
+        let subscription = try await engine.purchase(PurchaseRequest(productID: "monthly", bundleID: Self.bundleID))
+        let coins = try await engine.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID))
+        try await engine.setAutoRenew(subscription: subscription.id, enabled: false)
+        await sender?.deliverDue()
+        try await clock.advance(by: 2 * 86_400)
+
+        var outbox = try await engine.notifications()
+        #expect(outbox.map(\.summary) == ["SUBSCRIBED/INITIAL_BUY", "ONE_TIME_CHARGE", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED"])
+        #expect(try receiver.received().isEmpty)
+        // Tried at once, then 1, 12 and 24 hours after each previous attempt: 0 h, 1 h, 13 h, 37 h.
+        let first = try #require(outbox.first)
+        #expect(first.delivery.attempts.map(\.date) == [0, 1, 13, 37].map { Self.start.addingTimeInterval($0 * 3_600) })
+        #expect(first.delivery.attempts.allSatisfy { $0.result == "UNSUCCESSFUL_HTTP_RESPONSE_CODE" })
+        #expect(first.delivery.nextAttemptDate == Self.start.addingTimeInterval(85 * 3_600))
+        // The auto-renew change waits behind the purchase of the same subscription: never tried on its own.
+        #expect(outbox[2].delivery.attempts.isEmpty)
+        #expect(outbox[2].delivery.nextAttemptDate == first.delivery.nextAttemptDate)
+
+        // The server restarts: a new engine and sender on the same database, at the same time.
+        let now = clock.now()
+        sender = nil
+        (engine, clock) = try openStore(database, at: now)
+        let restarted = NotificationSender(engine: engine, destinations: NotificationDestinations(defaultURL: receiver.url))
+        try receiver.setDown(false)
+        try await clock.advance(to: Self.start.addingTimeInterval(86 * 3_600))
+
+        let received = try receiver.received()
+        #expect(received.allSatisfy { $0["status"] as? String == "OK" }, "\(received)")
+        #expect(received.map { [$0["notificationType"] as? String, $0["subtype"] as? String].compactMap { $0 }.joined(separator: "/") } == outbox.map(\.summary))
+        #expect(received.map { $0["notificationUUID"] as? String } == outbox.map { $0.id.uuidString.lowercased() })
+        #expect(received.map { $0["transactionId"] as? String } == [subscription.id, coins.id, subscription.id].map(String.init))
+        outbox = try await engine.notifications()
+        #expect(outbox.allSatisfy { $0.delivery.state == .delivered && $0.delivery.nextAttemptDate == nil })
+        #expect(outbox.first?.delivery.attempts.last?.result == "SUCCESS")
+
+        // Later notifications go at once; delivered ones are never sent again.
+        try await clock.advance(to: Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: Self.start)!)
+        #expect(try receiver.received().map { $0["notificationType"] as? String }.last == "EXPIRED")
+        #expect(try receiver.received().count == 4)
+        _ = restarted
+    }
+
+    @Test("A notification for an app with no URL is kept as not sent; apps with one are sent theirs")
+    func destinations() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-delivery-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (engine, _) = try openStore(directory.appendingPathComponent("store.sqlite"), at: Self.start)
+        let receiver = try await startReceiver(in: directory, trusting: engine)
+        defer { receiver.process.terminate() }
+        let sender = NotificationSender(engine: engine, destinations: NotificationDestinations(urlsByBundleID: [Self.bundleID: receiver.url]))
+        _ = try await engine.purchase(PurchaseRequest(productID: "coins", bundleID: "com.example.other"))
+        _ = try await engine.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID))
+        await sender.deliverDue()
+        let outbox = try await engine.notifications()
+        #expect(outbox.map(\.delivery.state) == [.notSent, .delivered])
+        #expect(try receiver.received().count == 1)
+    }
+}
