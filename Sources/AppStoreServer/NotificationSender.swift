@@ -34,7 +34,7 @@ public struct NotificationDestinations: Sendable, Hashable {
 /// that falls due while its app has no URL is kept as not sent.
 ///
 /// The sender wakes when the engine records notifications, when the next retry falls due, every
-/// ``pickupInterval`` seconds to pick up what other processes sharing the store recorded, and, on a ``VirtualClock``,
+/// ``pickupInterval`` seconds to pick up what other processes sharing the store recorded, and, on a `VirtualClock`,
 /// at each due attempt as the clock advances (then only ``deliverDue()`` and the clock drive it).
 public actor NotificationSender: ScheduledEventSource {
     /// The store whose outbox is sent.
@@ -111,12 +111,12 @@ public actor NotificationSender: ScheduledEventSource {
 
     // MARK: ScheduledEventSource
 
-    /// The next due attempt, for a ``VirtualClock``.
+    /// The next due attempt, for a `VirtualClock`.
     public func nextEventDate() async -> Date? {
         try? await engine.nextNotificationAttemptDate()
     }
 
-    /// Sends what is due, as a ``VirtualClock`` reaches `date`.
+    /// Sends what is due, as a `VirtualClock` reaches `date`.
     public func fireEvents(dueAt date: Date) async {
         await deliverDue()
     }
