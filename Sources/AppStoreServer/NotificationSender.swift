@@ -76,9 +76,9 @@ public actor NotificationSender: ScheduledEventSource {
         guard listener == nil else { return }
         let engine = engine
         listener = Task { [weak self] in
-            let events = await engine.events()
+            let updates = await engine.outboxUpdates()
             await self?.deliverDue()
-            for await event in events where event == .notificationsRecorded {
+            for await _ in updates {
                 await self?.deliverDue()
             }
         }

@@ -388,7 +388,10 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         enqueue { [self] in
             guard let environment = try? environment() else { return }
             // A refused code shows its error in the sheet and makes no transaction, as in StoreKit.
-            _ = try? await environment.connection.redeemOfferCode(code, accountID: environment.accountID, bundleID: environment.bundleID)
+            guard (try? await environment.connection.redeemOfferCode(code, accountID: environment.accountID, bundleID: environment.bundleID)) != nil
+            else { return }
+            // Asked for from inside the job, so the queue is not idle before the redemption reaches the observers.
+            requestSynchronization()
         }
     }
 

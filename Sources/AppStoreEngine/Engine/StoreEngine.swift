@@ -28,6 +28,7 @@ public actor StoreEngine: ScheduledEventSource {
     /// Signed receipts by device, valid while their purchases are unchanged (see `appReceipt`).
     var receiptCache: [ReceiptCacheKey: CachedReceipt] = [:]
     private var subscribers: [UUID: AsyncStream<StoreEvent>.Continuation] = [:]
+    private var outboxSubscribers: [UUID: AsyncStream<Void>.Continuation] = [:]
     /// The task that wakes the store at the next subscription event, on a clock that runs by itself.
     private var scheduledWake: (date: Date, task: Task<Void, Never>)?
 
@@ -84,6 +85,20 @@ public actor StoreEngine: ScheduledEventSource {
 
     private func removeSubscriber(_ id: UUID) {
         subscribers[id] = nil
+        outboxSubscribers[id] = nil
+    }
+
+    /// A signal each time an operation adds notifications to the outbox, for whatever sends them to app servers.
+    ///
+    /// Signals that were not read yet collapse into one; cancel the task that reads the stream to stop listening.
+    public func outboxUpdates() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        outboxSubscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSubscriber(id) }
+        }
+        return stream
     }
 
     func publish(_ event: StoreEvent) {
@@ -286,7 +301,7 @@ public actor StoreEngine: ScheduledEventSource {
             }
         }
         for renewal in renewals { publish(.transactionUpdated(renewal)) }
-        if recordedNotifications { publish(.notificationsRecorded) }
+        if recordedNotifications { for continuation in outboxSubscribers.values { continuation.yield() } }
         scheduleWake(at: nextDue)
         return result
     }

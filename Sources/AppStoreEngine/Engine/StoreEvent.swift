@@ -12,6 +12,4 @@ public enum StoreEvent: Sendable, Hashable {
     case storefrontChanged(accountID: String, storefront: String)
     /// The App Store asked a subscriber to consent to a price increase; the app may show its consent sheet.
     case priceIncreaseConsentRequested(SubscriptionRecord)
-    /// Notifications were added to the outbox, for app servers (see `StoreEngine.notifications(_:)`).
-    case notificationsRecorded
 }
