@@ -312,4 +312,22 @@ struct SubscriptionTests {
             "SUBSCRIBED/INITIAL_BUY", "DID_CHANGE_RENEWAL_PREF/DOWNGRADE", "DID_CHANGE_RENEWAL_PREF", "DID_RENEW",
         ])
     }
+
+    @Test("A renewal limit, as the sandbox's twelve, stops the subscription after that many renewals; none by default")
+    func renewalLimit() async throws {
+        let (store, clock) = try makeStore(settings: StoreSettings(timeRate: .oneRenewalEveryTenSeconds, renewalLimit: 12))
+        let purchase = try await store.buy("monthly")
+        try await clock.advance(by: 600)
+        #expect(try await store.transactions(TransactionQuery(originalID: purchase.id)).count == 13)
+        let subscription = try await store.subscription(forTransaction: purchase.id)
+        #expect(subscription.status == .expired)
+        #expect(subscription.expirationIntent == .other)
+        #expect(subscription.expiresDate == testStart.addingTimeInterval(130))
+        #expect(try await store.notifications().last?.summary == "EXPIRED")
+
+        let (unlimited, unlimitedClock) = try makeStore(settings: StoreSettings(timeRate: .oneRenewalEveryTenSeconds))
+        let other = try await unlimited.buy("monthly")
+        try await unlimitedClock.advance(by: 600)
+        #expect(try await unlimited.subscription(forTransaction: other.id).renewalCount == 60)
+    }
 }

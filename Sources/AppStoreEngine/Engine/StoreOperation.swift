@@ -236,6 +236,10 @@ struct StoreOperation {
                 try expire(&subscription, at: due, because: .productNotAvailable)
                 continue
             }
+            if let limit = settings.renewalLimit, subscription.renewalCount >= limit {
+                try expire(&subscription, at: due, because: .other)
+                continue
+            }
             if settings.renewalBillingIssuesEnabled {
                 try failToRenew(&subscription, at: due, period: terms.period)
                 continue

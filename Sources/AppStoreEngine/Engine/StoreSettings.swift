@@ -22,13 +22,17 @@ public struct StoreSettings: Sendable, Hashable, Codable {
     public var renewalBillingIssuesEnabled: Bool
     /// Billing retry starts with a grace period.
     public var billingGracePeriodEnabled: Bool
+    /// How many times a subscription may renew before it stops and expires (`expirationIntent` 5), as Apple's sandbox
+    /// stops after 12; `nil`, the default, renews without end.
+    public var renewalLimit: Int?
 
     /// Creates settings; every switch is off by default.
     public init(
         storefront: String = "USA", locale: String = "en_US", environment: String = "Sandbox",
         askToBuyEnabled: Bool = false, interruptedPurchasesEnabled: Bool = false,
         failTransactionsEnabled: Bool = false, failureErrorCode: Int = 0, disableDialogs: Bool = false,
-        timeRate: TimeRate = .realTime, renewalBillingIssuesEnabled: Bool = false, billingGracePeriodEnabled: Bool = false
+        timeRate: TimeRate = .realTime, renewalBillingIssuesEnabled: Bool = false, billingGracePeriodEnabled: Bool = false,
+        renewalLimit: Int? = nil
     ) {
         self.storefront = storefront
         self.locale = locale
@@ -41,5 +45,6 @@ public struct StoreSettings: Sendable, Hashable, Codable {
         self.timeRate = timeRate
         self.renewalBillingIssuesEnabled = renewalBillingIssuesEnabled
         self.billingGracePeriodEnabled = billingGracePeriodEnabled
+        self.renewalLimit = renewalLimit
     }
 }
