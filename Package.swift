@@ -57,6 +57,8 @@ let package = Package(
             name: "AppStoreServer",
             dependencies: [
                 "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -108,6 +110,7 @@ let package = Package(
             name: "AppStoreServerTests",
             dependencies: [
                 "AppStoreServer", "AppStoreEngine", "AppStoreFormats", "AppStoreSQLite", "StoreKitConfiguration", "TestProcesses",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

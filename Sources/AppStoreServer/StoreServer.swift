@@ -19,12 +19,25 @@ public struct StoreServer: Sendable {
     public let port: Int
     /// Where request logs go.
     public let logger: Logger
+    /// The keys App Store Server API requests may be signed with.
+    public let apiKeys: [ServerAPIKey]
 
     /// Creates a server for `engine`.
-    public init(engine: StoreEngine, host: String = "127.0.0.1", port: Int = 8080, logger: Logger = Logger(label: "storekit.server")) {
+    ///
+    /// - Parameters:
+    ///   - engine: The store the server answers for.
+    ///   - host: The address to listen on; loopback by default.
+    ///   - port: The port to listen on; 0 picks a free one.
+    ///   - apiKeys: The keys App Store Server API tokens may be signed with; without any, every API request gets 401.
+    ///   - logger: Where request logs go.
+    public init(
+        engine: StoreEngine, host: String = "127.0.0.1", port: Int = 8080, apiKeys: [ServerAPIKey] = [],
+        logger: Logger = Logger(label: "storekit.server")
+    ) {
         self.engine = engine
         self.host = host
         self.port = port
+        self.apiKeys = apiKeys
         self.logger = logger
     }
 
@@ -41,6 +54,7 @@ public struct StoreServer: Sendable {
             let settings = await engine.settings
             return ProductsResponse(catalog: catalog, storefront: Storefront.named(settings.storefront))
         }
+        ServerAPIRoutes(engine: engine, authenticator: ServerAPIAuthenticator(keys: apiKeys), logger: logger).add(to: router)
         return router
     }
 

@@ -14,7 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
         The server keeps its state in the data directory (a SQLite file), shares it with the other \
         `storekit` commands, listens on 127.0.0.1 unless told otherwise and stops cleanly on Ctrl-C or SIGTERM.
 
-        Endpoints: GET /health (status, version, the store clock's now), GET /v1/products (the catalog).
+        Endpoints: GET /health (status, version, the store clock's now), GET /v1/products (the catalog), and of         the App Store Server API GET /inApps/v1/transactions/{transactionId} and         GET /inApps/v1/subscriptions/{transactionId}, for tokens signed with a key from `storekit keys create`.
 
         With --notification-url the server sends App Store Server Notifications V2 as the App Store does: each change         in the store's outbox (see `storekit notifications`) is POSTed as {"signedPayload": "<JWS>"}, and an answer         other than 200–206 is retried 1, 12, 24, 48 and 72 hours later on the store's clock, in order per original         transaction. Attempts are saved, so a restart resumes where it stopped. Give one URL for every app, or         BUNDLE_ID=URL for one app (repeatable).
 
@@ -80,7 +80,8 @@ struct ServeCommand: AsyncParsableCommand {
         let engine = try location.openStore(configuration: configuration)
         var logger = Logger(label: "storekit")
         logger.logLevel = level
-        let server = StoreServer(engine: engine, host: host, port: port, logger: logger)
+        let apiKeys = try ServerAPIKeyFile(directory: location.directory).load()
+        let server = StoreServer(engine: engine, host: host, port: port, apiKeys: apiKeys, logger: logger)
         let destinations = try destinations()
         let sender = NotificationSender(engine: engine, destinations: destinations, logger: logger)
         if destinations != NotificationDestinations() { await sender.start() }

@@ -22,6 +22,7 @@ struct StoreKitCommand: AsyncParsableCommand {
             ClearCommand.self,
             PromoteCommand.self,
             CACommand.self,
+            KeysCommand.self,
             ReceiptCommand.self,
             JWSCommand.self,
             BenchCommand.self,

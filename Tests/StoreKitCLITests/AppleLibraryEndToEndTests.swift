@@ -73,6 +73,50 @@ struct AppleLibraryEndToEndTests {
         #expect(innerPayload?["offerPeriod"] as? String == "P1M")
     }
 
+    @Test("Apple's AppStoreServerAPIClient, pointed at storekit serve, gets transaction info and subscription statuses that verify; 4040010 and 401 as Apple answers")
+    func serverAPIClient() async throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let root = try exportJWSRoot()
+        let issuer = "57246542-96fe-1a63-e053-0824d011072a"
+        let created = try storekit(["keys", "create", "--issuer", issuer, "--out", dataDirectory.path, "--data-dir", dataDirectory.path])
+        #expect(created.status == 0, "\(created.errorOutput)")
+        let keyID = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(keyID.count == 10)
+        let keyFile = dataDirectory.appendingPathComponent("SubscriptionKey_\(keyID).p8")
+        #expect(try storekit(["keys", "list", "--data-dir", dataDirectory.path]).output.contains(keyID))
+        let (subscriptionID, _) = try buy("com.example.demo.plus.monthly")
+
+        let server = try ChildProcess(try ChildProcess.builtExecutable("storekit"), [
+            "serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0",
+        ])
+        defer { server.terminate() }
+        let line = try await server.waitForLine(containing: "http://127.0.0.1:")
+        let baseURL = try #require(line.split(separator: " ").last.map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines))
+
+        let result = try python("server_api_client.py", [
+            "--base-url", baseURL, "--key-file", keyFile.path, "--key-id", keyID, "--issuer", issuer,
+            "--bundle-id", bundleID, "--root", root.path, "--transaction-id", subscriptionID,
+        ])
+        let info = result["transactionInfo"] as? [String: Any]
+        #expect(info?["transactionId"] as? String == subscriptionID, "\(result)")
+        let statuses = result["statuses"] as? [String: Any]
+        #expect(statuses?["bundleId"] as? String == bundleID)
+        #expect(statuses?["environment"] as? String == "Sandbox")
+        let groups = statuses?["data"] as? [[String: Any]] ?? []
+        #expect(groups.count == 1)
+        let last = (groups.first?["lastTransactions"] as? [[String: Any]])?.first
+        #expect(last?["status"] as? Int == 1)
+        #expect(last?["originalTransactionId"] as? String == subscriptionID)
+        #expect((last?["renewalInfo"] as? [String: Any])?["autoRenewProductId"] as? String == "com.example.demo.plus.monthly")
+        #expect((result["unknownTransaction"] as? [String: Any])?["errorCode"] as? Int == 4_040_010)
+        #expect((result["unknownTransaction"] as? [String: Any])?["httpStatus"] as? Int == 404)
+        #expect((result["unknownKey"] as? [String: Any])?["httpStatus"] as? Int == 401)
+
+        // A revoked key's tokens are refused by a server started afterwards.
+        #expect(try storekit(["keys", "revoke", keyID, "--data-dir", dataDirectory.path]).status == 0)
+        #expect(try storekit(["keys", "list", "--data-dir", dataDirectory.path]).output.contains("revoked"))
+    }
+
     @Test("SignedDataVerifier accepts a signed transaction of every product type, and rejects one changed byte")
     func signedTransactionsVerify() throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }

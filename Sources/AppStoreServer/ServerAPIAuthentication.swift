@@ -1,0 +1,60 @@
+import AppStoreFormats
+@preconcurrency import Crypto
+import Foundation
+
+/// Checks the bearer tokens of App Store Server API requests as Apple does: an ES256 JWT whose `kid` names a known,
+/// unrevoked key, signed by it, with that key's issuer as `iss`, `aud` `appstoreconnect-v1`, a `bid`, and an `exp`
+/// in the future at most an hour after `iat` (or after now: Apple's server libraries send no `iat`).
+struct ServerAPIAuthenticator: Sendable {
+    let keys: [String: ServerAPIKey]
+
+    init(keys: [ServerAPIKey]) {
+        self.keys = Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The claims a token must carry.
+    private struct Claims: Decodable {
+        var iss: String?
+        var iat: Double?
+        var exp: Double?
+        var aud: String?
+        var bid: String?
+    }
+
+    /// The bundle identifier a request's `Authorization` header is for, or why it is refused.
+    ///
+    /// Token lifetimes are checked against wall time, as the tokens are made from it, not against the store's clock.
+    func bundleID(authorization header: String?, now: Date = Date()) -> Result<String, AuthenticationFailure> {
+        guard let header, header.hasPrefix("Bearer ") else { return .failure(.init("The request has no Authorization: Bearer token.")) }
+        guard let token = try? CompactJWS(String(header.dropFirst("Bearer ".count))) else {
+            return .failure(.init("The bearer token is not a JWT."))
+        }
+        guard token.algorithm == "ES256" else { return .failure(.init("The token's alg is \(token.algorithm ?? "missing"), not ES256.")) }
+        guard let keyID = token.keyID, let key = keys[keyID], !key.revoked, let publicKey = key.publicKey else {
+            return .failure(.init("The token's kid \(token.keyID ?? "(none)") is not an active key of this store. Create one with `storekit keys create`."))
+        }
+        guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: token.signature),
+              publicKey.isValidSignature(signature, for: token.signingInput) else {
+            return .failure(.init("The token's signature does not verify with key \(keyID)."))
+        }
+        guard let claims = try? JSONDecoder().decode(Claims.self, from: token.payload) else {
+            return .failure(.init("The token's claims are not a JSON object."))
+        }
+        guard claims.iss == key.issuerID else { return .failure(.init("The token's iss is not the issuer of key \(keyID).")) }
+        guard claims.aud == "appstoreconnect-v1" else { return .failure(.init("The token's aud is not appstoreconnect-v1.")) }
+        guard let expires = claims.exp else { return .failure(.init("The token has no exp.")) }
+        guard expires > now.timeIntervalSince1970 else { return .failure(.init("The token expired.")) }
+        // Apple's own libraries leave iat out; then the hour counts from now.
+        guard expires - (claims.iat ?? now.timeIntervalSince1970) <= 3_600 else {
+            return .failure(.init("The token lives longer than 60 minutes."))
+        }
+        guard let bundleID = claims.bid, !bundleID.isEmpty else { return .failure(.init("The token has no bid.")) }
+        return .success(bundleID)
+    }
+}
+
+/// Why a request's token was refused; the server answers 401 and logs the reason.
+struct AuthenticationFailure: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

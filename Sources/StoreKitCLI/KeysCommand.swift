@@ -1,0 +1,126 @@
+import AppStoreHosting
+import AppStoreServer
+import ArgumentParser
+import Foundation
+
+/// `storekit keys`: the In-App Purchase keys App Store Server API requests are signed with.
+struct KeysCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Manage the keys that sign App Store Server API requests to `storekit serve`.",
+        discussion: """
+            As in App Store Connect, a key has an ID and belongs to an issuer; its private half is a .p8 file that \
+            only you keep, and a backend signs its requests' bearer tokens with it (Apple's AppStoreServerAPIClient \
+            takes the .p8's contents, the key ID, the issuer ID and the bundle ID). The store keeps the public half in \
+            <data-dir>/api-keys.json; `storekit serve` accepts tokens signed by any key there that is not revoked.
+
+            Examples:
+              storekit keys create --issuer 57246542-96fe-1a63-e053-0824d011072a
+              storekit keys list
+              storekit keys revoke 2X9R4HXF34
+            """,
+        subcommands: [Create.self, List.self, Revoke.self]
+    )
+
+    /// `storekit keys create`.
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create",
+            abstract: "Make a key: write its private half as SubscriptionKey_<ID>.p8 and print the key ID.",
+            discussion: """
+                Example:
+                  storekit keys create --issuer 57246542-96fe-1a63-e053-0824d011072a --out ~/keys
+                """
+        )
+
+        @Option(help: ArgumentHelp("The issuer ID the key belongs to (any text; App Store Connect uses a UUID).", valueName: "id"))
+        var issuer: String
+
+        @Option(help: ArgumentHelp("The directory to write the .p8 file to.", valueName: "dir"))
+        var out: String = "."
+
+        @OptionGroup var location: StoreLocationOptions
+
+        func validate() throws {
+            guard !issuer.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw ValidationError("--issuer is empty. Give the issuer ID your backend puts in its tokens' iss claim.")
+            }
+        }
+
+        func run() throws {
+            let (key, privateKeyPEM) = ServerAPIKey.generate(issuerID: issuer, created: Date())
+            let file = URL(fileURLWithPath: out).appendingPathComponent("SubscriptionKey_\(key.keyID).p8")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(privateKeyPEM.utf8).write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            var keys = try ServerAPIKeyFile(directory: location.directory).load()
+            keys.append(key)
+            try ServerAPIKeyFile(directory: location.directory).save(keys)
+            print(key.keyID)
+            FileHandle.standardError.write(Data("Wrote the private key to \(file.path); the store accepts tokens signed with it (kid \(key.keyID), iss \(issuer)).\n".utf8))
+        }
+    }
+
+    /// `storekit keys list`.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the store's keys: ID, issuer, created, revoked.")
+
+        @OptionGroup var location: StoreLocationOptions
+
+        func run() throws {
+            for key in try ServerAPIKeyFile(directory: location.directory).load() {
+                print("\(key.keyID)  issuer \(key.issuerID)  created \(key.created.formatted(.iso8601))\(key.revoked ? "  revoked" : "")")
+            }
+        }
+    }
+
+    /// `storekit keys revoke`.
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke", abstract: "Revoke a key: a server started afterwards refuses its tokens with 401."
+        )
+
+        @Argument(help: "The key ID.")
+        var keyID: String
+
+        @OptionGroup var location: StoreLocationOptions
+
+        func run() throws {
+            let file = ServerAPIKeyFile(directory: location.directory)
+            var keys = try file.load()
+            guard let index = keys.firstIndex(where: { $0.keyID == keyID }) else {
+                throw ValidationError("No key \(keyID) in this store. `storekit keys list` shows its keys.")
+            }
+            keys[index].revoked = true
+            try file.save(keys)
+        }
+    }
+}
+
+/// The store's App Store Server API keys, kept as JSON in the data directory.
+struct ServerAPIKeyFile {
+    let url: URL
+
+    init(directory: StoreDataDirectory) {
+        url = directory.url.appendingPathComponent("api-keys.json")
+    }
+
+    func load() throws -> [ServerAPIKey] {
+        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode([ServerAPIKey].self, from: Data(contentsOf: url))
+        } catch {
+            throw ValidationError("\(url.path) is not a key list the store wrote (\(error)). Move it away and create the keys again.")
+        }
+    }
+
+    func save(_ keys: [ServerAPIKey]) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(keys).write(to: url, options: .atomic)
+    }
+}

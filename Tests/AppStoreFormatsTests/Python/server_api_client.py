@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Call a store's App Store Server API with Apple's AppStoreServerAPIClient, and verify what it returns.
+
+Usage: server_api_client.py --base-url URL --key-file P8 --key-id ID --issuer ID --bundle-id ID
+                            --root CERT.der [--root ...] --transaction-id ID
+
+The client is constructed as the library's README shows (Environment.SANDBOX); only its base URL is pointed at the
+store. Prints one JSON object: the transaction info and subscription statuses with every signed payload verified and
+decoded by SignedDataVerifier, the error an unknown transaction gets, and the HTTP status a token signed by an unknown
+key gets. Exits 3 when the library is not installed.
+"""
+import argparse
+import enum
+import json
+import sys
+
+try:
+    import attr
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException
+    from appstoreserverlibrary.models.Environment import Environment
+    from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
+except ImportError as error:  # pragma: no cover - reported to the Swift test
+    print(json.dumps({"status": "MISSING_LIBRARY", "error": f"{error}; run: pip install app-store-server-library==3.1.2"}))
+    sys.exit(3)
+
+
+def to_json(value):
+    if isinstance(value, enum.Enum):
+        return value.value
+    raise TypeError(f"cannot serialise {type(value)}")
+
+
+def client_for(base_url, signing_key, key_id, issuer, bundle_id):
+    client = AppStoreServerAPIClient(signing_key, key_id, issuer, bundle_id, Environment.SANDBOX)
+    client._base_url = base_url
+    return client
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for name in ["--base-url", "--key-file", "--key-id", "--issuer", "--bundle-id", "--transaction-id"]:
+        parser.add_argument(name, required=True)
+    parser.add_argument("--root", action="append", required=True)
+    args = parser.parse_args()
+    verifier = SignedDataVerifier([open(path, "rb").read() for path in args.root], False, Environment.SANDBOX, args.bundle_id, None)
+    client = client_for(args.base_url, open(args.key_file, "rb").read(), args.key_id, args.issuer, args.bundle_id)
+    result = {}
+
+    info = client.get_transaction_info(args.transaction_id)
+    result["transactionInfo"] = attr.asdict(verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo))
+
+    statuses = client.get_all_subscription_statuses(args.transaction_id)
+    groups = []
+    for group in statuses.data or []:
+        items = []
+        for item in group.lastTransactions or []:
+            items.append({
+                "status": item.rawStatus,
+                "originalTransactionId": item.originalTransactionId,
+                "transaction": attr.asdict(verifier.verify_and_decode_signed_transaction(item.signedTransactionInfo)),
+                "renewalInfo": attr.asdict(verifier.verify_and_decode_renewal_info(item.signedRenewalInfo)),
+            })
+        groups.append({"subscriptionGroupIdentifier": group.subscriptionGroupIdentifier, "lastTransactions": items})
+    result["statuses"] = {"environment": statuses.rawEnvironment, "bundleId": statuses.bundleId, "data": groups}
+
+    try:
+        client.get_transaction_info("2999999999999999")
+        result["unknownTransaction"] = "no error"
+    except APIException as error:
+        result["unknownTransaction"] = {"httpStatus": error.http_status_code, "errorCode": error.raw_api_error}
+
+    stranger_key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    try:
+        client_for(args.base_url, stranger_key, args.key_id, args.issuer, args.bundle_id).get_transaction_info(args.transaction_id)
+        result["unknownKey"] = "no error"
+    except APIException as error:
+        result["unknownKey"] = {"httpStatus": error.http_status_code}
+    print(json.dumps(result, default=to_json))
+
+
+if __name__ == "__main__":
+    main()

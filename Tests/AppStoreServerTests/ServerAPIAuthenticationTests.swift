@@ -1,0 +1,81 @@
+import AppStoreEngine
+import AppStoreFormats
+import AppStoreServer
+import Crypto
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import StoreKitConfiguration
+import Testing
+
+/// App Store Server API bearer tokens: what is accepted and everything Apple refuses with 401.
+@Suite("App Store Server API authentication")
+struct ServerAPIAuthenticationTests {
+    static let issuer = "issuer-1"
+    let privateKey = P256.Signing.PrivateKey()
+    var key: ServerAPIKey { ServerAPIKey(keyID: "ABCDEF1234", issuerID: Self.issuer, publicKey: privateKey.publicKey, created: Date()) }
+
+    /// Base64url without padding, as JWTs write their parts.
+    func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// A compact JWS over the header and claims, signed with `signer` (raw r‖s, as ES256 requires).
+    func token(header: [String: Any] = ["alg": "ES256", "kid": "ABCDEF1234", "typ": "JWT"], claims: [String: Any], signer: P256.Signing.PrivateKey? = nil) throws -> String {
+        func encode(_ object: [String: Any]) throws -> String {
+            base64URL(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        }
+        let input = try encode(header) + "." + encode(claims)
+        let signature = try (signer ?? privateKey).signature(for: Data(input.utf8)).rawRepresentation
+        return input + "." + base64URL(signature)
+    }
+
+    func claims(_ changes: [String: Any?] = [:]) -> [String: Any] {
+        let now = Date().timeIntervalSince1970
+        var claims: [String: Any] = ["iss": Self.issuer, "aud": "appstoreconnect-v1", "bid": "com.example.demo", "iat": Int(now), "exp": Int(now) + 1_200]
+        for (name, value) in changes { claims[name] = value }
+        return claims
+    }
+
+    /// The status a server with `keys` answers a transaction-info request carrying `authorization`.
+    func status(_ authorization: String?, keys: [ServerAPIKey]) async throws -> HTTPResponse.Status {
+        let engine = StoreEngine(catalog: Catalog(products: []), storage: InMemoryStorage(), clock: VirtualClock(start: Date()), signer: .ephemeral)
+        return try await StoreServer(engine: engine, port: 0, apiKeys: keys).makeApplication().test(.router) { client in
+            var headers = HTTPFields()
+            if let authorization { headers[.authorization] = authorization }
+            return try await client.execute(uri: "/inApps/v1/transactions/2000000000000001", method: .get, headers: headers) { response in
+                response.status
+            }
+        }
+    }
+
+    @Test("A valid token reaches the endpoint: an unknown transaction is Apple's 404, not 401")
+    func validToken() async throws {
+        #expect(try await status("Bearer " + token(claims: claims()), keys: [key]) == .notFound)
+        #expect(try await status("Bearer " + token(claims: claims(["iat": nil])), keys: [key]) == .notFound, "Apple's libraries send no iat")
+    }
+
+    @Test(
+        "Every token Apple refuses gets 401",
+        arguments: ["no header", "not a JWT", "alg none", "unknown kid", "another key", "wrong issuer", "wrong audience", "expired", "over an hour", "no bid", "revoked"]
+    )
+    func refused(_ problem: String) async throws {
+        var keys = [key]
+        let authorization: String? = switch problem {
+        case "no header": nil
+        case "not a JWT": "Bearer abc"
+        case "alg none": "Bearer " + (try token(header: ["alg": "none", "kid": "ABCDEF1234"], claims: claims()))
+        case "unknown kid": "Bearer " + (try token(header: ["alg": "ES256", "kid": "ZZZZZZZZZZ"], claims: claims()))
+        case "another key": "Bearer " + (try token(claims: claims(), signer: P256.Signing.PrivateKey()))
+        case "wrong issuer": "Bearer " + (try token(claims: claims(["iss": "someone-else"])))
+        case "wrong audience": "Bearer " + (try token(claims: claims(["aud": "appstoreconnect-v2"])))
+        case "expired": "Bearer " + (try token(claims: claims(["exp": Int(Date().timeIntervalSince1970) - 10])))
+        case "over an hour": "Bearer " + (try token(claims: claims(["exp": Int(Date().timeIntervalSince1970) + 7_200])))
+        case "no bid": "Bearer " + (try token(claims: claims(["bid": nil])))
+        default: "Bearer " + (try token(claims: claims()))
+        }
+        if problem == "revoked" { keys[0].revoked = true }
+        #expect(try await status(authorization, keys: keys) == .unauthorized)
+    }
+}
