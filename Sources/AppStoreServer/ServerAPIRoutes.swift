@@ -15,6 +15,85 @@ struct ServerAPIError: Error {
     static let invalidTransactionID = ServerAPIError(status: .badRequest, errorCode: 4_000_006, errorMessage: "Invalid transaction id.")
     static let invalidStatus = ServerAPIError(status: .badRequest, errorCode: 4_000_031, errorMessage: "Invalid request status.")
     static let transactionIDNotFound = ServerAPIError(status: .notFound, errorCode: 4_040_010, errorMessage: "Transaction id not found.")
+    static let invalidRevision = ServerAPIError(status: .badRequest, errorCode: 4_000_005, errorMessage: "Invalid request revision.")
+    static let startDateAfterEndDate = ServerAPIError(status: .badRequest, errorCode: 4_000_013, errorMessage: "Invalid request. The end date precedes the start date or the dates are the same.")
+    static let invalidPaginationToken = ServerAPIError(status: .badRequest, errorCode: 4_000_014, errorMessage: "Invalid request. The pagination token is invalid.")
+    static let invalidStartDate = ServerAPIError(status: .badRequest, errorCode: 4_000_015, errorMessage: "Invalid request. The start date is not a timestamp value in milliseconds.")
+    static let invalidEndDate = ServerAPIError(status: .badRequest, errorCode: 4_000_016, errorMessage: "Invalid request. The end date is not a timestamp value in milliseconds.")
+    static let invalidNotificationType = ServerAPIError(status: .badRequest, errorCode: 4_000_018, errorMessage: "Invalid request. The notification type or subtype is invalid.")
+    static let multipleFilters = ServerAPIError(status: .badRequest, errorCode: 4_000_019, errorMessage: "Invalid request. The request can only contain one of notificationType or transactionId.")
+    static let invalidSort = ServerAPIError(status: .badRequest, errorCode: 4_000_021, errorMessage: "Invalid request. The sort parameter is invalid.")
+    static let invalidProductType = ServerAPIError(status: .badRequest, errorCode: 4_000_022, errorMessage: "Invalid request. The product type parameter is invalid.")
+    static let invalidOwnershipType = ServerAPIError(status: .badRequest, errorCode: 4_000_026, errorMessage: "Invalid request. The in-app ownership type parameter is invalid.")
+    static let invalidRevoked = ServerAPIError(status: .badRequest, errorCode: 4_000_030, errorMessage: "Invalid request. The revoked parameter is invalid.")
+    static let generalBadRequest = ServerAPIError(status: .badRequest, errorCode: 4_000_000, errorMessage: "Bad request.")
+}
+
+/// `GET /inApps/{v1,v2}/history/{transactionId}`.
+struct HistoryResponse: Encodable {
+    var revision: String
+    var hasMore: Bool
+    var bundleId: String
+    var environment: String
+    var signedTransactions: [String]
+}
+
+/// `GET /inApps/v2/refund/lookup/{transactionId}`.
+struct RefundHistoryResponse: Encodable {
+    var signedTransactions: [String]
+    var revision: String
+    var hasMore: Bool
+}
+
+/// The body of `POST /inApps/v1/notifications/history`.
+struct NotificationHistoryRequest: Decodable {
+    var startDate: Int64?
+    var endDate: Int64?
+    var notificationType: String?
+    var notificationSubtype: String?
+    var transactionId: String?
+    var onlyFailures: Bool?
+}
+
+/// `POST /inApps/v1/notifications/history`.
+struct NotificationHistoryResponse: Encodable {
+    struct Item: Encodable {
+        var signedPayload: String
+        var sendAttempts: [Attempt]
+    }
+
+    struct Attempt: Encodable {
+        var attemptDate: Int64
+        var sendAttemptResult: String
+    }
+
+    var paginationToken: String
+    var hasMore: Bool
+    var notificationHistory: [Item]
+}
+
+/// A page of a list, and the token that asks for the next one: the offset of its first item, opaque to clients.
+struct Page<Element> {
+    static var size: Int { 20 }
+
+    let items: [Element]
+    let token: String
+    let hasMore: Bool
+
+    /// The page of `all` that `token` (from an earlier page, or none for the first) starts.
+    init(_ all: [Element], after token: String?, invalid: ServerAPIError) throws {
+        var offset = 0
+        if let token, !token.isEmpty {
+            guard let data = Data(base64Encoded: token), let text = String(data: data, encoding: .utf8),
+                  text.hasPrefix("offset:"), let value = Int(text.dropFirst("offset:".count)), (0...all.count).contains(value)
+            else { throw invalid }
+            offset = value
+        }
+        let end = min(offset + Self.size, all.count)
+        items = Array(all[offset..<end])
+        self.token = Data("offset:\(end)".utf8).base64EncodedString()
+        hasMore = end < all.count
+    }
 }
 
 /// `GET /inApps/v1/transactions/{transactionId}`.
@@ -49,6 +128,30 @@ struct ServerAPIRoutes {
 
     func add(to router: Router<BasicRequestContext>) {
         let api = router.group("inApps")
+        for version in ["v1", "v2"] {
+            api.get("\(version)/history/:transactionId") { request, context in
+                try await respond(to: request) { bundleID in
+                    try await history(request, transactionID: context.parameters.get("transactionId"), bundleID: bundleID)
+                }
+            }
+        }
+        api.get("v2/refund/lookup/:transactionId") { request, context in
+            try await respond(to: request) { bundleID in
+                let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
+                let refunded = try await customerTransactions(of: record).filter(\.isRevoked)
+                let page = try Page(refunded, after: request.uri.queryParameters["revision"].map(String.init), invalid: .invalidRevision)
+                var signed: [String] = []
+                for record in page.items { signed.append(try await engine.signedTransaction(record)) }
+                return RefundHistoryResponse(signedTransactions: signed, revision: page.token, hasMore: page.hasMore)
+            }
+        }
+        api.post("v1/notifications/history") { request, context in
+            let body = try? await request.decode(as: NotificationHistoryRequest.self, context: context)
+            return try await respond(to: request) { bundleID in
+                guard let body else { throw ServerAPIError.generalBadRequest }
+                return try await notificationHistory(body, token: request.uri.queryParameters["paginationToken"].map(String.init), bundleID: bundleID)
+            }
+        }
         api.get("v1/transactions/:transactionId") { request, context in
             try await respond(to: request) { bundleID in
                 let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
@@ -92,6 +195,99 @@ struct ServerAPIRoutes {
             throw ServerAPIError.transactionIDNotFound
         }
         return record
+    }
+
+    /// The customer's transactions in the app that the App Store keeps: completed ones, not the device-side
+    /// replays a restore makes.
+    private func customerTransactions(of record: TransactionRecord) async throws -> [TransactionRecord] {
+        try await engine.transactions(TransactionQuery(accountID: record.accountID, bundleID: record.bundleID))
+            .filter { $0.state.isCompleted && $0.origin != .restore }
+    }
+
+    /// A page of the customer's transaction history, filtered and sorted as the query asks.
+    private func history(_ request: Request, transactionID: String?, bundleID: String) async throws -> HistoryResponse {
+        let record = try await transaction(transactionID, bundleID: bundleID)
+        let query = request.uri.queryParameters
+        var transactions = try await customerTransactions(of: record)
+        if let text = query["startDate"] {
+            guard let milliseconds = Int64(text) else { throw ServerAPIError.invalidStartDate }
+            transactions = transactions.filter { $0.purchaseDate >= Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+        }
+        if let text = query["endDate"] {
+            guard let milliseconds = Int64(text) else { throw ServerAPIError.invalidEndDate }
+            transactions = transactions.filter { $0.purchaseDate < Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+        }
+        let productIDs = Set(query.getAll("productId").map { String($0) })
+        if !productIDs.isEmpty { transactions = transactions.filter { productIDs.contains($0.productID) } }
+        let typeNames: [String: ProductType] = [
+            "AUTO_RENEWABLE": .autoRenewable, "NON_RENEWABLE": .nonRenewable, "CONSUMABLE": .consumable, "NON_CONSUMABLE": .nonConsumable,
+        ]
+        let types = try Set(query.getAll("productType").map { name in
+            guard let type = typeNames[String(name)] else { throw ServerAPIError.invalidProductType }
+            return type
+        })
+        if !types.isEmpty { transactions = transactions.filter { types.contains($0.productType) } }
+        let groups = Set(query.getAll("subscriptionGroupIdentifier").map { String($0) })
+        if !groups.isEmpty { transactions = transactions.filter { $0.subscriptionGroupID.map { groups.contains($0) } ?? false } }
+        if let text = query["inAppOwnershipType"] {
+            guard let ownership = InAppOwnershipType(rawValue: String(text)) else { throw ServerAPIError.invalidOwnershipType }
+            transactions = transactions.filter { $0.ownershipType == ownership }
+        }
+        if let text = query["revoked"] {
+            guard let revoked = Bool(String(text)) else { throw ServerAPIError.invalidRevoked }
+            transactions = transactions.filter { $0.isRevoked == revoked }
+        }
+        switch query["sort"].map(String.init) {
+        case nil, "ASCENDING": break
+        case "DESCENDING": transactions.reverse()
+        default: throw ServerAPIError.invalidSort
+        }
+        let page = try Page(transactions, after: query["revision"].map(String.init), invalid: .invalidRevision)
+        var signed: [String] = []
+        for record in page.items { signed.append(try await engine.signedTransaction(record)) }
+        return HistoryResponse(
+            revision: page.token, hasMore: page.hasMore, bundleId: bundleID, environment: await engine.environment.rawValue,
+            signedTransactions: signed
+        )
+    }
+
+    /// A page of the app's notification history: every notification recorded in the date range, signed now, with
+    /// its send attempts.
+    private func notificationHistory(_ body: NotificationHistoryRequest, token: String?, bundleID: String) async throws -> NotificationHistoryResponse {
+        guard let startMilliseconds = body.startDate else { throw ServerAPIError.invalidStartDate }
+        guard let endMilliseconds = body.endDate else { throw ServerAPIError.invalidEndDate }
+        guard startMilliseconds < endMilliseconds else { throw ServerAPIError.startDateAfterEndDate }
+        guard body.notificationType == nil || body.transactionId == nil else { throw ServerAPIError.multipleFilters }
+        var notifications = try await engine.notifications(NotificationQuery(
+            bundleID: bundleID, startDate: Date(timeIntervalSince1970: Double(startMilliseconds) / 1000),
+            endDate: Date(timeIntervalSince1970: Double(endMilliseconds) / 1000)
+        ))
+        if let type = body.notificationType {
+            guard NotificationTypeV2(rawValue: type) != nil else { throw ServerAPIError.invalidNotificationType }
+            notifications = notifications.filter { $0.type.rawValue == type }
+        }
+        if let subtype = body.notificationSubtype {
+            guard Subtype(rawValue: subtype) != nil else { throw ServerAPIError.invalidNotificationType }
+            notifications = notifications.filter { $0.subtype?.rawValue == subtype }
+        }
+        if let transactionID = body.transactionId {
+            let record = try await transaction(transactionID, bundleID: bundleID)
+            notifications = notifications.filter { $0.accountID == record.accountID }
+        }
+        if body.onlyFailures == true {
+            notifications = notifications.filter { $0.delivery.state != .delivered }
+        }
+        let page = try Page(notifications, after: token, invalid: .invalidPaginationToken)
+        var items: [NotificationHistoryResponse.Item] = []
+        for notification in page.items {
+            items.append(NotificationHistoryResponse.Item(
+                signedPayload: try await engine.signedNotification(notification),
+                sendAttempts: notification.delivery.attempts.map {
+                    NotificationHistoryResponse.Attempt(attemptDate: Int64($0.date.timeIntervalSince1970 * 1000), sendAttemptResult: $0.result)
+                }
+            ))
+        }
+        return NotificationHistoryResponse(paginationToken: page.token, hasMore: page.hasMore, notificationHistory: items)
     }
 
     /// Every auto-renewable subscription of the account in the app, by group, with its latest transaction and renewal

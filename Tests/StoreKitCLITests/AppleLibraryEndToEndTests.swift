@@ -85,6 +85,9 @@ struct AppleLibraryEndToEndTests {
         let keyFile = dataDirectory.appendingPathComponent("SubscriptionKey_\(keyID).p8")
         #expect(try storekit(["keys", "list", "--data-dir", dataDirectory.path]).output.contains(keyID))
         let (subscriptionID, _) = try buy("com.example.demo.plus.monthly")
+        var coins: [String] = []
+        for _ in 0..<21 { coins.append(try buy("com.example.demo.coins.100").id) }
+        #expect(try storekit(["refund", coins[0], "--data-dir", dataDirectory.path]).status == 0)
 
         let server = try ChildProcess(try ChildProcess.builtExecutable("storekit"), [
             "serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0",
@@ -108,6 +111,15 @@ struct AppleLibraryEndToEndTests {
         #expect(last?["status"] as? Int == 1)
         #expect(last?["originalTransactionId"] as? String == subscriptionID)
         #expect((last?["renewalInfo"] as? [String: Any])?["autoRenewProductId"] as? String == "com.example.demo.plus.monthly")
+        // History: 22 transactions on two pages of 20, the revision echoed back as Apple's client does.
+        for version in ["historyv1", "historyv2"] {
+            let history = result[version] as? [String: Any]
+            #expect(history?["transactionIds"] as? [String] == [subscriptionID] + coins, "\(version)")
+            #expect(history?["pages"] as? Int == 2)
+        }
+        #expect(result["consumablesNewestFirst"] as? [String] == Array(coins.reversed().prefix(20)))
+        #expect(result["refunds"] as? [String] == [coins[0]])
+        #expect(result["notificationHistory"] as? [String] == ["SUBSCRIBED"] + Array(repeating: "ONE_TIME_CHARGE", count: 21) + ["REFUND"])
         #expect((result["unknownTransaction"] as? [String: Any])?["errorCode"] as? Int == 4_040_010)
         #expect((result["unknownTransaction"] as? [String: Any])?["httpStatus"] as? Int == 404)
         #expect((result["unknownKey"] as? [String: Any])?["httpStatus"] as? Int == 401)

@@ -18,8 +18,10 @@ try:
     import attr
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec
-    from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException
+    from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException, GetTransactionHistoryVersion
     from appstoreserverlibrary.models.Environment import Environment
+    from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+    from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest, Order, ProductType
     from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 except ImportError as error:  # pragma: no cover - reported to the Swift test
     print(json.dumps({"status": "MISSING_LIBRARY", "error": f"{error}; run: pip install app-store-server-library==3.1.2"}))
@@ -64,6 +66,35 @@ def main():
             })
         groups.append({"subscriptionGroupIdentifier": group.subscriptionGroupIdentifier, "lastTransactions": items})
     result["statuses"] = {"environment": statuses.rawEnvironment, "bundleId": statuses.bundleId, "data": groups}
+
+    # Transaction history, every page, in both versions; and only the consumables, newest first.
+    for version in [GetTransactionHistoryVersion.V1, GetTransactionHistoryVersion.V2]:
+        ids, pages, revision = [], 0, None
+        while True:
+            page = client.get_transaction_history(args.transaction_id, revision, TransactionHistoryRequest(), version)
+            ids += [verifier.verify_and_decode_signed_transaction(t).transactionId for t in page.signedTransactions]
+            pages += 1
+            revision = page.revision
+            if not page.hasMore:
+                break
+        result[f"history{version.value}"] = {"transactionIds": ids, "pages": pages}
+    consumables = client.get_transaction_history(args.transaction_id, None, TransactionHistoryRequest(
+        productTypes=[ProductType.CONSUMABLE], sort=Order.DESCENDING), GetTransactionHistoryVersion.V2)
+    result["consumablesNewestFirst"] = [verifier.verify_and_decode_signed_transaction(t).transactionId for t in consumables.signedTransactions]
+
+    refunds = client.get_refund_history(args.transaction_id, None)
+    result["refunds"] = [verifier.verify_and_decode_signed_transaction(t).transactionId for t in refunds.signedTransactions]
+
+    types, token = [], None
+    while True:
+        page = client.get_notification_history(token, NotificationHistoryRequest(startDate=0, endDate=4102444800000))
+        for item in page.notificationHistory:
+            decoded = verifier.verify_and_decode_notification(item.signedPayload)
+            types.append(decoded.rawNotificationType)
+        token = page.paginationToken
+        if not page.hasMore:
+            break
+    result["notificationHistory"] = types
 
     try:
         client.get_transaction_info("2999999999999999")
