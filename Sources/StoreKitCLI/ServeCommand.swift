@@ -14,9 +14,17 @@ struct ServeCommand: AsyncParsableCommand {
         The server keeps its state in the data directory (a SQLite file), shares it with the other \
         `storekit` commands, listens on 127.0.0.1 unless told otherwise and stops cleanly on Ctrl-C or SIGTERM.
 
-        Endpoints: GET /health (status, version, the store clock's now), GET /v1/products (the catalog), and of         the App Store Server API GET /inApps/v1/transactions/{transactionId} and         GET /inApps/v1/subscriptions/{transactionId}, for tokens signed with a key from `storekit keys create`.
+        Endpoints: GET /health (status, version, the store clock's now), GET /v1/products (the catalog), and of \
+        the App Store Server API (for tokens signed with a key from `storekit keys create`): transaction info \
+        (/inApps/v1/transactions/{id}), subscription statuses (/inApps/v1/subscriptions/{id}), transaction history \
+        (/inApps/v1|v2/history/{id}), refund history (/inApps/v2/refund/lookup/{id}) and notification history \
+        (POST /inApps/v1/notifications/history).
 
-        With --notification-url the server sends App Store Server Notifications V2 as the App Store does: each change         in the store's outbox (see `storekit notifications`) is POSTed as {"signedPayload": "<JWS>"}, and an answer         other than 200–206 is retried 1, 12, 24, 48 and 72 hours later on the store's clock, in order per original         transaction. Attempts are saved, so a restart resumes where it stopped. Give one URL for every app, or         BUNDLE_ID=URL for one app (repeatable).
+        With --notification-url the server sends App Store Server Notifications V2 as the App Store does: each change \
+        in the store's outbox (see `storekit notifications`) is POSTed as {"signedPayload": "<JWS>"}, and an answer \
+        other than 200–206 is retried 1, 12, 24, 48 and 72 hours later on the store's clock, in order per original \
+        transaction. Attempts are saved, so a restart resumes where it stopped. Give one URL for every app, or \
+        BUNDLE_ID=URL for one app (repeatable).
 
         Example:
           storekit serve --config Examples/Demo.storekit
