@@ -27,7 +27,40 @@ struct ServerAPIError: Error {
     static let invalidOwnershipType = ServerAPIError(status: .badRequest, errorCode: 4_000_026, errorMessage: "Invalid request. The in-app ownership type parameter is invalid.")
     static let invalidRevoked = ServerAPIError(status: .badRequest, errorCode: 4_000_030, errorMessage: "Invalid request. The revoked parameter is invalid.")
     static let generalBadRequest = ServerAPIError(status: .badRequest, errorCode: 4_000_000, errorMessage: "Bad request.")
+    static let invalidOriginalTransactionID = ServerAPIError(status: .badRequest, errorCode: 4_000_008, errorMessage: "Invalid original transaction id.")
+    static let invalidExtendByDays = ServerAPIError(status: .badRequest, errorCode: 4_000_009, errorMessage: "Invalid extend by days value.")
+    static let invalidExtendReasonCode = ServerAPIError(status: .badRequest, errorCode: 4_000_010, errorMessage: "Invalid extend reason code.")
+    static let invalidRequestIdentifier = ServerAPIError(status: .badRequest, errorCode: 4_000_011, errorMessage: "Invalid request identifier.")
+    static let invalidAppAccountToken = ServerAPIError(status: .badRequest, errorCode: 4_000_183, errorMessage: "Invalid request. The app account token field must be a valid UUID.")
+    static let familyTransactionNotSupported = ServerAPIError(status: .badRequest, errorCode: 4_000_185, errorMessage: "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
+    static let notOriginalTransactionID = ServerAPIError(status: .badRequest, errorCode: 4_000_187, errorMessage: "Invalid request. The transaction ID provided is not an original transaction ID.")
+    static let subscriptionExtensionIneligible = ServerAPIError(status: .forbidden, errorCode: 4_030_004, errorMessage: "Forbidden - subscription state ineligible for extension.")
+    static let subscriptionMaxExtension = ServerAPIError(status: .forbidden, errorCode: 4_030_005, errorMessage: "Forbidden - subscription has reached maximum extension count.")
+    static let familySharedSubscriptionExtensionIneligible = ServerAPIError(status: .forbidden, errorCode: 4_030_007, errorMessage: "Forbidden - Subscriptions that users access through Family Sharing aren't eligible for renewal date extensions.")
 }
+
+/// The body of `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}`.
+struct ExtendRenewalDateRequest: Decodable {
+    var extendByDays: Int?
+    var extendReasonCode: Int?
+    var requestIdentifier: String?
+}
+
+/// `PUT /inApps/v1/subscriptions/extend/{originalTransactionId}`.
+struct ExtendRenewalDateResponse: Encodable {
+    var originalTransactionId: String
+    var webOrderLineItemId: String
+    var success: Bool
+    var effectiveDate: Int64
+}
+
+/// The body of `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken`.
+struct UpdateAppAccountTokenRequest: Decodable {
+    var appAccountToken: String?
+}
+
+/// An empty JSON object, for endpoints that answer only with a status.
+struct EmptyResponse: Encodable {}
 
 /// `GET /inApps/{v1,v2}/history/{transactionId}`.
 struct HistoryResponse: Encodable {
@@ -145,6 +178,24 @@ struct ServerAPIRoutes {
                 return RefundHistoryResponse(signedTransactions: signed, revision: page.token, hasMore: page.hasMore)
             }
         }
+        api.put("v1/subscriptions/extend/:originalTransactionId") { request, context in
+            let body = try? await request.decode(as: ExtendRenewalDateRequest.self, context: context)
+            return try await respond(to: request) { bundleID in
+                try await extendRenewalDate(context.parameters.get("originalTransactionId"), body, bundleID: bundleID)
+            }
+        }
+        // Hummingbird wants one parameter name per path position: this is the original transaction's identifier.
+        api.put("v1/transactions/:transactionId/appAccountToken") { request, context in
+            let body = try? await request.decode(as: UpdateAppAccountTokenRequest.self, context: context)
+            return try await respond(to: request) { bundleID in
+                let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
+                guard let text = body?.appAccountToken, let token = UUID(uuidString: text) else { throw ServerAPIError.invalidAppAccountToken }
+                guard record.origin != .familyShare else { throw ServerAPIError.familyTransactionNotSupported }
+                guard record.id == record.originalID else { throw ServerAPIError.notOriginalTransactionID }
+                try await engine.setAppAccountToken(token, originalTransactionID: record.id)
+                return EmptyResponse()
+            }
+        }
         api.post("v1/notifications/history") { request, context in
             let body = try? await request.decode(as: NotificationHistoryRequest.self, context: context)
             return try await respond(to: request) { bundleID in
@@ -195,6 +246,30 @@ struct ServerAPIRoutes {
             throw ServerAPIError.transactionIDNotFound
         }
         return record
+    }
+
+    /// Extends a subscription's renewal date, checking the request as Apple does.
+    private func extendRenewalDate(_ text: String?, _ body: ExtendRenewalDateRequest?, bundleID: String) async throws -> ExtendRenewalDateResponse {
+        guard let text, let id = UInt64(text) else { throw ServerAPIError.invalidOriginalTransactionID }
+        guard let days = body?.extendByDays, (1...90).contains(days) else { throw ServerAPIError.invalidExtendByDays }
+        guard let reason = body?.extendReasonCode, (0...3).contains(reason) else { throw ServerAPIError.invalidExtendReasonCode }
+        guard let requestIdentifier = body?.requestIdentifier, !requestIdentifier.isEmpty, requestIdentifier.count <= 128 else {
+            throw ServerAPIError.invalidRequestIdentifier
+        }
+        let record = try await transaction(text, bundleID: bundleID)
+        guard record.id == record.originalID, record.productType == .autoRenewable else { throw ServerAPIError.invalidOriginalTransactionID }
+        guard record.origin != .familyShare else { throw ServerAPIError.familySharedSubscriptionExtensionIneligible }
+        let subscription = try await engine.subscription(forTransaction: id)
+        let now = engine.clock.now()
+        guard subscription.status == .active, subscription.isActive(at: now) else { throw ServerAPIError.subscriptionExtensionIneligible }
+        guard (subscription.renewalExtensionDates ?? []).filter({ $0 > now.addingTimeInterval(-365 * 86_400) }).count < 2 else {
+            throw ServerAPIError.subscriptionMaxExtension
+        }
+        let extended = try await engine.extendRenewalDate(subscription: id, byDays: days)
+        return ExtendRenewalDateResponse(
+            originalTransactionId: String(id), webOrderLineItemId: String(extended.latestTransactionID), success: true,
+            effectiveDate: Int64((extended.expiresDate.timeIntervalSince1970 * 1000).rounded())
+        )
     }
 
     /// The customer's transactions in the app that the App Store keeps: completed ones, not the device-side
@@ -283,7 +358,7 @@ struct ServerAPIRoutes {
             items.append(NotificationHistoryResponse.Item(
                 signedPayload: try await engine.signedNotification(notification),
                 sendAttempts: notification.delivery.attempts.map {
-                    NotificationHistoryResponse.Attempt(attemptDate: Int64($0.date.timeIntervalSince1970 * 1000), sendAttemptResult: $0.result)
+                    NotificationHistoryResponse.Attempt(attemptDate: Int64(($0.date.timeIntervalSince1970 * 1000).rounded()), sendAttemptResult: $0.result)
                 }
             ))
         }

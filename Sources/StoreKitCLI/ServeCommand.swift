@@ -17,8 +17,9 @@ struct ServeCommand: AsyncParsableCommand {
         Endpoints: GET /health (status, version, the store clock's now), GET /v1/products (the catalog), and of \
         the App Store Server API (for tokens signed with a key from `storekit keys create`): transaction info \
         (/inApps/v1/transactions/{id}), subscription statuses (/inApps/v1/subscriptions/{id}), transaction history \
-        (/inApps/v1|v2/history/{id}), refund history (/inApps/v2/refund/lookup/{id}) and notification history \
-        (POST /inApps/v1/notifications/history).
+        (/inApps/v1|v2/history/{id}), refund history (/inApps/v2/refund/lookup/{id}), notification history \
+        (POST /inApps/v1/notifications/history), renewal-date extension (PUT /inApps/v1/subscriptions/extend/{id}) \
+        and app account tokens (PUT /inApps/v1/transactions/{id}/appAccountToken).
 
         With --notification-url the server sends App Store Server Notifications V2 as the App Store does: each change \
         in the store's outbox (see `storekit notifications`) is POSTed as {"signedPayload": "<JWS>"}, and an answer \

@@ -121,6 +121,51 @@ extension StoreEngine {
         try await read { try $0.notifications(matching: query) }
     }
 
+    // MARK: Developer actions
+
+    /// Extends an active subscription's current period, as the App Store Server API's "Extend a subscription renewal
+    /// date" does: the period and its transaction end `days` days later, the renewal moves with them, and the app's
+    /// server hears `RENEWAL_EXTENDED`.
+    ///
+    /// - Parameters:
+    ///   - id: The subscription's original transaction identifier.
+    ///   - days: How many days to add, 1 to 90.
+    /// - Returns: the extended subscription.
+    /// - Throws: `StoreError.invalidQuantity` for a number of days outside 1–90; `invalidTransactionState` for a
+    ///   subscription that is not active, or that was extended twice in the last 365 days.
+    @discardableResult
+    public func extendRenewalDate(subscription id: UInt64, byDays days: Int) async throws(StoreError) -> SubscriptionRecord {
+        guard (1...90).contains(days) else {
+            throw StoreError.invalidQuantity("A renewal date extends by 1 to 90 days, not \(days).")
+        }
+        return try await perform { try $0.extendRenewalDate(id, byDays: days) }
+    }
+
+    /// Sets the app account token of every transaction of a purchase, and of its subscription, as the App Store Server
+    /// API's "Set app account token" does.
+    ///
+    /// - Parameters:
+    ///   - token: The app's UUID for the customer.
+    ///   - originalTransactionID: The purchase's original transaction identifier.
+    /// - Returns: the transactions changed.
+    /// - Throws: `StoreError.unknownTransaction` when no transaction has that original.
+    @discardableResult
+    public func setAppAccountToken(_ token: UUID, originalTransactionID: UInt64) async throws(StoreError) -> [TransactionRecord] {
+        try await perform { operation in
+            var records = try operation.storage.transactions(matching: TransactionQuery(originalID: originalTransactionID))
+            guard !records.isEmpty else {
+                throw StoreError.unknownTransaction("No transaction has original transaction \(originalTransactionID).")
+            }
+            for index in records.indices where records[index].origin != .familyShare { records[index].appAccountToken = token }
+            try operation.storage.write(records.map(StorageChange.saveTransaction))
+            if var subscription = try operation.storage.subscription(id: originalTransactionID) {
+                subscription.appAccountToken = token
+                try operation.storage.write(.saveSubscription(subscription))
+            }
+            return records
+        }
+    }
+
     // MARK: Delivering notifications
 
     /// The pending notifications whose next attempt is due on the store's clock, by that date and then in the order

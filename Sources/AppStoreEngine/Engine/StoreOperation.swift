@@ -366,6 +366,28 @@ struct StoreOperation {
         return renewal
     }
 
+    /// Extends an active subscription's current period by `days` days (`RENEWAL_EXTENDED`); at most twice in 365 days.
+    func extendRenewalDate(_ id: UInt64, byDays days: Int) throws -> SubscriptionRecord {
+        var subscription = try subscription(id)
+        guard subscription.status == .active, subscription.isActive(at: now) else {
+            throw StoreError.invalidTransactionState("Subscription \(id) is \(subscription.status.rawValue); only an active subscription's renewal date can be extended.")
+        }
+        let recent = (subscription.renewalExtensionDates ?? []).filter { $0 > now.addingTimeInterval(-365 * 86_400) }
+        guard recent.count < 2 else {
+            throw StoreError.invalidTransactionState("Subscription \(id) was extended twice in the last 365 days, the most the App Store allows.")
+        }
+        var latest = try transaction(subscription.latestTransactionID)
+        let extended = subscription.expiresDate.addingTimeInterval(Double(days) * 86_400)
+        latest.expiresDate = extended
+        subscription.expiresDate = extended
+        subscription.renewalExtensionDates = (subscription.renewalExtensionDates ?? []) + [now]
+        try storage.write([
+            .saveTransaction(latest), .saveSubscription(subscription),
+            .saveNotification(notification(.renewalExtended, about: latest, subscription: subscription)),
+        ])
+        return subscription
+    }
+
     /// Asks the customer to consent to a price increase (`PRICE_INCREASE`/`PENDING`): without consent by the
     /// renewal date the subscription expires, `expirationIntent` 3.
     func requestPriceIncreaseConsent(_ id: UInt64) throws -> SubscriptionRecord {

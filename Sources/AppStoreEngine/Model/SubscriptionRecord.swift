@@ -76,6 +76,8 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
     public var offer: SubscriptionOffer?
     /// An offer the subscriber redeemed for the current product during this period, which prices the next one.
     public var pendingOffer: SubscriptionOffer?
+    /// When the developer extended the renewal date (App Store Server API), most recent last.
+    public var renewalExtensionDates: [Date]?
     /// A price increase the customer was asked to consent to, and their answer.
     public var priceIncrease: PriceIncreaseConsent?
 

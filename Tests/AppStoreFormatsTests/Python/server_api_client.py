@@ -20,7 +20,10 @@ try:
     from cryptography.hazmat.primitives.asymmetric import ec
     from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException, GetTransactionHistoryVersion
     from appstoreserverlibrary.models.Environment import Environment
+    from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+    from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
     from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
+    from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
     from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest, Order, ProductType
     from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 except ImportError as error:  # pragma: no cover - reported to the Swift test
@@ -66,6 +69,27 @@ def main():
             })
         groups.append({"subscriptionGroupIdentifier": group.subscriptionGroupIdentifier, "lastTransactions": items})
     result["statuses"] = {"environment": statuses.rawEnvironment, "bundleId": statuses.bundleId, "data": groups}
+
+    # A renewal-date extension, then one Apple refuses; an app account token, then one that is not a UUID.
+    before = verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo).expiresDate
+    extended = client.extend_subscription_renewal_date(args.transaction_id, ExtendRenewalDateRequest(
+        extendByDays=30, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="c7f3a1d2-0000-4000-8000-000000000001"))
+    after = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(args.transaction_id).signedTransactionInfo)
+    result["extension"] = {"success": extended.success, "effectiveDate": extended.effectiveDate, "before": before, "after": after.expiresDate,
+                           "originalTransactionId": extended.originalTransactionId}
+    try:
+        client.extend_subscription_renewal_date(args.transaction_id, ExtendRenewalDateRequest(
+            extendByDays=91, extendReasonCode=ExtendReasonCode.CUSTOMER_SATISFACTION, requestIdentifier="c7f3a1d2-0000-4000-8000-000000000002"))
+        result["tooLongExtension"] = "no error"
+    except APIException as error:
+        result["tooLongExtension"] = error.raw_api_error
+    client.set_app_account_token(args.transaction_id, UpdateAppAccountTokenRequest("7e3fb20b-4cdb-47cc-936d-99d65f608138"))
+    result["appAccountToken"] = verifier.verify_and_decode_signed_transaction(client.get_transaction_info(args.transaction_id).signedTransactionInfo).appAccountToken
+    try:
+        client.set_app_account_token(args.transaction_id, UpdateAppAccountTokenRequest("not-a-uuid"))
+        result["badAppAccountToken"] = "no error"
+    except APIException as error:
+        result["badAppAccountToken"] = error.raw_api_error
 
     # Transaction history, every page, in both versions; and only the consumables, newest first.
     for version in [GetTransactionHistoryVersion.V1, GetTransactionHistoryVersion.V2]:
