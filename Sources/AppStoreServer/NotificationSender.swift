@@ -109,6 +109,40 @@ public actor NotificationSender: ScheduledEventSource {
         await scheduleWake()
     }
 
+    // MARK: Test notifications
+
+    /// A `TEST` notification the App Store Server API asked for, and how sending it went.
+    public struct TestNotification: Sendable {
+        /// The token the API handed out, `<notificationUUID>_<milliseconds>`.
+        public var token: String
+        /// The signed payload that was sent.
+        public var signedPayload: String
+        /// The attempt to send it.
+        public var attempts: [NotificationDelivery.Attempt]
+    }
+
+    private var testNotifications: [String: TestNotification] = [:]
+
+    /// Signs a `TEST` notification for an app and sends it once, as Apple's sandbox does; `nil` when the app has no
+    /// notification URL. Test notifications live as long as the sender, like the token Apple hands out.
+    public func sendTestNotification(bundleID: String) async -> TestNotification? {
+        guard let url = destinations.url(for: bundleID) else { return nil }
+        let id = UUID()
+        let now = engine.clock.now()
+        guard let payload = try? await engine.signedTestNotification(bundleID: bundleID, id: id) else { return nil }
+        let result = await post(payload, to: url)
+        logger.info("test notification \(id) to \(url.absoluteString): \(result)")
+        let token = "\(id.uuidString.lowercased())_\(Int64((now.timeIntervalSince1970 * 1000).rounded()))"
+        let test = TestNotification(token: token, signedPayload: payload, attempts: [NotificationDelivery.Attempt(date: now, result: result)])
+        testNotifications[token] = test
+        return test
+    }
+
+    /// A test notification sent earlier, by its token.
+    public func testNotification(token: String) -> TestNotification? {
+        testNotifications[token]
+    }
+
     // MARK: ScheduledEventSource
 
     /// The next due attempt, for a `VirtualClock`.
@@ -160,15 +194,18 @@ public actor NotificationSender: ScheduledEventSource {
         restoredWaiting = true
     }
 
-    /// POSTs one notification and names the outcome as Apple's `sendAttemptResult` does.
+    /// Signs and POSTs one notification of the outbox.
     private func send(_ notification: NotificationRecord, to url: URL) async -> String {
-        let payload: String
         do {
-            payload = try await engine.signedNotification(notification)
+            return await post(try await engine.signedNotification(notification), to: url)
         } catch {
             logger.error("notification \(notification.id) could not be signed: \(error.message)")
             return "OTHER"
         }
+    }
+
+    /// POSTs a signed payload and names the outcome as Apple's `sendAttemptResult` does.
+    private func post(_ payload: String, to url: URL) async -> String {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")

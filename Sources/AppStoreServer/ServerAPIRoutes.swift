@@ -27,6 +27,9 @@ struct ServerAPIError: Error {
     static let invalidOwnershipType = ServerAPIError(status: .badRequest, errorCode: 4_000_026, errorMessage: "Invalid request. The in-app ownership type parameter is invalid.")
     static let invalidRevoked = ServerAPIError(status: .badRequest, errorCode: 4_000_030, errorMessage: "Invalid request. The revoked parameter is invalid.")
     static let generalBadRequest = ServerAPIError(status: .badRequest, errorCode: 4_000_000, errorMessage: "Bad request.")
+    static let invalidTestNotificationToken = ServerAPIError(status: .badRequest, errorCode: 4_000_020, errorMessage: "Invalid request. The test notification token is invalid.")
+    static let serverNotificationURLNotFound = ServerAPIError(status: .notFound, errorCode: 4_040_007, errorMessage: "No App Store Server Notification URL found for provided app. Check that a URL is configured in App Store Connect for this environment.")
+    static let testNotificationNotFound = ServerAPIError(status: .notFound, errorCode: 4_040_008, errorMessage: "Either the test notification token is expired or the notification and status are not yet available.")
     static let invalidOriginalTransactionID = ServerAPIError(status: .badRequest, errorCode: 4_000_008, errorMessage: "Invalid original transaction id.")
     static let invalidExtendByDays = ServerAPIError(status: .badRequest, errorCode: 4_000_009, errorMessage: "Invalid extend by days value.")
     static let invalidExtendReasonCode = ServerAPIError(status: .badRequest, errorCode: 4_000_010, errorMessage: "Invalid extend reason code.")
@@ -57,6 +60,17 @@ struct ExtendRenewalDateResponse: Encodable {
 /// The body of `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken`.
 struct UpdateAppAccountTokenRequest: Decodable {
     var appAccountToken: String?
+}
+
+/// `POST /inApps/v1/notifications/test`.
+struct SendTestNotificationResponse: Encodable {
+    var testNotificationToken: String
+}
+
+/// `GET /inApps/v1/notifications/test/{testNotificationToken}`.
+struct CheckTestNotificationResponse: Encodable {
+    var signedPayload: String
+    var sendAttempts: [NotificationHistoryResponse.Attempt]
 }
 
 /// An empty JSON object, for endpoints that answer only with a status.
@@ -157,6 +171,7 @@ struct StatusResponse: Encodable {
 struct ServerAPIRoutes {
     let engine: StoreEngine
     let authenticator: ServerAPIAuthenticator
+    let notificationSender: NotificationSender?
     let logger: Logger
 
     func add(to router: Router<BasicRequestContext>) {
@@ -194,6 +209,27 @@ struct ServerAPIRoutes {
                 guard record.id == record.originalID else { throw ServerAPIError.notOriginalTransactionID }
                 try await engine.setAppAccountToken(token, originalTransactionID: record.id)
                 return EmptyResponse()
+            }
+        }
+        api.post("v1/notifications/test") { request, _ in
+            try await respond(to: request) { bundleID in
+                guard let test = await notificationSender?.sendTestNotification(bundleID: bundleID) else {
+                    throw ServerAPIError.serverNotificationURLNotFound
+                }
+                return SendTestNotificationResponse(testNotificationToken: test.token)
+            }
+        }
+        api.get("v1/notifications/test/:token") { request, context in
+            try await respond(to: request) { _ in
+                let token = try context.parameters.require("token")
+                guard token.contains("_") else { throw ServerAPIError.invalidTestNotificationToken }
+                guard let test = await notificationSender?.testNotification(token: token) else { throw ServerAPIError.testNotificationNotFound }
+                return CheckTestNotificationResponse(
+                    signedPayload: test.signedPayload,
+                    sendAttempts: test.attempts.map {
+                        NotificationHistoryResponse.Attempt(attemptDate: Int64(($0.date.timeIntervalSince1970 * 1000).rounded()), sendAttemptResult: $0.result)
+                    }
+                )
             }
         }
         api.post("v1/notifications/history") { request, context in

@@ -21,6 +21,8 @@ public struct StoreServer: Sendable {
     public let logger: Logger
     /// The keys App Store Server API requests may be signed with.
     public let apiKeys: [ServerAPIKey]
+    /// What sends the store's notifications, and test notifications the API asks for; `nil` sends none.
+    public let notificationSender: NotificationSender?
 
     /// Creates a server for `engine`.
     ///
@@ -29,15 +31,18 @@ public struct StoreServer: Sendable {
     ///   - host: The address to listen on; loopback by default.
     ///   - port: The port to listen on; 0 picks a free one.
     ///   - apiKeys: The keys App Store Server API tokens may be signed with; without any, every API request gets 401.
+    ///   - notificationSender: What sends test notifications the API asks for; without one, the API answers that the
+    ///     app has no notification URL.
     ///   - logger: Where request logs go.
     public init(
         engine: StoreEngine, host: String = "127.0.0.1", port: Int = 8080, apiKeys: [ServerAPIKey] = [],
-        logger: Logger = Logger(label: "storekit.server")
+        notificationSender: NotificationSender? = nil, logger: Logger = Logger(label: "storekit.server")
     ) {
         self.engine = engine
         self.host = host
         self.port = port
         self.apiKeys = apiKeys
+        self.notificationSender = notificationSender
         self.logger = logger
     }
 
@@ -54,7 +59,9 @@ public struct StoreServer: Sendable {
             let settings = await engine.settings
             return ProductsResponse(catalog: catalog, storefront: Storefront.named(settings.storefront))
         }
-        ServerAPIRoutes(engine: engine, authenticator: ServerAPIAuthenticator(keys: apiKeys), logger: logger).add(to: router)
+        ServerAPIRoutes(
+            engine: engine, authenticator: ServerAPIAuthenticator(keys: apiKeys), notificationSender: notificationSender, logger: logger
+        ).add(to: router)
         return router
     }
 

@@ -19,7 +19,8 @@ struct ServeCommand: AsyncParsableCommand {
         (/inApps/v1/transactions/{id}), subscription statuses (/inApps/v1/subscriptions/{id}), transaction history \
         (/inApps/v1|v2/history/{id}), refund history (/inApps/v2/refund/lookup/{id}), notification history \
         (POST /inApps/v1/notifications/history), renewal-date extension (PUT /inApps/v1/subscriptions/extend/{id}) \
-        and app account tokens (PUT /inApps/v1/transactions/{id}/appAccountToken).
+        app account tokens (PUT /inApps/v1/transactions/{id}/appAccountToken) and test notifications \
+        (POST /inApps/v1/notifications/test, GET /inApps/v1/notifications/test/{token}).
 
         With --notification-url the server sends App Store Server Notifications V2 as the App Store does: each change \
         in the store's outbox (see `storekit notifications`) is POSTed as {"signedPayload": "<JWS>"}, and an answer \
@@ -90,9 +91,9 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "storekit")
         logger.logLevel = level
         let apiKeys = try ServerAPIKeyFile(directory: location.directory).load()
-        let server = StoreServer(engine: engine, host: host, port: port, apiKeys: apiKeys, logger: logger)
         let destinations = try destinations()
         let sender = NotificationSender(engine: engine, destinations: destinations, logger: logger)
+        let server = StoreServer(engine: engine, host: host, port: port, apiKeys: apiKeys, notificationSender: sender, logger: logger)
         if destinations != NotificationDestinations() { await sender.start() }
         let products = await engine.catalog.products.count
         let host = host

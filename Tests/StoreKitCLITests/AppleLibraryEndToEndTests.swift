@@ -129,6 +129,7 @@ struct AppleLibraryEndToEndTests {
         #expect(result["tooLongExtension"] as? Int == 4_000_009)
         #expect(result["appAccountToken"] as? String == "7e3fb20b-4cdb-47cc-936d-99d65f608138")
         #expect(result["badAppAccountToken"] as? Int == 4_000_183)
+        #expect(result["testNotificationWithoutURL"] as? Int == 4_040_007)
         #expect((result["unknownTransaction"] as? [String: Any])?["errorCode"] as? Int == 4_040_010)
         #expect((result["unknownTransaction"] as? [String: Any])?["httpStatus"] as? Int == 404)
         #expect((result["unknownKey"] as? [String: Any])?["httpStatus"] as? Int == 401)

@@ -134,6 +134,19 @@ extension StoreEngine {
         return try sign(payload)
     }
 
+    /// A `TEST` notification for an app, as the App Store Server API's "Request a test notification" sends it, signed
+    /// now: `data` carries only the bundle identifier and the environment.
+    ///
+    /// - Parameters:
+    ///   - bundleID: The app the test is for.
+    ///   - id: The notification's `notificationUUID`.
+    public func signedTestNotification(bundleID: String, id: UUID) throws(StoreError) -> String {
+        var payload = ResponseBodyV2DecodedPayload(notificationType: .test, notificationUUID: id)
+        payload.data = NotificationData(bundleId: bundleID, environment: environment)
+        payload.signedDate = clock.now()
+        return try sign(payload)
+    }
+
     private func sign(_ payload: some Encodable) throws(StoreError) -> String {
         do {
             return try signer.keys().jws.sign(payload)

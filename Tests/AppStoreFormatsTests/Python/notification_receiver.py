@@ -43,15 +43,16 @@ def main():
             entry = {}
             try:
                 notification = verifier.verify_and_decode_notification(json.loads(body)["signedPayload"])
-                transaction = verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
                 entry = {
                     "status": "OK",
                     "notificationType": notification.rawNotificationType,
                     "subtype": notification.rawSubtype,
                     "notificationUUID": notification.notificationUUID,
-                    "transactionId": transaction.transactionId,
-                    "originalTransactionId": transaction.originalTransactionId,
                 }
+                if notification.data.signedTransactionInfo is not None:
+                    transaction = verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
+                    entry["transactionId"] = transaction.transactionId
+                    entry["originalTransactionId"] = transaction.originalTransactionId
                 code = 200
             except VerificationException as error:
                 entry = {"status": error.status.name, "error": str(error)}

@@ -121,6 +121,12 @@ def main():
     result["notificationHistory"] = types
 
     try:
+        client.request_test_notification()
+        result["testNotificationWithoutURL"] = "no error"
+    except APIException as error:
+        result["testNotificationWithoutURL"] = error.raw_api_error
+
+    try:
         client.get_transaction_info("2999999999999999")
         result["unknownTransaction"] = "no error"
     except APIException as error:
