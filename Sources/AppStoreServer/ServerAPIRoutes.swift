@@ -112,6 +112,11 @@ struct NotificationHistoryResponse: Encodable {
     struct Attempt: Encodable {
         var attemptDate: Int64
         var sendAttemptResult: String
+
+        init(_ attempt: NotificationDelivery.Attempt) {
+            attemptDate = Int64((attempt.date.timeIntervalSince1970 * 1000).rounded())
+            sendAttemptResult = attempt.result
+        }
     }
 
     var paginationToken: String
@@ -226,9 +231,7 @@ struct ServerAPIRoutes {
                 guard let test = await notificationSender?.testNotification(token: token) else { throw ServerAPIError.testNotificationNotFound }
                 return CheckTestNotificationResponse(
                     signedPayload: test.signedPayload,
-                    sendAttempts: test.attempts.map {
-                        NotificationHistoryResponse.Attempt(attemptDate: Int64(($0.date.timeIntervalSince1970 * 1000).rounded()), sendAttemptResult: $0.result)
-                    }
+                    sendAttempts: test.attempts.map(NotificationHistoryResponse.Attempt.init)
                 )
             }
         }
@@ -393,9 +396,7 @@ struct ServerAPIRoutes {
         for notification in page.items {
             items.append(NotificationHistoryResponse.Item(
                 signedPayload: try await engine.signedNotification(notification),
-                sendAttempts: notification.delivery.attempts.map {
-                    NotificationHistoryResponse.Attempt(attemptDate: Int64(($0.date.timeIntervalSince1970 * 1000).rounded()), sendAttemptResult: $0.result)
-                }
+                sendAttempts: notification.delivery.attempts.map(NotificationHistoryResponse.Attempt.init)
             ))
         }
         return NotificationHistoryResponse(paginationToken: page.token, hasMore: page.hasMore, notificationHistory: items)

@@ -19,11 +19,7 @@ struct RenewalParityTests {
             ChildProcess.packageRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/verify_signed_data.py").path,
             kind, tokenFile.path, "--bundle-id", app, "--environment", "SANDBOX",
         ]
-        for (index, root) in try store.signer.certificateAuthority.rootCertificatesDER.enumerated() {
-            let rootFile = directory.appendingPathComponent("root\(index).der")
-            try root.write(to: rootFile)
-            arguments += ["--root", rootFile.path]
-        }
+        arguments += try rootArguments(of: store, in: directory)
         let result = try await ChildProcess.tool("python3", arguments).finished()
         #expect(result.status == 0, "\(result.errorOutput)")
         let line = try #require(result.output.split(separator: "\n").last.map(String.init))

@@ -209,11 +209,7 @@ struct SubscriptionScenarioParityTests {
             ChildProcess.packageRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/verify_batch.py").path,
             batchFile.path, "--bundle-id", app, "--environment", "SANDBOX",
         ]
-        for (index, root) in try store.signer.certificateAuthority.rootCertificatesDER.enumerated() {
-            let rootFile = directory.appendingPathComponent("root\(index).der")
-            try root.write(to: rootFile)
-            arguments += ["--root", rootFile.path]
-        }
+        arguments += try rootArguments(of: store, in: directory)
         let result = try await ChildProcess.tool("python3", arguments).finished()
         #expect(result.status == 0, "\(result.errorOutput). Install Apple's library: pip install app-store-server-library==3.1.2")
         let line = try #require(result.output.split(separator: "\n").last.map(String.init))

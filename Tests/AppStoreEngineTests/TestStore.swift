@@ -31,3 +31,13 @@ extension StoreEngine {
         try await purchase(PurchaseRequest(productID: productID, accountID: account, bundleID: app, quantity: quantity, deviceID: device))
     }
 }
+
+/// Writes the store's root certificates as DER files in `directory` and returns the `--root FILE` arguments the
+/// Python scripts that wrap Apple's library take.
+func rootArguments(of store: StoreEngine, in directory: URL) throws -> [String] {
+    try store.signer.certificateAuthority.rootCertificatesDER.enumerated().flatMap { index, root in
+        let file = directory.appendingPathComponent("root\(index).der")
+        try root.write(to: file)
+        return ["--root", file.path]
+    }
+}

@@ -144,12 +144,8 @@ struct StoreOperation {
             // An offer redeemed for the current product starts at the next renewal.
             let offer = record.offer
             let cancelsDowngrade = subscription.autoRenewProductID != record.productID
-            record.origin = .repurchase
-            record.amountCharged = 0
-            record.unitPrice = catalog.product(record.productID)?.price ?? record.unitPrice
-            record.offer = nil
+            makeUncharged(&record, endingWith: subscription)
             record.purchaseDate = subscription.periodStartDate
-            record.expiresDate = subscription.expiresDate
             guard cancelsDowngrade || offer != nil else { return [] }
             subscription.autoRenewProductID = record.productID
             subscription.pendingOffer = offer ?? subscription.pendingOffer
@@ -158,11 +154,7 @@ struct StoreOperation {
         let current = catalog.product(subscription.productID)?.subscription
         let immediate = current.map { terms.level < $0.level || (terms.level == $0.level && terms.period == $0.period) } ?? true
         guard immediate else {
-            record.origin = .repurchase
-            record.amountCharged = 0
-            record.unitPrice = catalog.product(record.productID)?.price ?? record.unitPrice
-            record.offer = nil
-            record.expiresDate = subscription.expiresDate
+            makeUncharged(&record, endingWith: subscription)
             subscription.autoRenewProductID = record.productID
             subscription.autoRenewEnabled = true
             subscription.pendingOffer = nil
@@ -185,6 +177,17 @@ struct StoreOperation {
             .saveTransaction(previous), .saveSubscription(subscription),
             .saveNotification(notification(changeType, .upgrade, about: record, subscription: subscription)),
         ]
+    }
+
+    /// Makes `record` an uncharged transaction of its product that ends with the subscription's current period: a
+    /// repurchase of the current product, or a plan change that waits for the next renewal. An offer it claimed
+    /// does not price it.
+    private func makeUncharged(_ record: inout TransactionRecord, endingWith subscription: SubscriptionRecord) {
+        record.origin = .repurchase
+        record.amountCharged = 0
+        record.unitPrice = catalog.product(record.productID)?.price ?? record.unitPrice
+        record.offer = nil
+        record.expiresDate = subscription.expiresDate
     }
 
     /// Applies every subscription event due by now, earliest first: each subscription renews at the end of each
