@@ -86,6 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("Unknown log level \"\(logLevel)\". Use trace, debug, info, notice, warning, error or critical.")
         }
+        if !["127.0.0.1", "::1", "localhost"].contains(host) {
+            FileHandle.standardError.write(Data("warning: listening on \(host), so other machines can reach this store and change its purchases; it has no authentication but the App Store Server API's. Use the default 127.0.0.1 unless they must.\n".utf8))
+        }
         let configuration = try loadConfiguration(config)
         let engine = try location.openStore(configuration: configuration)
         var logger = Logger(label: "storekit")
