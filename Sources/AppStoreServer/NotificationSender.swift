@@ -161,6 +161,7 @@ public actor NotificationSender: ScheduledEventSource {
         if !restoredWaiting { await restoreWaiting() }
         while let due = try? await engine.notificationsDue(limit: 100), !due.isEmpty {
             let now = engine.clock.now()
+            var saved = 0
             for var notification in due {
                 let original = notification.originalTransactionID
                 if let until = waiting[original], until > now {
@@ -176,10 +177,13 @@ public actor NotificationSender: ScheduledEventSource {
                 }
                 do {
                     try await engine.saveDelivery(of: notification)
+                    saved += 1
                 } catch {
                     logger.warning("notification \(notification.id): \(error.message)")
                 }
             }
+            // Nothing could be saved (the storage fails): stop rather than send the same batch again; the next wake retries.
+            guard saved > 0 else { return }
         }
     }
 
