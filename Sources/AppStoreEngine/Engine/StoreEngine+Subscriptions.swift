@@ -180,16 +180,9 @@ extension StoreEngine {
         try await read { try $0.notificationsDue(by: .distantFuture, limit: 1).first?.delivery.nextAttemptDate }
     }
 
-    /// Saves a notification's delivery state after an attempt to send it.
-    ///
-    /// - Throws: `StoreError.unknownTransaction` when the notification is no longer in the outbox (its transaction
-    ///   was deleted); nothing is written then.
+    /// Saves a notification's delivery state after an attempt to send it. A notification no longer in the outbox (its
+    /// transaction was deleted meanwhile) stays deleted.
     public func saveDelivery(of notification: NotificationRecord) async throws(StoreError) {
-        try await perform { operation in
-            guard try operation.storage.notifications(matching: NotificationQuery()).contains(where: { $0.id == notification.id }) else {
-                throw StoreError.unknownTransaction("Notification \(notification.id) is no longer in the outbox; its transaction was deleted.")
-            }
-            try operation.storage.write(.updateNotification(notification))
-        }
+        try await perform { try $0.storage.write(.updateNotification(notification)) }
     }
 }

@@ -51,7 +51,8 @@ public enum StorageChange: Sendable, Hashable {
     case deleteSubscriptions([UInt64])
     /// Appends a notification to the tenant's outbox.
     case saveNotification(NotificationRecord)
-    /// Replaces a notification of the outbox (its delivery state), keeping its place in the order.
+    /// Replaces a notification of the outbox (its delivery state), keeping its place in the order; nothing when it is
+    /// no longer there.
     case updateNotification(NotificationRecord)
     /// Replaces the tenant's clock state: how far its clock runs ahead of wall time, and its time rate.
     case saveClockState(StoreClockState)
