@@ -189,8 +189,8 @@ public actor NotificationSender: ScheduledEventSource {
 
     /// Rebuilds, after a restart, which originals wait for a retry: those with a pending notification that was tried.
     private func restoreWaiting() async {
-        guard let pending = try? await engine.notifications() else { return }
-        for notification in pending where notification.delivery.state == .pending && !notification.delivery.attempts.isEmpty {
+        guard let pending = try? await engine.pendingNotifications() else { return }
+        for notification in pending where !notification.delivery.attempts.isEmpty {
             if let date = notification.delivery.nextAttemptDate {
                 waiting[notification.originalTransactionID] = min(waiting[notification.originalTransactionID] ?? date, date)
             }

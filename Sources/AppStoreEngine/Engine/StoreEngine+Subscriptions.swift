@@ -175,6 +175,11 @@ extension StoreEngine {
         return try await read { try $0.notificationsDue(by: now, limit: limit) }
     }
 
+    /// Every notification still waiting to be sent, by its next attempt's date and then in the order written.
+    public func pendingNotifications() async throws(StoreError) -> [NotificationRecord] {
+        try await read { try $0.notificationsDue(by: .distantFuture, limit: Int.max) }
+    }
+
     /// When the next attempt to send a pending notification is due, if any is pending.
     public func nextNotificationAttemptDate() async throws(StoreError) -> Date? {
         try await read { try $0.notificationsDue(by: .distantFuture, limit: 1).first?.delivery.nextAttemptDate }
