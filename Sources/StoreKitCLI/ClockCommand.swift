@@ -104,14 +104,24 @@ struct ClockAdvanceCommand: AsyncParsableCommand {
     @OptionGroup var options: ClockStoreOptions
 
     func validate() throws {
-        _ = try ClockDuration(parsing: duration)
+        _ = try parsedDuration()
+    }
+
+    private func parsedDuration() throws -> ClockDuration {
+        guard let parsed = ClockDuration(parsing: duration) else {
+            throw ValidationError("\"\(duration)\" is not a duration. Write numbers with units: \(ClockDuration.unitsHelp).")
+        }
+        return parsed
     }
 
     func run() async throws {
-        let duration = try ClockDuration(parsing: duration)
+        let duration = try parsedDuration()
         let store = try options.openStore()
         let now = store.clock.now()
-        try await store.advanceClock(by: try duration.added(to: now).timeIntervalSince(now))
+        guard let target = duration.added(to: now) else {
+            throw ValidationError("The duration is too long to add to \(now.formatted(.iso8601)). Use a shorter one.")
+        }
+        try await store.advanceClock(by: target.timeIntervalSince(now))
         try await printMoved(store, options: options)
     }
 }
@@ -261,56 +271,6 @@ struct TimeRateArgument: ExpressibleByArgument {
     static func name(of rate: TimeRate) -> String { String(describing: rate) }
 
     static var allValueStrings: [String] { TimeRate.allCases.map(name(of:)) }
-}
-
-/// A duration on the command line: numbers with units, such as `1y`, `3mo`, `2w` or `1mo2d`.
-struct ClockDuration {
-    /// The units, longest spelling first so `mo` is not read as `m`.
-    enum Unit: String, CaseIterable {
-        case months = "mo", years = "y", weeks = "w", days = "d", hours = "h", minutes = "m", seconds = "s"
-    }
-
-    var parts: [(value: Int, unit: Unit)]
-
-    static let unitsHelp = "y (years), mo (months), w (weeks), d (days), h (hours), m (minutes), s (seconds), e.g. 1y, 3mo, 2w, 10d, 12h, 30m, 45s or 1mo2d"
-
-    init(parsing text: String) throws {
-        var parts: [(Int, Unit)] = []
-        var rest = Substring(text.trimmingCharacters(in: .whitespaces).lowercased())
-        while !rest.isEmpty {
-            let digits = rest.prefix(while: \.isASCII).prefix(while: \.isNumber)
-            let afterDigits = rest.dropFirst(digits.count)
-            guard let value = Int(digits), let unit = Unit.allCases.first(where: { afterDigits.hasPrefix($0.rawValue) }) else {
-                throw ValidationError("\"\(text)\" is not a duration. Write numbers with units: \(Self.unitsHelp).")
-            }
-            parts.append((value, unit))
-            rest = afterDigits.dropFirst(unit.rawValue.count)
-        }
-        guard !parts.isEmpty else {
-            throw ValidationError("Give a duration: numbers with units, \(Self.unitsHelp).")
-        }
-        self.parts = parts
-    }
-
-    /// `date` moved forward by this duration, in the Gregorian calendar in UTC.
-    func added(to date: Date) throws -> Date {
-        var components = DateComponents()
-        for (value, unit) in parts {
-            switch unit {
-            case .years: components.year = (components.year ?? 0) + value
-            case .months: components.month = (components.month ?? 0) + value
-            case .weeks: components.day = (components.day ?? 0) + 7 * value
-            case .days: components.day = (components.day ?? 0) + value
-            case .hours: components.hour = (components.hour ?? 0) + value
-            case .minutes: components.minute = (components.minute ?? 0) + value
-            case .seconds: components.second = (components.second ?? 0) + value
-            }
-        }
-        guard let moved = Calendar.gregorianUTC.date(byAdding: components, to: date) else {
-            throw ValidationError("The duration is too long to add to \(date.formatted(.iso8601)). Use a shorter one.")
-        }
-        return moved
-    }
 }
 
 /// Parses an ISO 8601 date or day for `storekit clock set`.
