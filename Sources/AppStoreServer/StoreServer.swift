@@ -59,6 +59,7 @@ public struct StoreServer: Sendable {
             let settings = await engine.settings
             return ProductsResponse(catalog: catalog, storefront: Storefront.named(settings.storefront))
         }
+        ControlRoutes(engine: engine).add(to: router)
         ServerAPIRoutes(
             engine: engine, authenticator: ServerAPIAuthenticator(keys: apiKeys), notificationSender: notificationSender, logger: logger
         ).add(to: router)

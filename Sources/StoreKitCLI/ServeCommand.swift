@@ -20,7 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
         (/inApps/v1|v2/history/{id}), refund history (/inApps/v2/refund/lookup/{id}), notification history \
         (POST /inApps/v1/notifications/history), renewal-date extension (PUT /inApps/v1/subscriptions/extend/{id}) \
         app account tokens (PUT /inApps/v1/transactions/{id}/appAccountToken) and test notifications \
-        (POST /inApps/v1/notifications/test, GET /inApps/v1/notifications/test/{token}).
+        (POST /inApps/v1/notifications/test, GET /inApps/v1/notifications/test/{token}). The control API \
+        (/control/purchases, /control/transactions/{id}/refund, /control/clock/advance, /control/settings, …) \
+        drives the store from backend tests in any language.
 
         With --notification-url the server sends App Store Server Notifications V2 as the App Store does: each change \
         in the store's outbox (see `storekit notifications`) is POSTed as {"signedPayload": "<JWS>"}, and an answer \

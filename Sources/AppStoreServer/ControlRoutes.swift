@@ -1,0 +1,246 @@
+import AppStoreEngine
+import AppStoreFormats
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// A transaction as the control API answers it: Apple's field names where Apple has one, and its JWS.
+struct ControlTransaction: Encodable {
+    var transactionId: String
+    var originalTransactionId: String
+    var productId: String
+    var bundleId: String
+    var account: String
+    var type: String
+    var quantity: Int
+    var purchaseDate: String
+    var expiresDate: String?
+    var price: String
+    var currency: String
+    var origin: String
+    var state: String
+    var revocationDate: String?
+    var offerType: Int32?
+    var offerIdentifier: String?
+    var signedTransaction: String?
+
+    init(_ record: TransactionRecord, signed: String?) {
+        transactionId = String(record.id)
+        originalTransactionId = String(record.originalID)
+        productId = record.productID
+        bundleId = record.bundleID
+        account = record.accountID
+        type = record.productType.rawValue
+        quantity = record.quantity
+        purchaseDate = record.purchaseDate.formatted(.iso8601)
+        expiresDate = record.expiresDate?.formatted(.iso8601)
+        price = "\(record.amountCharged)"
+        currency = record.currency
+        origin = record.origin.rawValue
+        state = switch record.state {
+        case .purchased: "purchased"
+        case .pendingApproval: "pending-approval"
+        case .declined: "declined"
+        case .interrupted: "interrupted"
+        case .failed(let code): "failed(\(code))"
+        }
+        revocationDate = record.revocationDate?.formatted(.iso8601)
+        offerType = record.offer?.type.rawValue
+        offerIdentifier = record.offer?.identifier
+        signedTransaction = signed
+    }
+}
+
+/// The body of `POST /control/purchases`.
+struct ControlPurchaseRequest: Decodable {
+    var productId: String
+    var account: String?
+    var bundleId: String?
+    var quantity: Int?
+    /// An offer code's reference name, to redeem it with the purchase.
+    var offerCode: String?
+}
+
+/// The body of `POST /control/clock/advance`: `by` a duration such as `1mo2d`, or `to` an ISO 8601 date.
+struct ControlClockRequest: Decodable {
+    var by: String?
+    var to: String?
+}
+
+/// `GET /control/clock`.
+struct ControlClockResponse: Encodable {
+    var now: String
+    var timeRate: Int
+}
+
+/// The body of `PUT /control/settings`: the switches to change; others stay.
+struct ControlSettingsRequest: Decodable {
+    var storefront: String?
+    var locale: String?
+    var askToBuyEnabled: Bool?
+    var interruptedPurchasesEnabled: Bool?
+    var failTransactionsEnabled: Bool?
+    var failureErrorCode: Int?
+    var renewalBillingIssuesEnabled: Bool?
+    var billingGracePeriodEnabled: Bool?
+    var renewalLimit: Int?
+}
+
+/// The body of subscription switches: `{"enabled": true}` for auto-renew, `{"consented": true}` for a price increase.
+struct ControlSwitchRequest: Decodable {
+    var enabled: Bool?
+    var consented: Bool?
+}
+
+/// What `SKTestSession` is to Swift, over HTTP for every other language: buy, act on transactions and subscriptions,
+/// move the clock and flip the test switches of the running store.
+struct ControlRoutes {
+    let engine: StoreEngine
+
+    func add(to router: Router<BasicRequestContext>) {
+        let control = router.group("control")
+        control.get("clock") { _, _ in
+            try await answer { ControlClockResponse(now: engine.clock.now().formatted(.iso8601), timeRate: await engine.settings.timeRate.rawValue) }
+        }
+        control.post("clock/advance") { request, context in
+            let body = try? await request.decode(as: ControlClockRequest.self, context: context)
+            return try await answer {
+                if let text = body?.by {
+                    let now = engine.clock.now()
+                    guard let duration = ClockDuration(parsing: text), let target = duration.added(to: now) else {
+                        throw ControlError.badRequest("\"\(text)\" is not a duration. Write numbers with units: \(ClockDuration.unitsHelp).")
+                    }
+                    try await engine.advanceClock(to: target)
+                } else if let text = body?.to {
+                    guard let date = try? Date(text, strategy: .iso8601) else {
+                        throw ControlError.badRequest("\"\(text)\" is not an ISO 8601 date such as 2027-01-01T00:00:00Z.")
+                    }
+                    try await engine.advanceClock(to: date)
+                } else {
+                    throw ControlError.badRequest("Give {\"by\": \"1mo\"} or {\"to\": \"2027-01-01T00:00:00Z\"}.")
+                }
+                return ControlClockResponse(now: engine.clock.now().formatted(.iso8601), timeRate: await engine.settings.timeRate.rawValue)
+            }
+        }
+        control.put("settings") { request, context in
+            let body = try? await request.decode(as: ControlSettingsRequest.self, context: context)
+            return try await answer {
+                guard let body else { throw ControlError.badRequest("The body is not a settings object; see the control API documentation for its fields.") }
+                if let storefront = body.storefront, Storefront.named(storefront) == nil {
+                    throw ControlError.badRequest("Unknown storefront \"\(storefront)\". Use an ISO 3166-1 alpha-3 code such as USA or FRA.")
+                }
+                await engine.updateSettings { settings in
+                    if let value = body.storefront { settings.storefront = value }
+                    if let value = body.locale { settings.locale = value }
+                    if let value = body.askToBuyEnabled { settings.askToBuyEnabled = value }
+                    if let value = body.interruptedPurchasesEnabled { settings.interruptedPurchasesEnabled = value }
+                    if let value = body.failTransactionsEnabled { settings.failTransactionsEnabled = value }
+                    if let value = body.failureErrorCode { settings.failureErrorCode = value }
+                    if let value = body.renewalBillingIssuesEnabled { settings.renewalBillingIssuesEnabled = value }
+                    if let value = body.billingGracePeriodEnabled { settings.billingGracePeriodEnabled = value }
+                    if let value = body.renewalLimit { settings.renewalLimit = value > 0 ? value : nil }
+                }
+                return await engine.settings
+            }
+        }
+        control.post("purchases") { request, context in
+            let body = try? await request.decode(as: ControlPurchaseRequest.self, context: context)
+            return try await answer {
+                guard let body else { throw ControlError.badRequest("Give {\"productId\": …} and optionally account, bundleId, quantity, offerCode.") }
+                let record = try await engine.purchase(PurchaseRequest(
+                    productID: body.productId, accountID: body.account ?? StoreDefaults.accountID,
+                    bundleID: body.bundleId ?? StoreDefaults.bundleID, quantity: body.quantity ?? 1,
+                    offer: body.offerCode.map(OfferRedemption.code)
+                ))
+                return try await transactionOutput(record)
+            }
+        }
+        control.get("transactions/:id") { _, context in
+            try await answer { try await transactionOutput(try await engine.transaction(try id(context))) }
+        }
+        for action in ["refund", "approve", "decline", "resolve"] {
+            control.post("transactions/:id/\(action)") { _, context in
+                try await answer {
+                    let id = try id(context)
+                    let record: TransactionRecord = switch action {
+                    case "refund": try await engine.refund(transactionID: id)[0]
+                    case "approve": try await engine.approveAskToBuy(transactionID: id)
+                    case "decline": try await engine.declineAskToBuy(transactionID: id)
+                    default: try await engine.resolveIssue(transactionID: id)
+                    }
+                    return try await transactionOutput(record)
+                }
+            }
+        }
+        control.delete("transactions/:id") { _, context in
+            try await answer { ["deleted": try await engine.deleteTransaction(try id(context)).map(String.init)] }
+        }
+        for action in ["renew", "expire", "auto-renew", "price-increase", "price-increase/answer"] {
+            control.post("subscriptions/:id/\(action)") { request, context in
+                let body = try? await request.decode(as: ControlSwitchRequest.self, context: context)
+                return try await answer {
+                    let subscription = try await engine.subscription(forTransaction: try id(context)).id
+                    switch action {
+                    case "renew": try await engine.renewSubscription(subscription)
+                    case "expire": try await engine.expireSubscription(subscription)
+                    case "auto-renew":
+                        guard let enabled = body?.enabled else { throw ControlError.badRequest("Give {\"enabled\": true} or {\"enabled\": false}.") }
+                        try await engine.setAutoRenew(subscription: subscription, enabled: enabled)
+                    case "price-increase": try await engine.requestPriceIncreaseConsent(subscription: subscription)
+                    default:
+                        guard let consented = body?.consented else { throw ControlError.badRequest("Give {\"consented\": true} or {\"consented\": false}.") }
+                        try await engine.answerPriceIncrease(subscription: subscription, consented: consented)
+                    }
+                    return try await engine.subscription(forTransaction: subscription)
+                }
+            }
+        }
+        control.get("notifications") { _, _ in
+            try await answer {
+                try await engine.notifications().map { notification in
+                    [
+                        "notificationUUID": notification.id.uuidString.lowercased(), "notificationType": notification.type.rawValue,
+                        "subtype": notification.subtype?.rawValue ?? "", "date": notification.date.formatted(.iso8601),
+                        "transactionId": String(notification.transactionID), "delivery": notification.delivery.state.rawValue,
+                    ]
+                }
+            }
+        }
+    }
+
+    private func id(_ context: BasicRequestContext) throws -> UInt64 {
+        let text = context.parameters.get("id") ?? ""
+        guard let id = UInt64(text) else { throw ControlError.badRequest("\"\(text)\" is not a transaction identifier such as 2000000000000001.") }
+        return id
+    }
+
+    private func transactionOutput(_ record: TransactionRecord) async throws -> ControlTransaction {
+        ControlTransaction(record, signed: record.state.isCompleted ? try await engine.signedTransaction(record) : nil)
+    }
+
+    /// Runs `body` and answers its value as JSON: 200, or 400/404 with `{"error": message}` when the store refuses.
+    private func answer(_ body: () async throws -> some Encodable) async throws -> Response {
+        do {
+            return try json(try await body(), status: .ok)
+        } catch let error as ControlError {
+            return try json(["error": error.message], status: .badRequest)
+        } catch let error as StoreError {
+            let status: HTTPResponse.Status = error == .unknownTransaction || error == .unknownProduct ? .notFound : .badRequest
+            return try json(["error": error.message], status: status)
+        }
+    }
+
+    private func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}
+
+/// A control request the server cannot act on, with what to send instead.
+struct ControlError: Error {
+    let message: String
+    static func badRequest(_ message: String) -> ControlError { ControlError(message: message) }
+}

@@ -1,0 +1,84 @@
+import AppStoreEngine
+import AppStoreFormats
+import AppStoreServer
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import StoreKitConfiguration
+import Testing
+
+/// The control API: what SKTestSession is to Swift, over HTTP.
+@Suite("Control API")
+struct ControlAPITests {
+    static let start = Date(timeIntervalSince1970: 1_768_478_400)
+
+    func makeServer() -> StoreServer {
+        let catalog = Catalog(products: [
+            CatalogProduct(id: "premium", type: .nonConsumable, price: Decimal(string: "4.99")!),
+            CatalogProduct(id: "monthly", type: .autoRenewable, price: Decimal(string: "2.99")!,
+                           subscription: SubscriptionTerms(groupID: "G1", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))),
+        ])
+        let engine = StoreEngine(catalog: catalog, storage: InMemoryStorage(), clock: VirtualClock(start: Self.start), signer: .ephemeral)
+        return StoreServer(engine: engine, port: 0)
+    }
+
+    /// Sends a request and returns the status and the JSON body.
+    func call(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil) async throws -> (HTTPResponse.Status, Any?) {
+        try await client.execute(uri: uri, method: method, headers: [.contentType: "application/json"], body: body.map { ByteBuffer(string: $0) }) { response in
+            (response.status, try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)))
+        }
+    }
+
+    @Test("Buy, refund, switch Ask to Buy on and approve, move the clock and see the renewal, act on the subscription")
+    func sessionOverHTTP() async throws {
+        let server = makeServer()
+        try await server.makeApplication().test(.router) { client in
+            let (status, bought) = try await call(client, .post, "/control/purchases", #"{"productId": "premium", "account": "alice", "bundleId": "com.example.demo"}"#)
+            #expect(status == .ok)
+            let premium = try #require(bought as? [String: Any])
+            #expect(premium["state"] as? String == "purchased")
+            #expect(premium["account"] as? String == "alice")
+            #expect((premium["signedTransaction"] as? String)?.split(separator: ".").count == 3)
+            let premiumID = try #require(premium["transactionId"] as? String)
+            let (_, refunded) = try await call(client, .post, "/control/transactions/\(premiumID)/refund")
+            #expect((refunded as? [String: Any])?["revocationDate"] != nil)
+
+            #expect(try await call(client, .put, "/control/settings", #"{"askToBuyEnabled": true}"#).0 == .ok)
+            let (_, pending) = try await call(client, .post, "/control/purchases", #"{"productId": "monthly"}"#)
+            let monthly = try #require(pending as? [String: Any])
+            #expect(monthly["state"] as? String == "pending-approval")
+            let monthlyID = try #require(monthly["transactionId"] as? String)
+            let (_, approved) = try await call(client, .post, "/control/transactions/\(monthlyID)/approve")
+            #expect((approved as? [String: Any])?["state"] as? String == "purchased")
+
+            let (_, clock) = try await call(client, .post, "/control/clock/advance", #"{"by": "1mo"}"#)
+            #expect((clock as? [String: Any])?["now"] as? String == "2026-02-15T12:00:00Z")
+            let engine = server.engine
+            #expect(try await engine.transactions(TransactionQuery(originalID: UInt64(monthlyID)!)).count == 2)
+
+            let (_, autoRenew) = try await call(client, .post, "/control/subscriptions/\(monthlyID)/auto-renew", #"{"enabled": false}"#)
+            #expect((autoRenew as? [String: Any])?["autoRenewEnabled"] as? Bool == false)
+            let (_, notifications) = try await call(client, .get, "/control/notifications")
+            #expect((notifications as? [[String: Any]])?.map { $0["notificationType"] as? String } == [
+                "ONE_TIME_CHARGE", "REFUND", "SUBSCRIBED", "DID_RENEW", "DID_CHANGE_RENEWAL_STATUS",
+            ])
+        }
+    }
+
+    @Test("Requests the store refuses answer 400 or 404 with a message saying what to send")
+    func refusals() async throws {
+        try await makeServer().makeApplication().test(.router) { client in
+            let (unknownProduct, body) = try await call(client, .post, "/control/purchases", #"{"productId": "nope"}"#)
+            #expect(unknownProduct == .notFound)
+            #expect(((body as? [String: Any])?["error"] as? String)?.contains("premium") == true)
+            #expect(try await call(client, .post, "/control/transactions/12x/refund").0 == .badRequest)
+            #expect(try await call(client, .post, "/control/transactions/2000000000000099/refund").0 == .notFound)
+            let (badDuration, message) = try await call(client, .post, "/control/clock/advance", #"{"by": "soon"}"#)
+            #expect(badDuration == .badRequest)
+            #expect(((message as? [String: Any])?["error"] as? String)?.contains("1mo") == true)
+            #expect(try await call(client, .post, "/control/clock/advance", #"{"to": "2020-01-01T00:00:00Z"}"#).0 == .badRequest)
+            #expect(try await call(client, .put, "/control/settings", #"{"storefront": "XXX"}"#).0 == .badRequest)
+        }
+    }
+}
