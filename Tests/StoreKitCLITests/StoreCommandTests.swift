@@ -115,4 +115,31 @@ struct StoreCommandTests {
         #expect(run.output.contains("Example"))
         #expect(run.output.contains("storekit \(command)"))
     }
+
+    @Test("approve, resolve, renew, auto-renew, price-consent and expire act on the store as SKTestSession's controls do")
+    func transactionActions() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let monthly = try #require(try purchase("com.example.demo.plus.monthly")["transactionId"] as? String)
+        func run(_ arguments: [String]) throws -> StorekitRun {
+            try storekit(arguments + ["--config", demoConfiguration, "--data-dir", dataDirectory.path])
+        }
+        let renewed = try run(["renew", monthly])
+        #expect(renewed.status == 0, "\(renewed.errorOutput)")
+        #expect(renewed.output.contains("renewal of \(monthly)"))
+        #expect(try run(["auto-renew", monthly, "off"]).output.contains("auto-renew off"))
+        #expect(try run(["auto-renew", monthly, "on"]).output.contains("auto-renew on"))
+        #expect(try run(["price-consent", monthly, "request"]).output.contains("price increase pending"))
+        #expect(try run(["price-consent", monthly, "accept"]).output.contains("price increase agreed"))
+        let refused = try run(["price-consent", monthly, "accept"])
+        #expect(refused.status != 0)
+        #expect(refused.errorOutput.contains("no price increase waiting"), "\(refused.errorOutput)")
+        #expect(try run(["expire", monthly]).output.contains("expired"))
+        let resolveNothing = try run(["resolve", monthly])
+        #expect(resolveNothing.status != 0)
+        #expect(resolveNothing.errorOutput.contains("not interrupted"), "\(resolveNothing.errorOutput)")
+        let notifications = try storekit(["notifications", "--data-dir", dataDirectory.path]).output
+        for summary in ["DID_RENEW", "AUTO_RENEW_DISABLED", "AUTO_RENEW_ENABLED", "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED", "EXPIRED/VOLUNTARY"] {
+            #expect(notifications.contains(summary), "\(summary) in \(notifications)")
+        }
+    }
 }
