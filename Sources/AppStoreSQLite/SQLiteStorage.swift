@@ -148,6 +148,12 @@ public final class SQLiteStorage: Storage {
                 table.column("timeRate", .integer)
             }
         }
+        migrator.registerMigration("v8-bench: due-date index that also gives identifier order") { db in
+            // With only (tenant, nextEventDate), SQLite read every subscription due at the same date and sorted them
+            // by id for each batch of the catch-up: a period end shared by 100,000 subscribers cost 200 such sorts.
+            try db.drop(index: "subscriptionByDueDate")
+            try db.create(index: "subscriptionByDueDate", on: "subscription", columns: ["tenant", "nextEventDate", "id"])
+        }
         return migrator
     }
 
@@ -236,12 +242,8 @@ private struct SQLiteTransaction: StorageTransaction {
     }
 
     func subscriptionsDue(by date: Date, limit: Int) throws -> [SubscriptionRecord] {
-        try String.fetchAll(
-            try db.cachedStatement(
-                sql: "SELECT body FROM subscription WHERE tenant = ? AND nextEventDate <= ? ORDER BY nextEventDate, id LIMIT ?"
-            ),
-            arguments: [tenant, date.timeIntervalSince1970, limit]
-        ).map { try Self.decode(SubscriptionRecord.self, from: $0) }
+        let (sql, arguments) = SQLiteQueries.subscriptionsDue(by: date, limit: limit, tenant: tenant)
+        return try String.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { try Self.decode(SubscriptionRecord.self, from: $0) }
     }
 
     func nextSubscriptionEventDate() throws -> Date? {
@@ -376,6 +378,14 @@ package enum SQLiteQueries {
             return ("SELECT body FROM subscription WHERE tenant = ? AND accountID = ? AND bundleID = ? ORDER BY id", [tenant, accountID, bundleID])
         }
         return ("SELECT body FROM subscription WHERE tenant = ? AND accountID = ? ORDER BY id", [tenant, accountID])
+    }
+
+    /// The subscriptions due by `date`, earliest first, then in identifier order: the catch-up reads them a batch at a time.
+    package static func subscriptionsDue(by date: Date, limit: Int, tenant: String) -> (sql: String, arguments: StatementArguments) {
+        (
+            "SELECT body FROM subscription WHERE tenant = ? AND nextEventDate <= ? ORDER BY nextEventDate, id LIMIT ?",
+            [tenant, date.timeIntervalSince1970, limit]
+        )
     }
 
     /// The notifications a query selects, by date and then in the order they were written.
