@@ -182,7 +182,9 @@ public final class SQLiteStorage: Storage {
         try await pool.writeWithoutTransaction { db in
             var result: Result?
             try db.inTransaction(.immediate) {
-                result = try body(SQLiteTransaction(db: db, tenant: tenant))
+                let transaction = SQLiteTransaction(db: db, tenant: tenant, identifiers: IdentifierCounter())
+                result = try body(transaction)
+                try transaction.storeIdentifierCounter()
                 return .commit
             }
             return result!
@@ -196,6 +198,8 @@ public final class SQLiteStorage: Storage {
 private struct SQLiteTransaction: StorageTransaction {
     let db: Database
     let tenant: String
+    /// The identifiers a write transaction hands out; `nil` in a snapshot read.
+    var identifiers: IdentifierCounter? = nil
 
     func account(id: String) throws -> Account? {
         try String.fetchOne(try db.cachedStatement(sql: "SELECT body FROM account WHERE tenant = ? AND id = ?"), arguments: [tenant, id])
@@ -264,14 +268,25 @@ private struct SQLiteTransaction: StorageTransaction {
         return StoreClockState(offset: row["offset"], timeRate: rate.flatMap(TimeRate.init(rawValue:)))
     }
 
+    /// Counts in memory from the tenant's stored next identifier, which ``storeIdentifierCounter()`` writes back before
+    /// the transaction commits: no other connection writes meanwhile (`BEGIN IMMEDIATE`), and a catch-up that renews
+    /// a million subscriptions would otherwise run two statements per renewal for its identifiers alone.
     func allocateTransactionID() throws -> UInt64 {
-        let next = try UInt64.fetchOne(try db.cachedStatement(sql: "SELECT nextTransactionID FROM tenant WHERE id = ?"), arguments: [tenant])
-            ?? TransactionRecord.firstID
-        try db.execute(
-            sql: "INSERT INTO tenant (id, nextTransactionID) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET nextTransactionID = excluded.nextTransactionID",
-            arguments: [tenant, next + 1]
-        )
+        guard let identifiers else { throw StoreError.storageFailure("Transaction identifiers are allocated only in a write transaction.") }
+        let next = try identifiers.next ?? UInt64.fetchOne(
+            try db.cachedStatement(sql: "SELECT nextTransactionID FROM tenant WHERE id = ?"), arguments: [tenant]
+        ) ?? TransactionRecord.firstID
+        identifiers.next = next + 1
         return next
+    }
+
+    /// Stores the next identifier when the transaction allocated any.
+    func storeIdentifierCounter() throws {
+        guard let next = identifiers?.next else { return }
+        try execute(
+            "INSERT INTO tenant (id, nextTransactionID) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET nextTransactionID = excluded.nextTransactionID",
+            arguments: [tenant, next]
+        )
     }
 
     func write(_ change: StorageChange) throws {
@@ -313,11 +328,22 @@ private struct SQLiteTransaction: StorageTransaction {
         case .deletePurchaseIntent(let id):
             try execute("DELETE FROM purchaseIntent WHERE tenant = ? AND id = ?", arguments: [tenant, id.uuidString])
         case .saveSubscription(let subscription):
+            let body = try Self.encode(subscription)
+            // Most saves move an existing subscription on: updating its body and due date rewrites one index, where
+            // replacing the row deleted and inserted it in all four.
+            try execute(
+                "UPDATE subscription SET nextEventDate = ?, body = ? WHERE tenant = ? AND id = ? AND accountID = ? AND bundleID = ?",
+                arguments: [
+                    subscription.nextEventDate?.timeIntervalSince1970, body,
+                    tenant, subscription.id, subscription.accountID, subscription.bundleID,
+                ]
+            )
+            guard db.changesCount == 0 else { return }
             try execute(
                 "INSERT OR REPLACE INTO subscription (tenant, id, accountID, bundleID, nextEventDate, body) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [
                     tenant, subscription.id, subscription.accountID, subscription.bundleID,
-                    subscription.nextEventDate?.timeIntervalSince1970, try Self.encode(subscription),
+                    subscription.nextEventDate?.timeIntervalSince1970, body,
                 ]
             )
         case .deleteSubscriptions(let ids):
@@ -356,6 +382,12 @@ private struct SQLiteTransaction: StorageTransaction {
     private static func decode<T: Decodable>(_ type: T.Type, from body: String) throws -> T {
         try decoder.decode(type, from: Data(body.utf8))
     }
+}
+
+/// The next transaction identifier of a write transaction's tenant, once read. Used only on the transaction's
+/// connection queue, one operation at a time.
+private final class IdentifierCounter {
+    var next: UInt64?
 }
 
 /// The queries whose cost grows with the store if SQLite walks a whole tenant: visible to the package so a test can
