@@ -371,16 +371,14 @@ private struct SQLiteTransaction: StorageTransaction {
         try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 
-    /// One encoder and one decoder for every row: making them per row cost more than a small record's JSON.
-    private static let encoder = JSONEncoder()
-    private static let decoder = JSONDecoder()
-
+    /// A row's body, written in one pass (see ``RowJSONEncoder``): `JSONEncoder` was the largest cost of a renewal.
     private static func encode(_ value: some Encodable) throws -> String {
-        String(decoding: try encoder.encode(value), as: UTF8.self)
+        try RowJSONEncoder().encode(value)
     }
 
+    /// A row's body read back (see ``RowJSONDecoder``), whichever encoder wrote it.
     private static func decode<T: Decodable>(_ type: T.Type, from body: String) throws -> T {
-        try decoder.decode(type, from: Data(body.utf8))
+        try RowJSONDecoder().decode(type, from: body)
     }
 }
 
