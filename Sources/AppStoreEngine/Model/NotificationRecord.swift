@@ -29,7 +29,7 @@ public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
 
     /// Creates a record.
     public init(
-        id: UUID = UUID(), type: NotificationTypeV2, subtype: Subtype? = nil, date: Date, accountID: String,
+        id: UUID = .random(), type: NotificationTypeV2, subtype: Subtype? = nil, date: Date, accountID: String,
         bundleID: String, transactionID: UInt64, subscription: SubscriptionRecord? = nil
     ) {
         self.id = id
