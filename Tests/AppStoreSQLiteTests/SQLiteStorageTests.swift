@@ -121,6 +121,16 @@ struct SQLiteQueryPlanTests {
         #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
     }
 
+    @Test("The due subscriptions are read a batch at a time through an index that also gives their order")
+    func dueSubscriptionsUseAnIndex() throws {
+        let (sql, arguments) = SQLiteQueries.subscriptionsDue(by: Date(timeIntervalSince1970: 100), limit: 512, tenant: "t")
+        let plan = try Self.plan(sql, arguments)
+        #expect(plan.contains("USING INDEX subscriptionByDueDate"), "\(plan)")
+        // A sort would read every subscription due at the same date for each batch: 100,000 sharing a period end
+        // made the catch-up quadratic.
+        #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+    }
+
     @Test(
         "The notification outbox is read in date order through an index, with or without a date range",
         arguments: [

@@ -33,7 +33,7 @@ public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
 
     /// Creates a record, waiting to be sent from its date on.
     public init(
-        id: UUID = UUID(), type: NotificationTypeV2, subtype: Subtype? = nil, date: Date, accountID: String,
+        id: UUID = .random(), type: NotificationTypeV2, subtype: Subtype? = nil, date: Date, accountID: String,
         bundleID: String, transactionID: UInt64, originalTransactionID: UInt64? = nil, subscription: SubscriptionRecord? = nil
     ) {
         self.id = id
