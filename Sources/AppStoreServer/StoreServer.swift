@@ -23,6 +23,8 @@ public struct StoreServer: Sendable {
     public let apiKeys: [ServerAPIKey]
     /// What sends the store's notifications, and test notifications the API asks for; `nil` sends none.
     public let notificationSender: NotificationSender?
+    /// The apps' `verifyReceipt` shared secrets by bundle identifier; an app without one accepts any `password`.
+    public var sharedSecrets: [String: String] = [:]
 
     /// Creates a server for `engine`.
     ///
@@ -63,6 +65,7 @@ public struct StoreServer: Sendable {
         ServerAPIRoutes(
             engine: engine, authenticator: ServerAPIAuthenticator(keys: apiKeys), notificationSender: notificationSender, logger: logger
         ).add(to: router)
+        addVerifyReceiptRoutes(to: router)
         return router
     }
 

@@ -24,6 +24,10 @@ struct ServeCommand: AsyncParsableCommand {
         (/control/purchases, /control/transactions/{id}/refund, /control/clock/advance, /control/settings, …) \
         drives the store from backend tests in any language.
 
+        verifyReceipt as Apple serves it: POST /verifyReceipt (production) and POST /sandbox/verifyReceipt (sandbox), \
+        for the store's receipts. --shared-secret sets an app's shared secret (the request's password); an app \
+        without one accepts any password.
+
         With --notification-url the server sends App Store Server Notifications V2 as the App Store does: each change \
         in the store's outbox (see `storekit notifications`) is POSTed as {"signedPayload": "<JWS>"}, and an answer \
         other than 200–206 is retried 1, 12, 24, 48 and 72 hours later on the store's clock, in order per original \
@@ -33,6 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
         Example:
           storekit serve --config Examples/Demo.storekit
           storekit serve --config Examples/Demo.storekit --port 0 --data-dir /tmp/store
+          storekit serve --config Examples/Demo.storekit --shared-secret com.example.demo=0123456789abcdef
           storekit serve --config Examples/Demo.storekit --notification-url http://127.0.0.1:9000/apple/notifications
         """
     )
@@ -80,8 +85,27 @@ struct ServeCommand: AsyncParsableCommand {
         return destinations
     }
 
+    @Option(
+        name: .customLong("shared-secret"),
+        help: ArgumentHelp("An app's verifyReceipt shared secret, as BUNDLE_ID=SECRET; repeat for several apps.", valueName: "bundle=secret")
+    )
+    var sharedSecretOptions: [String] = []
+
+    /// The shared secrets the --shared-secret options name, by bundle identifier.
+    func sharedSecrets() throws -> [String: String] {
+        var secrets: [String: String] = [:]
+        for option in sharedSecretOptions {
+            guard let equals = option.firstIndex(of: "="), equals != option.startIndex, option.index(after: equals) != option.endIndex else {
+                throw ValidationError("--shared-secret \"\(option)\" is not BUNDLE_ID=SECRET, e.g. com.example.demo=0123456789abcdef.")
+            }
+            secrets[String(option[..<equals])] = String(option[option.index(after: equals)...])
+        }
+        return secrets
+    }
+
     func validate() throws {
         _ = try destinations()
+        _ = try sharedSecrets()
     }
 
     func run() async throws {
@@ -98,7 +122,8 @@ struct ServeCommand: AsyncParsableCommand {
         let apiKeys = try ServerAPIKeyFile(directory: location.directory).load()
         let destinations = try destinations()
         let sender = NotificationSender(engine: engine, destinations: destinations, logger: logger)
-        let server = StoreServer(engine: engine, host: host, port: port, apiKeys: apiKeys, notificationSender: sender, logger: logger)
+        var server = StoreServer(engine: engine, host: host, port: port, apiKeys: apiKeys, notificationSender: sender, logger: logger)
+        server.sharedSecrets = try sharedSecrets()
         if destinations != NotificationDestinations() { await sender.start() }
         let products = await engine.catalog.products.count
         let host = host

@@ -197,7 +197,7 @@ extension StoreEngine {
         }
     }
 
-    private func appReceiptContents(purchases: [TransactionRecord], bundleID: String, deviceID: UUID, appVersion: String, accountID: String) -> AppReceipt {
+    func appReceiptContents(purchases: [TransactionRecord], bundleID: String, deviceID: UUID, appVersion: String, accountID: String) -> AppReceipt {
         // The opaque value is derived, not random, so the engine stays deterministic; it differs per
         // tenant, account, app and device as Apple's does.
         let opaque = AppReceipt.deviceHash(deviceIdentifier: deviceID, opaque: Data("\(tenantID)\u{1F}\(accountID)".utf8), bundleID: bundleID).prefix(16)
