@@ -8,8 +8,8 @@ import StoreKitConfiguration
 
 /// The HTTP face of a store: what `storekit serve` runs.
 ///
-/// For now it answers `GET /health` and `GET /v1/products`; the device protocol, `verifyReceipt`, the
-/// App Store Server API and the web transaction manager are added to the same router.
+/// It answers `GET /health`, `GET /v1/products`, `verifyReceipt`, the App Store Server API endpoints built so far
+/// and the control API; the device protocol and the web transaction manager are added to the same router.
 public struct StoreServer: Sendable {
     /// The store the server answers for.
     public let engine: StoreEngine
