@@ -25,6 +25,9 @@ public struct StoreServer: Sendable {
     public let notificationSender: NotificationSender?
     /// The apps' `verifyReceipt` shared secrets by bundle identifier; an app without one accepts any `password`.
     public var sharedSecrets: [String: String] = [:]
+    /// The other stores the server holds, served under `/t/{tenant}/…` with every route the bare paths have; `nil`
+    /// serves only ``engine``.
+    public var tenants: TenantDirectory?
 
     /// Creates a server for `engine`.
     ///
@@ -50,8 +53,14 @@ public struct StoreServer: Sendable {
 
     /// The routes, without a network listener: usable in-process by tests and embedders.
     public func makeRouter() -> Router<BasicRequestContext> {
+        makeRouter(logRequests: true)
+    }
+
+    /// The routes; a tenant's routes, reached through the server's, log nothing of their own.
+    func makeRouter(logRequests: Bool) -> Router<BasicRequestContext> {
         let router = Router()
-        router.add(middleware: LogRequestsMiddleware(.info))
+        if logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
+        if let tenants { router.add(middleware: TenantRoutingMiddleware(tenants: tenants, server: self)) }
         let engine = engine
         router.get("health") { _, _ -> HealthResponse in
             HealthResponse(status: "ok", version: StoreDefaults.version, now: engine.clock.now())

@@ -1,4 +1,5 @@
 import AppStoreEngine
+import AppStoreHosting
 import AppStoreServer
 import ArgumentParser
 import Foundation
@@ -13,6 +14,10 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         The server keeps its state in the data directory (a SQLite file), shares it with the other \
         `storekit` commands, listens on 127.0.0.1 unless told otherwise and stops cleanly on Ctrl-C or SIGTERM.
+
+        Every endpoint also exists once per tenant under /t/{tenant}/ (the bare paths serve --tenant, `default` \
+        unless given): /t/test-42/control/purchases buys in an isolated store of its own, opened on first use in the \
+        same data directory, with its own clock, transactions and notifications. Parallel backend tests each take one.
 
         Endpoints: GET /health (status, version, the store clock's now), GET /v1/products (the catalog), and of \
         the App Store Server API (for tokens signed with a key from `storekit keys create`): transaction info \
@@ -124,7 +129,16 @@ struct ServeCommand: AsyncParsableCommand {
         let sender = NotificationSender(engine: engine, destinations: destinations, logger: logger)
         var server = StoreServer(engine: engine, host: host, port: port, apiKeys: apiKeys, notificationSender: sender, logger: logger)
         server.sharedSecrets = try sharedSecrets()
-        if destinations != NotificationDestinations() { await sender.start() }
+        let sending = destinations != NotificationDestinations()
+        if sending { await sender.start() }
+        let directory = location.directory
+        server.tenants = TenantDirectory { [logger] name throws(StoreError) in
+            if name == engine.tenantID { return TenantDirectory.Tenant(engine: engine, notificationSender: sender) }
+            let tenantEngine = try StoreFactory.open(StoreSpecification(location: .dataDirectory(directory), configuration: configuration, tenant: name))
+            let tenantSender = NotificationSender(engine: tenantEngine, destinations: destinations, logger: logger)
+            if sending { await tenantSender.start() }
+            return TenantDirectory.Tenant(engine: tenantEngine, notificationSender: tenantSender)
+        }
         let products = await engine.catalog.products.count
         let host = host
         let application = server.makeApplication { port in

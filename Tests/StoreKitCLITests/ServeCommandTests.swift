@@ -101,6 +101,27 @@ struct ServeCommandTests {
         #expect(bad.errorOutput.contains("is not an http or https URL"), "\(bad.errorOutput)")
     }
 
+    @Test("Each /t/{tenant}/ is an isolated store in the data directory: a purchase there shows in `storekit transactions --tenant`")
+    func tenantsOverHTTP() async throws {
+        let dataDirectory = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let (server, port) = try await startServer(dataDirectory: dataDirectory)
+        defer { server.terminate() }
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/t/qa-1/control/purchases")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"productId": "com.example.demo.premium", "bundleId": "com.example.demo"}"#.utf8)
+        let (body, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: body, as: UTF8.self))")
+        let bought = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        let id = try #require(bought["transactionId"] as? String)
+
+        let inTenant = try storekit(["transactions", "--data-dir", dataDirectory.path, "--tenant", "qa-1", "--json"])
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(inTenant.output.utf8)) as? [[String: Any]])
+        #expect(listed.map { $0["transactionId"] as? String } == [id])
+        let inDefault = try storekit(["transactions", "--data-dir", dataDirectory.path, "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(inDefault.output.utf8)) as? [Any])?.isEmpty == true)
+    }
+
     @Test("serve refuses a bad configuration with the file's errors and exit status 1")
     func badConfiguration() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).storekit")

@@ -1,0 +1,69 @@
+import AppStoreEngine
+import AppStoreFormats
+import AppStoreServer
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import StoreKitConfiguration
+import Testing
+
+/// `/t/{tenant}/…`: one server, many isolated stores, each with every route.
+@Suite("Tenants over HTTP")
+struct TenantRoutingTests {
+    static let catalog = Catalog(products: [CatalogProduct(id: "premium", type: .nonConsumable, price: Decimal(string: "4.99")!)])
+
+    func makeServer() -> StoreServer {
+        let start = Date(timeIntervalSince1970: 1_768_478_400)
+        let main = StoreEngine(catalog: Self.catalog, storage: InMemoryStorage(), clock: VirtualClock(start: start), signer: .ephemeral)
+        let storage = InMemoryStorage()
+        var server = StoreServer(engine: main, port: 0)
+        server.tenants = TenantDirectory { name in
+            TenantDirectory.Tenant(engine: StoreEngine(
+                tenantID: name, catalog: Self.catalog, storage: storage, clock: VirtualClock(start: start), signer: .ephemeral
+            ))
+        }
+        return server
+    }
+
+    func call(_ client: some TestClientProtocol, _ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil) async throws -> (HTTPResponse.Status, Any?) {
+        try await client.execute(uri: uri, method: method, headers: [.contentType: "application/json"], body: body.map { ByteBuffer(string: $0) }) { response in
+            (response.status, try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)))
+        }
+    }
+
+    @Test("Each tenant is its own store: purchases under /t/alice/ are not /t/bob/'s nor the bare paths'")
+    func isolation() async throws {
+        let server = makeServer()
+        try await server.makeApplication().test(.router) { client in
+            #expect(try await call(client, .post, "/t/alice/control/purchases", #"{"productId": "premium"}"#).0 == .ok)
+            #expect(try await call(client, .post, "/t/alice/control/purchases", #"{"productId": "premium"}"#).0 == .ok)
+            #expect(try await call(client, .post, "/t/bob/control/purchases", #"{"productId": "premium"}"#).0 == .ok)
+
+            let alice = try await server.tenants!.tenant("alice").engine
+            let bob = try await server.tenants!.tenant("bob").engine
+            #expect(try await alice.transactions().count == 2)
+            #expect(try await bob.transactions().count == 1)
+            #expect(try await server.engine.transactions().isEmpty)
+            #expect(await server.tenants!.openedTenants() == ["alice", "bob"])
+
+            let (_, notifications) = try await call(client, .get, "/t/alice/control/notifications")
+            #expect((notifications as? [[String: Any]])?.count == 1, "the second purchase of a non-consumable charges nothing")
+            let (status, products) = try await call(client, .get, "/t/bob/v1/products")
+            #expect(status == .ok)
+            #expect(((products as? [String: Any])?["products"] as? [[String: Any]])?.first?["id"] as? String == "premium")
+            #expect(try await call(client, .get, "/t/bob/health").0 == .ok)
+        }
+    }
+
+    @Test("A tenant name that is not letters, digits, '.', '_' or '-' is refused with a message")
+    func invalidNames() async throws {
+        try await makeServer().makeApplication().test(.router) { client in
+            let (status, body) = try await call(client, .get, "/t/bad%20name/health")
+            #expect(status == .badRequest)
+            #expect(((body as? [String: Any])?["error"] as? String)?.contains("not a tenant name") == true)
+            #expect(try await call(client, .get, "/t/-dash/health").0 == .badRequest)
+            #expect(try await call(client, .get, "/t/" + String(repeating: "a", count: 65) + "/health").0 == .badRequest)
+        }
+    }
+}
