@@ -27,6 +27,11 @@ struct ServerAPIError: Error {
     static let invalidOwnershipType = ServerAPIError(status: .badRequest, errorCode: 4_000_026, errorMessage: "Invalid request. The in-app ownership type parameter is invalid.")
     static let invalidRevoked = ServerAPIError(status: .badRequest, errorCode: 4_000_030, errorMessage: "Invalid request. The revoked parameter is invalid.")
     static let generalBadRequest = ServerAPIError(status: .badRequest, errorCode: 4_000_000, errorMessage: "Bad request.")
+    static let invalidProductID = ServerAPIError(status: .badRequest, errorCode: 4_000_023, errorMessage: "Invalid request. The product id parameter is invalid.")
+    static let invalidStorefrontCountryCode = ServerAPIError(status: .badRequest, errorCode: 4_000_028, errorMessage: "Invalid request. A storefront country code was invalid.")
+    static let invalidCustomerConsented = ServerAPIError(status: .badRequest, errorCode: 4_000_035, errorMessage: "Invalid request. The customer consented field is invalid.")
+    static let invalidConsumptionField = ServerAPIError(status: .badRequest, errorCode: 4_000_000, errorMessage: "Invalid request. A consumption field is missing or out of range.")
+    static let statusRequestNotFound = ServerAPIError(status: .notFound, errorCode: 4_040_009, errorMessage: "The server didn't find a subscription-renewal-date extension request for this requestIdentifier and productId combination.")
     static let invalidTestNotificationToken = ServerAPIError(status: .badRequest, errorCode: 4_000_020, errorMessage: "Invalid request. The test notification token is invalid.")
     static let serverNotificationURLNotFound = ServerAPIError(status: .notFound, errorCode: 4_040_007, errorMessage: "No App Store Server Notification URL found for provided app. Check that a URL is configured in App Store Connect for this environment.")
     static let testNotificationNotFound = ServerAPIError(status: .notFound, errorCode: 4_040_008, errorMessage: "Either the test notification token is expired or the notification and status are not yet available.")
@@ -71,6 +76,72 @@ struct SendTestNotificationResponse: Encodable {
 struct CheckTestNotificationResponse: Encodable {
     var signedPayload: String
     var sendAttempts: [NotificationHistoryResponse.Attempt]
+}
+
+/// The body of `POST /inApps/v1/subscriptions/extend/mass`.
+struct MassExtendRenewalDateRequest: Decodable {
+    var extendByDays: Int?
+    var extendReasonCode: Int?
+    var requestIdentifier: String?
+    var storefrontCountryCodes: [String]?
+    var productId: String?
+}
+
+/// `POST /inApps/v1/subscriptions/extend/mass`.
+struct MassExtendRenewalDateResponse: Encodable {
+    var requestIdentifier: String
+}
+
+/// `GET /inApps/v1/subscriptions/extend/mass/{productId}/{requestIdentifier}`.
+struct MassExtendRenewalDateStatusResponse: Encodable {
+    var requestIdentifier: String
+    var complete: Bool
+    var completeDate: Int64
+    var succeededCount: Int
+    var failedCount: Int
+}
+
+/// The outcomes of the mass extensions a server ran, by product and request identifier, kept while it runs.
+actor MassExtensionLog {
+    private var outcomes: [String: MassExtendRenewalDateStatusResponse] = [:]
+
+    func record(_ outcome: MassExtendRenewalDateStatusResponse, productID: String) {
+        outcomes["\(productID)\u{1F}\(outcome.requestIdentifier)"] = outcome
+    }
+
+    func outcome(productID: String, requestIdentifier: String) -> MassExtendRenewalDateStatusResponse? {
+        outcomes["\(productID)\u{1F}\(requestIdentifier)"]
+    }
+}
+
+/// `GET /inApps/v1/transactions/appTransactions/{transactionId}`.
+struct AppTransactionInfoResponse: Encodable {
+    var signedAppTransactionInfo: String
+}
+
+/// The body of `PUT /inApps/v1/transactions/consumption/{transactionId}` (version 1, deprecated by Apple).
+struct ConsumptionRequestV1: Decodable {
+    var customerConsented: Bool?
+    var consumptionStatus: Int?
+    var platform: Int?
+    var sampleContentProvided: Bool?
+    var deliveryStatus: Int?
+    var appAccountToken: String?
+    var accountTenure: Int?
+    var playTime: Int?
+    var lifetimeDollarsRefunded: Int?
+    var lifetimeDollarsPurchased: Int?
+    var userStatus: Int?
+    var refundPreference: Int?
+}
+
+/// The body of `PUT /inApps/v2/transactions/consumption/{transactionId}`.
+struct ConsumptionRequestV2: Decodable {
+    var customerConsented: Bool?
+    var sampleContentProvided: Bool?
+    var deliveryStatus: String?
+    var consumptionPercentage: Int?
+    var refundPreference: String?
 }
 
 /// An empty JSON object, for endpoints that answer only with a status.
@@ -178,6 +249,7 @@ struct ServerAPIRoutes {
     let authenticator: ServerAPIAuthenticator
     let notificationSender: NotificationSender?
     let logger: Logger
+    let massExtensions = MassExtensionLog()
 
     func add(to router: Router<BasicRequestContext>) {
         let api = router.group("inApps")
@@ -213,6 +285,77 @@ struct ServerAPIRoutes {
                 guard record.origin != .familyShare else { throw ServerAPIError.familyTransactionNotSupported }
                 guard record.id == record.originalID else { throw ServerAPIError.notOriginalTransactionID }
                 try await engine.setAppAccountToken(token, originalTransactionID: record.id)
+                return EmptyResponse()
+            }
+        }
+        api.post("v1/subscriptions/extend/mass") { request, context in
+            let body = try? await request.decode(as: MassExtendRenewalDateRequest.self, context: context)
+            return try await respond(to: request) { bundleID in
+                guard let days = body?.extendByDays, (1...90).contains(days) else { throw ServerAPIError.invalidExtendByDays }
+                guard let reason = body?.extendReasonCode, (0...3).contains(reason) else { throw ServerAPIError.invalidExtendReasonCode }
+                guard let requestIdentifier = body?.requestIdentifier, !requestIdentifier.isEmpty, requestIdentifier.count <= 128 else {
+                    throw ServerAPIError.invalidRequestIdentifier
+                }
+                guard let productID = body?.productId, await engine.catalog.product(productID)?.subscription != nil else {
+                    throw ServerAPIError.invalidProductID
+                }
+                var storefronts = Set<String>()
+                for code in body?.storefrontCountryCodes ?? [] {
+                    guard Storefront.named(code) != nil else { throw ServerAPIError.invalidStorefrontCountryCode }
+                    storefronts.insert(code)
+                }
+                let (succeeded, failed) = try await engine.extendRenewalDates(productID: productID, bundleID: bundleID, byDays: days, storefronts: storefronts)
+                await massExtensions.record(MassExtendRenewalDateStatusResponse(
+                    requestIdentifier: requestIdentifier, complete: true,
+                    completeDate: Int64((engine.clock.now().timeIntervalSince1970 * 1000).rounded()), succeededCount: succeeded, failedCount: failed
+                ), productID: productID)
+                return MassExtendRenewalDateResponse(requestIdentifier: requestIdentifier)
+            }
+        }
+        api.get("v1/subscriptions/extend/mass/:productId/:requestIdentifier") { request, context in
+            try await respond(to: request) { _ in
+                guard let outcome = await massExtensions.outcome(
+                    productID: try context.parameters.require("productId"), requestIdentifier: try context.parameters.require("requestIdentifier")
+                ) else { throw ServerAPIError.statusRequestNotFound }
+                return outcome
+            }
+        }
+        api.get("v1/transactions/appTransactions/:transactionId") { request, context in
+            try await respond(to: request) { bundleID in
+                let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
+                return AppTransactionInfoResponse(signedAppTransactionInfo: try await engine.signedAppTransaction(accountID: record.accountID, bundleID: bundleID))
+            }
+        }
+        api.put("v1/transactions/consumption/:transactionId") { request, context in
+            let body = try? await request.decode(as: ConsumptionRequestV1.self, context: context)
+            return try await respond(to: request, status: .accepted) { bundleID in
+                _ = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
+                guard let body, body.customerConsented == true else { throw ServerAPIError.invalidCustomerConsented }
+                let ranges: [(Int?, ClosedRange<Int>)] = [
+                    (body.consumptionStatus, 0...3), (body.platform, 0...2), (body.deliveryStatus, 0...5), (body.accountTenure, 0...7),
+                    (body.playTime, 0...7), (body.lifetimeDollarsRefunded, 0...7), (body.lifetimeDollarsPurchased, 0...7),
+                    (body.userStatus, 0...4), (body.refundPreference, 0...3),
+                ]
+                guard body.sampleContentProvided != nil, ranges.allSatisfy({ value, range in value.map(range.contains) ?? true }) else {
+                    throw ServerAPIError.invalidConsumptionField
+                }
+                logger.info("consumption information for transaction \(context.parameters.get("transactionId") ?? "")")
+                return EmptyResponse()
+            }
+        }
+        api.put("v2/transactions/consumption/:transactionId") { request, context in
+            let body = try? await request.decode(as: ConsumptionRequestV2.self, context: context)
+            return try await respond(to: request, status: .accepted) { bundleID in
+                _ = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
+                guard let body, body.customerConsented == true else { throw ServerAPIError.invalidCustomerConsented }
+                let deliveryStatuses: Set<String> = [
+                    "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER",
+                ]
+                guard body.sampleContentProvided != nil, body.deliveryStatus.map(deliveryStatuses.contains) ?? false,
+                      body.consumptionPercentage.map({ (0...100_000).contains($0) }) ?? true,
+                      body.refundPreference.map({ ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"].contains($0) }) ?? true
+                else { throw ServerAPIError.invalidConsumptionField }
+                logger.info("consumption information for transaction \(context.parameters.get("transactionId") ?? "")")
                 return EmptyResponse()
             }
         }
@@ -262,7 +405,9 @@ struct ServerAPIRoutes {
     }
 
     /// Authenticates the request, runs `body` for the token's app, and answers its value as JSON, or Apple's error.
-    private func respond(to request: Request, _ body: (String) async throws -> some Encodable) async throws -> Response {
+    private func respond(
+        to request: Request, status: HTTPResponse.Status = .ok, _ body: (String) async throws -> some Encodable
+    ) async throws -> Response {
         let bundleID: String
         switch authenticator.bundleID(authorization: request.headers[.authorization]) {
         case .failure(let failure):
@@ -272,7 +417,7 @@ struct ServerAPIRoutes {
             bundleID = value
         }
         do {
-            return try Self.json(try await body(bundleID), status: .ok)
+            return try Self.json(try await body(bundleID), status: status)
         } catch let error as ServerAPIError {
             return try Self.json(["errorCode": AnyEncodable(error.errorCode), "errorMessage": AnyEncodable(error.errorMessage)], status: error.status)
         }

@@ -99,6 +99,7 @@ struct AppleLibraryEndToEndTests {
         let result = try python("server_api_client.py", [
             "--base-url", baseURL, "--key-file", keyFile.path, "--key-id", keyID, "--issuer", issuer,
             "--bundle-id", bundleID, "--root", root.path, "--transaction-id", subscriptionID,
+            "--subscription-product", "com.example.demo.plus.monthly",
         ])
         let info = result["transactionInfo"] as? [String: Any]
         #expect(info?["transactionId"] as? String == subscriptionID, "\(result)")
@@ -119,7 +120,7 @@ struct AppleLibraryEndToEndTests {
         }
         #expect(result["consumablesNewestFirst"] as? [String] == Array(coins.reversed().prefix(20)))
         #expect(result["refunds"] as? [String] == [coins[0]])
-        #expect(result["notificationHistory"] as? [String] == ["SUBSCRIBED"] + Array(repeating: "ONE_TIME_CHARGE", count: 21) + ["REFUND", "RENEWAL_EXTENDED"])
+        #expect(result["notificationHistory"] as? [String] == ["SUBSCRIBED"] + Array(repeating: "ONE_TIME_CHARGE", count: 21) + ["REFUND", "RENEWAL_EXTENDED", "RENEWAL_EXTENDED"])
         let extensionResult = try #require(result["extension"] as? [String: Any])
         #expect(extensionResult["success"] as? Bool == true)
         #expect(extensionResult["originalTransactionId"] as? String == subscriptionID)
@@ -130,6 +131,17 @@ struct AppleLibraryEndToEndTests {
         #expect(result["appAccountToken"] as? String == "7e3fb20b-4cdb-47cc-936d-99d65f608138")
         #expect(result["badAppAccountToken"] as? Int == 4_000_183)
         #expect(result["testNotificationWithoutURL"] as? Int == 4_040_007)
+        let mass = result["massExtension"] as? [String: Any]
+        #expect(mass?["complete"] as? Bool == true)
+        #expect(mass?["succeededCount"] as? Int == 1)
+        #expect(mass?["failedCount"] as? Int == 0)
+        #expect(result["unknownMassExtension"] as? Int == 4_040_009)
+        let appTransaction = result["appTransaction"] as? [String: Any]
+        #expect(appTransaction?["bundleId"] as? String == bundleID)
+        #expect(appTransaction?["receiptType"] as? String == "Sandbox")
+        #expect((appTransaction?["appTransactionId"] as? String)?.count == 19)
+        #expect(result["consumption"] as? String == "accepted")
+        #expect(result["consumptionWithoutConsent"] as? Int == 4_000_035)
         #expect((result["unknownTransaction"] as? [String: Any])?["errorCode"] as? Int == 4_040_010)
         #expect((result["unknownTransaction"] as? [String: Any])?["httpStatus"] as? Int == 404)
         #expect((result["unknownKey"] as? [String: Any])?["httpStatus"] as? Int == 401)

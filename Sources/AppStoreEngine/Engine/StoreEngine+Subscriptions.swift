@@ -141,6 +141,40 @@ extension StoreEngine {
         return try await perform { try $0.extendRenewalDate(id, byDays: days) }
     }
 
+    /// Extends the current period of every active subscription to a product in an app, as the App Store Server
+    /// API's "Extend subscription renewal dates for all active subscribers" does; each extended subscription's
+    /// server hears `RENEWAL_EXTENDED`.
+    ///
+    /// - Parameters:
+    ///   - productID: The subscription product.
+    ///   - bundleID: The app.
+    ///   - days: How many days to add, 1 to 90.
+    ///   - storefronts: Only subscribers in these storefronts (ISO 3166-1 alpha-3); every storefront when empty.
+    /// - Returns: how many subscriptions were extended, and how many could not be (extended twice in 365 days
+    ///   already).
+    public func extendRenewalDates(
+        productID: String, bundleID: String, byDays days: Int, storefronts: Set<String> = []
+    ) async throws(StoreError) -> (succeeded: Int, failed: Int) {
+        guard (1...90).contains(days) else {
+            throw StoreError.invalidQuantity("A renewal date extends by 1 to 90 days, not \(days).")
+        }
+        return try await perform { operation in
+            var succeeded = 0, failed = 0
+            for account in try operation.storage.accounts() where storefronts.isEmpty || storefronts.contains(account.storefront) {
+                for subscription in try operation.storage.subscriptions(accountID: account.id, bundleID: bundleID)
+                where subscription.productID == productID && subscription.status == .active && subscription.isActive(at: operation.now) {
+                    do {
+                        _ = try operation.extendRenewalDate(subscription.id, byDays: days)
+                        succeeded += 1
+                    } catch {
+                        failed += 1
+                    }
+                }
+            }
+            return (succeeded, failed)
+        }
+    }
+
     /// Sets the app account token of every transaction of a purchase, and of its subscription, as the App Store Server
     /// API's "Set app account token" does.
     ///

@@ -134,6 +134,39 @@ extension StoreEngine {
         return try sign(payload)
     }
 
+    /// The app transaction of an account's copy of an app (`AppTransaction`, the App Store Server API's "Get App
+    /// Transaction Info"), signed now: the environment as `receiptType`, the app, its first purchase date in the store
+    /// as `originalPurchaseDate`, and an `appTransactionId` that stays the same for the account and app.
+    ///
+    /// - Parameters:
+    ///   - accountID: The customer's account.
+    ///   - bundleID: The app.
+    public func signedAppTransaction(accountID: String, bundleID: String) async throws(StoreError) -> String {
+        let first = try await transactions(TransactionQuery(accountID: accountID, bundleID: bundleID)).first
+        var payload = AppTransactionPayload(receiptType: environment)
+        payload.bundleId = bundleID
+        payload.applicationVersion = "1"
+        payload.originalApplicationVersion = "1.0"
+        payload.receiptCreationDate = clock.now()
+        payload.originalPurchaseDate = first?.originalPurchaseDate ?? clock.now()
+        payload.appTransactionId = Self.appTransactionID(tenant: tenantID, accountID: accountID, bundleID: bundleID)
+        payload.rawOriginalPlatform = PurchasePlatform.iOS.rawValue
+        return try sign(payload)
+    }
+
+    /// A 19-digit identifier derived from the tenant, account and app, so it is the same in every process.
+    ///
+    /// FNV-1a, written here: the identifier only has to be stable and spread, not secret, and Swift's `Hasher` is
+    /// seeded per process.
+    static func appTransactionID(tenant: String, accountID: String, bundleID: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(tenant)\u{1F}\(accountID)\u{1F}\(bundleID)".utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return String(7_000_000_000_000_000_000 + hash % 1_000_000_000_000_000_000)
+    }
+
     /// A `TEST` notification for an app, as the App Store Server API's "Request a test notification" sends it, signed
     /// now: `data` carries only the bundle identifier and the environment.
     ///

@@ -20,7 +20,10 @@ try:
     from cryptography.hazmat.primitives.asymmetric import ec
     from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException, GetTransactionHistoryVersion
     from appstoreserverlibrary.models.Environment import Environment
+    from appstoreserverlibrary.models.ConsumptionRequest import ConsumptionRequest
+    from appstoreserverlibrary.models.DeliveryStatus import DeliveryStatus
     from appstoreserverlibrary.models.ExtendReasonCode import ExtendReasonCode
+    from appstoreserverlibrary.models.MassExtendRenewalDateRequest import MassExtendRenewalDateRequest
     from appstoreserverlibrary.models.ExtendRenewalDateRequest import ExtendRenewalDateRequest
     from appstoreserverlibrary.models.NotificationHistoryRequest import NotificationHistoryRequest
     from appstoreserverlibrary.models.UpdateAppAccountTokenRequest import UpdateAppAccountTokenRequest
@@ -45,7 +48,7 @@ def client_for(base_url, signing_key, key_id, issuer, bundle_id):
 
 def main():
     parser = argparse.ArgumentParser()
-    for name in ["--base-url", "--key-file", "--key-id", "--issuer", "--bundle-id", "--transaction-id"]:
+    for name in ["--base-url", "--key-file", "--key-id", "--issuer", "--bundle-id", "--transaction-id", "--subscription-product"]:
         parser.add_argument(name, required=True)
     parser.add_argument("--root", action="append", required=True)
     args = parser.parse_args()
@@ -90,6 +93,32 @@ def main():
         result["badAppAccountToken"] = "no error"
     except APIException as error:
         result["badAppAccountToken"] = error.raw_api_error
+
+    # Every active subscriber of a product at once, and the request's status; then an unknown request.
+    client.extend_renewal_date_for_all_active_subscribers(MassExtendRenewalDateRequest(
+        extendByDays=3, extendReasonCode=ExtendReasonCode.SERVICE_ISSUE_OR_OUTAGE, requestIdentifier="mass-1",
+        productId=args.subscription_product))
+    mass = client.get_status_of_subscription_renewal_date_extensions("mass-1", args.subscription_product)
+    result["massExtension"] = {"complete": mass.complete, "succeededCount": mass.succeededCount, "failedCount": mass.failedCount}
+    try:
+        client.get_status_of_subscription_renewal_date_extensions("mass-unknown", args.subscription_product)
+        result["unknownMassExtension"] = "no error"
+    except APIException as error:
+        result["unknownMassExtension"] = error.raw_api_error
+
+    app_transaction = verifier.verify_and_decode_app_transaction(client.get_app_transaction_info(args.transaction_id).signedAppTransactionInfo)
+    result["appTransaction"] = {"bundleId": app_transaction.bundleId, "appTransactionId": app_transaction.appTransactionId,
+                                "receiptType": app_transaction.rawReceiptType}
+
+    client.send_consumption_information(args.transaction_id, ConsumptionRequest(
+        customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED, consumptionPercentage=25000))
+    result["consumption"] = "accepted"
+    try:
+        client.send_consumption_information(args.transaction_id, ConsumptionRequest(
+            customerConsented=False, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED))
+        result["consumptionWithoutConsent"] = "no error"
+    except APIException as error:
+        result["consumptionWithoutConsent"] = error.raw_api_error
 
     # Transaction history, every page, in both versions; and only the consumables, newest first.
     for version in [GetTransactionHistoryVersion.V1, GetTransactionHistoryVersion.V2]:
