@@ -9,6 +9,8 @@ import NIOCore
 struct ControlTransaction: Encodable {
     var transactionId: String
     var originalTransactionId: String
+    /// The order identifier the App Store Server API's order lookup takes.
+    var orderId: String
     var productId: String
     var bundleId: String
     var account: String
@@ -28,6 +30,7 @@ struct ControlTransaction: Encodable {
     init(_ record: TransactionRecord, signed: String?) {
         transactionId = String(record.id)
         originalTransactionId = String(record.originalID)
+        orderId = record.orderID
         productId = record.productID
         bundleId = record.bundleID
         account = record.accountID

@@ -144,6 +144,12 @@ struct ConsumptionRequestV2: Decodable {
     var refundPreference: String?
 }
 
+/// `GET /inApps/v1/lookup/{orderId}`: `status` 0 with the order's transactions, or 1 for an order the app does not have.
+struct OrderLookupResponse: Encodable {
+    var status: Int
+    var signedTransactions: [String]
+}
+
 /// An empty JSON object, for endpoints that answer only with a status.
 struct EmptyResponse: Encodable {}
 
@@ -324,6 +330,22 @@ struct ServerAPIRoutes {
             try await respond(to: request) { bundleID in
                 let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
                 return AppTransactionInfoResponse(signedAppTransactionInfo: try await engine.signedAppTransaction(accountID: record.accountID, bundleID: bundleID))
+            }
+        }
+        api.post("v1/transactions/:transactionId/finish") { request, context in
+            try await respond(to: request) { bundleID in
+                let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
+                try await engine.finishEverywhere(transactionID: record.id)
+                return EmptyResponse()
+            }
+        }
+        api.get("v1/lookup/:orderId") { request, context in
+            try await respond(to: request) { bundleID in
+                let orderID = context.parameters.get("orderId") ?? ""
+                guard let id = TransactionRecord.transactionID(orderID: orderID), let record = try? await engine.transaction(id),
+                      record.bundleID == bundleID, record.state.isCompleted
+                else { return OrderLookupResponse(status: 1, signedTransactions: []) }
+                return OrderLookupResponse(status: 0, signedTransactions: [try await engine.signedTransaction(record)])
             }
         }
         api.put("v1/transactions/consumption/:transactionId") { request, context in

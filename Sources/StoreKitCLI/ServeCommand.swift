@@ -26,7 +26,8 @@ struct ServeCommand: AsyncParsableCommand {
         (POST /inApps/v1/notifications/history), renewal-date extension (PUT /inApps/v1/subscriptions/extend/{id}) \
         app account tokens (PUT /inApps/v1/transactions/{id}/appAccountToken) and test notifications \
         (POST /inApps/v1/notifications/test, GET /inApps/v1/notifications/test/{token}), mass extensions \
-        (/inApps/v1/subscriptions/extend/mass), app transaction info and consumption information. The control API \
+        (/inApps/v1/subscriptions/extend/mass), app transaction info, consumption information, order lookup and \
+        finishing a transaction. The control API \
         (/control/purchases, /control/transactions/{id}/refund, /control/clock/advance, /control/settings, …) \
         drives the store from backend tests in any language.
 

@@ -6,6 +6,8 @@ import AppStoreFormats
 struct TransactionOutput: Encodable {
     var transactionId: String
     var originalTransactionId: String
+    /// The order identifier the App Store Server API's order lookup takes.
+    var orderId: String
     var productId: String
     var bundleId: String
     var type: String
@@ -36,6 +38,7 @@ struct TransactionOutput: Encodable {
     init(_ record: TransactionRecord) {
         transactionId = String(record.id)
         originalTransactionId = String(record.originalID)
+        orderId = record.orderID
         productId = record.productID
         bundleId = record.bundleID
         type = record.productType.rawValue

@@ -106,4 +106,19 @@ struct DeviceAndRestoreTests {
         #expect(await iterator.next() == .storefrontChanged(accountID: StoreDefaults.accountID, storefront: "FRA"))
         await #expect(throws: StoreError.unknownStorefront) { try await store.saveAccount(Account(id: "x", storefront: "XXX")) }
     }
+
+    @Test("A transaction finished for every device (the server API's finish) leaves every device's queue and receipt")
+    func finishEverywhere() async throws {
+        let (store, _) = try makeStore()
+        let phone = UUID(), tablet = UUID()
+        let coins = try await store.buy("coins")
+        try await store.finishEverywhere(transactionID: coins.id)
+        for device in [phone, tablet] {
+            #expect(try await store.unfinishedTransactions(accountID: StoreDefaults.accountID, bundleID: app, deviceID: device).isEmpty)
+            let receipt = try AppReceipt(receiptData: try await store.appReceipt(accountID: StoreDefaults.accountID, bundleID: app, deviceID: device))
+            #expect(receipt.inAppPurchases.isEmpty)
+        }
+        #expect(TransactionRecord.transactionID(orderID: coins.orderID) == coins.id)
+        #expect(TransactionRecord.transactionID(orderID: "X123") == nil)
+    }
 }

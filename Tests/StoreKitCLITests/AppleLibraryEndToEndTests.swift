@@ -100,6 +100,7 @@ struct AppleLibraryEndToEndTests {
             "--base-url", baseURL, "--key-file", keyFile.path, "--key-id", keyID, "--issuer", issuer,
             "--bundle-id", bundleID, "--root", root.path, "--transaction-id", subscriptionID,
             "--subscription-product", "com.example.demo.plus.monthly",
+            "--order-id", "M" + String(UInt64(coins[1])!, radix: 36, uppercase: true), "--consumable-id", coins[2],
         ])
         let info = result["transactionInfo"] as? [String: Any]
         #expect(info?["transactionId"] as? String == subscriptionID, "\(result)")
@@ -141,6 +142,10 @@ struct AppleLibraryEndToEndTests {
         #expect(appTransaction?["receiptType"] as? String == "Sandbox")
         #expect((appTransaction?["appTransactionId"] as? String)?.count == 19)
         #expect(result["consumption"] as? String == "accepted")
+        #expect((result["order"] as? [String: Any])?["status"] as? Int == 0)
+        #expect((result["order"] as? [String: Any])?["transactionIds"] as? [String] == [coins[1]])
+        #expect(result["unknownOrder"] as? Int == 1)
+        #expect(result["finished"] as? String == coins[2])
         #expect(result["consumptionWithoutConsent"] as? Int == 4_000_035)
         #expect((result["unknownTransaction"] as? [String: Any])?["errorCode"] as? Int == 4_040_010)
         #expect((result["unknownTransaction"] as? [String: Any])?["httpStatus"] as? Int == 404)

@@ -199,11 +199,19 @@ public actor StoreEngine: ScheduledEventSource {
         try await perform { try $0.finish(transactionID, deviceID: deviceID) }
     }
 
+    /// Marks a transaction finished for every device of the account, as the App Store Server API's "Finish a
+    /// transaction" does: no device hands it to its app again, and a consumable leaves every receipt.
+    ///
+    /// - Throws: ``StoreError`` `invalidTransactionState` for a transaction still waiting for approval or a billing issue.
+    public func finishEverywhere(transactionID: UInt64) async throws(StoreError) {
+        try await finish(transactionID: transactionID, deviceID: StoreDefaults.everyDevice)
+    }
+
     /// The transactions a device must still hand to its app: those made on that device or outside any app,
     /// for the app and account, that the device has not finished.
     public func unfinishedTransactions(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> [TransactionRecord] {
         try await read { storage in
-            let finished = try storage.finishedTransactionIDs(deviceID: deviceID)
+            let finished = try storage.transactionsFinished(on: deviceID)
             return try storage.transactions(matching: TransactionQuery(accountID: accountID, bundleID: bundleID))
                 .filter { ($0.deviceID == nil || $0.deviceID == deviceID) && !finished.contains($0.id) }
         }

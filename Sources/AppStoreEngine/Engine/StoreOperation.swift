@@ -696,6 +696,11 @@ extension StorageReader {
         try transactions(matching: TransactionQuery(accountID: accountID, bundleID: bundleID)).filter(\.isActive)
     }
 
+    /// The transactions a device has finished, and those finished for every device.
+    func transactionsFinished(on deviceID: UUID) throws -> Set<UInt64> {
+        try finishedTransactionIDs(deviceID: deviceID).union(finishedTransactionIDs(deviceID: StoreDefaults.everyDevice))
+    }
+
     /// What a restore would replay: the original purchase of each non-consumable the account still owns.
     ///
     /// For auto-renewable subscriptions, as StoreKit's restore does: every period the account paid for, the

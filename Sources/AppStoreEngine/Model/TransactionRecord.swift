@@ -127,6 +127,16 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     /// Whether the App Store refunded or revoked the transaction.
     public var isRevoked: Bool { revocationDate != nil }
 
+    /// The order identifier on the customer's App Store receipt email (what the App Store Server API's "Look up
+    /// order ID" takes): `M` and the transaction identifier in base 36, so it leads back to the transaction.
+    public var orderID: String { "M" + String(id, radix: 36, uppercase: true) }
+
+    /// The transaction identifier an ``orderID`` stands for; `nil` for text that is not one.
+    public static func transactionID(orderID: String) -> UInt64? {
+        guard orderID.hasPrefix("M") else { return nil }
+        return UInt64(orderID.dropFirst(), radix: 36)
+    }
+
     /// Whether the account owns the purchase itself or through Family Sharing.
     public var ownershipType: InAppOwnershipType { origin == .familyShare ? .familyShared : .purchased }
 

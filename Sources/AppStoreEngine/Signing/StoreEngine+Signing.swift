@@ -219,7 +219,7 @@ extension StoreEngine {
     /// The transactions an app receipt lists, oldest first.
     func receiptPurchases(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> [TransactionRecord] {
         try await read { storage in
-            let finished = try storage.finishedTransactionIDs(deviceID: deviceID)
+            let finished = try storage.transactionsFinished(on: deviceID)
             return try storage.transactions(matching: TransactionQuery(accountID: accountID, bundleID: bundleID)).filter { record in
                 guard record.state.isCompleted, record.origin != .restore else { return false }
                 switch record.productType {

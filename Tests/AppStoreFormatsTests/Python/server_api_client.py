@@ -48,7 +48,8 @@ def client_for(base_url, signing_key, key_id, issuer, bundle_id):
 
 def main():
     parser = argparse.ArgumentParser()
-    for name in ["--base-url", "--key-file", "--key-id", "--issuer", "--bundle-id", "--transaction-id", "--subscription-product"]:
+    for name in ["--base-url", "--key-file", "--key-id", "--issuer", "--bundle-id", "--transaction-id", "--subscription-product",
+                 "--order-id", "--consumable-id"]:
         parser.add_argument(name, required=True)
     parser.add_argument("--root", action="append", required=True)
     args = parser.parse_args()
@@ -119,6 +120,13 @@ def main():
         result["consumptionWithoutConsent"] = "no error"
     except APIException as error:
         result["consumptionWithoutConsent"] = error.raw_api_error
+
+    order = client.look_up_order_id(args.order_id)
+    result["order"] = {"status": order.rawStatus,
+                       "transactionIds": [verifier.verify_and_decode_signed_transaction(t).transactionId for t in order.signedTransactions]}
+    result["unknownOrder"] = client.look_up_order_id("MNOSUCHORDER").rawStatus
+    client.finish_transaction(args.consumable_id)
+    result["finished"] = args.consumable_id
 
     # Transaction history, every page, in both versions; and only the consumables, newest first.
     for version in [GetTransactionHistoryVersion.V1, GetTransactionHistoryVersion.V2]:
