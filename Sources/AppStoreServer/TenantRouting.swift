@@ -1,7 +1,7 @@
 public import AppStoreEngine
 import Foundation
 import HTTPTypes
-public import Hummingbird
+import Hummingbird
 import NIOCore
 
 /// The isolated stores one server holds, by tenant name, opened on first use: what `/t/{tenant}/…` serves.
