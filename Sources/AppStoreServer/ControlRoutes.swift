@@ -5,56 +5,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// A transaction as the control API answers it: Apple's field names where Apple has one, and its JWS.
-struct ControlTransaction: Encodable {
-    var transactionId: String
-    var originalTransactionId: String
-    /// The order identifier the App Store Server API's order lookup takes.
-    var orderId: String
-    var productId: String
-    var bundleId: String
-    var account: String
-    var type: String
-    var quantity: Int
-    var purchaseDate: String
-    var expiresDate: String?
-    var price: String
-    var currency: String
-    var origin: String
-    var state: String
-    var revocationDate: String?
-    var offerType: Int32?
-    var offerIdentifier: String?
-    var signedTransaction: String?
-
-    init(_ record: TransactionRecord, signed: String?) {
-        transactionId = String(record.id)
-        originalTransactionId = String(record.originalID)
-        orderId = record.orderID
-        productId = record.productID
-        bundleId = record.bundleID
-        account = record.accountID
-        type = record.productType.rawValue
-        quantity = record.quantity
-        purchaseDate = record.purchaseDate.formatted(.iso8601)
-        expiresDate = record.expiresDate?.formatted(.iso8601)
-        price = "\(record.amountCharged)"
-        currency = record.currency
-        origin = record.origin.rawValue
-        state = switch record.state {
-        case .purchased: "purchased"
-        case .pendingApproval: "pending-approval"
-        case .declined: "declined"
-        case .interrupted: "interrupted"
-        case .failed(let code): "failed(\(code))"
-        }
-        revocationDate = record.revocationDate?.formatted(.iso8601)
-        offerType = record.offer?.type.rawValue
-        offerIdentifier = record.offer?.identifier
-        signedTransaction = signed
-    }
-}
-
 /// The body of `POST /control/purchases`.
 struct ControlPurchaseRequest: Decodable {
     var productId: String
@@ -218,8 +168,8 @@ struct ControlRoutes {
         return id
     }
 
-    private func transactionOutput(_ record: TransactionRecord) async throws -> ControlTransaction {
-        ControlTransaction(record, signed: record.state.isCompleted ? try await engine.signedTransaction(record) : nil)
+    private func transactionOutput(_ record: TransactionRecord) async throws -> TransactionSummary {
+        TransactionSummary(record, signedTransaction: record.state.isCompleted ? try await engine.signedTransaction(record) : nil)
     }
 
     /// Runs `body` and answers its value as JSON: 200, or 400/404 with `{"error": message}` when the store refuses.

@@ -1,3 +1,4 @@
+import AppStoreServer
 import AppStoreEngine
 import ArgumentParser
 import Foundation
@@ -47,7 +48,7 @@ struct PurchaseCommand: AsyncParsableCommand {
         let record = try await store.purchase(
             PurchaseRequest(productID: productID, accountID: account, bundleID: bundleID, quantity: quantity)
         )
-        var output = TransactionOutput(record)
+        var output = TransactionSummary(record)
         if record.state.isCompleted {
             output.signedTransaction = try await store.signedTransaction(record)
         }
@@ -81,7 +82,7 @@ struct TransactionsCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try location.openStore()
         let records = try await store.transactions(TransactionQuery(accountID: account, bundleID: bundleID))
-        let outputs = records.map(TransactionOutput.init)
+        let outputs = records.map { TransactionSummary($0) }
         if json {
             try printJSON(outputs)
         } else if outputs.isEmpty {
@@ -123,7 +124,7 @@ struct RefundCommand: AsyncParsableCommand {
             transactionID: try parseTransactionID(transactionID),
             reason: reason == .appIssue ? .refundedDueToIssue : .refundedForOtherReason
         )
-        revoked.forEach { print("refunded \(TransactionOutput($0).line)") }
+        revoked.forEach { print("refunded \(TransactionSummary($0).line)") }
     }
 }
 

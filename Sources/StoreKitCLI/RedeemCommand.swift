@@ -1,3 +1,4 @@
+import AppStoreServer
 import AppStoreEngine
 import ArgumentParser
 import Foundation
@@ -39,7 +40,7 @@ struct RedeemCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try location.openStore(configuration: try loadConfiguration(config))
         let record = try await store.redeemOfferCode(code, accountID: account, bundleID: bundleID)
-        var output = TransactionOutput(record)
+        var output = TransactionSummary(record)
         if record.state.isCompleted {
             output.signedTransaction = try await store.signedTransaction(record)
         }

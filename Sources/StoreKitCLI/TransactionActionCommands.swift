@@ -1,3 +1,4 @@
+import AppStoreServer
 import AppStoreEngine
 import ArgumentParser
 import Foundation
@@ -28,7 +29,7 @@ struct ApproveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (store, id) = try options.openStore()
-        print(TransactionOutput(try await store.approveAskToBuy(transactionID: id)).line)
+        print(TransactionSummary(try await store.approveAskToBuy(transactionID: id)).line)
     }
 }
 
@@ -42,7 +43,7 @@ struct DeclineCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (store, id) = try options.openStore()
-        print(TransactionOutput(try await store.declineAskToBuy(transactionID: id)).line)
+        print(TransactionSummary(try await store.declineAskToBuy(transactionID: id)).line)
     }
 }
 
@@ -57,7 +58,7 @@ struct ResolveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (store, id) = try options.openStore()
-        print(TransactionOutput(try await store.resolveIssue(transactionID: id)).line)
+        print(TransactionSummary(try await store.resolveIssue(transactionID: id)).line)
     }
 }
 
@@ -72,7 +73,7 @@ struct RenewCommand: AsyncParsableCommand {
     func run() async throws {
         let (store, id) = try options.openStore()
         let subscription = try await store.subscription(forTransaction: id)
-        print(TransactionOutput(try await store.renewSubscription(subscription.id)).line)
+        print(TransactionSummary(try await store.renewSubscription(subscription.id)).line)
     }
 }
 

@@ -1,0 +1,90 @@
+public import AppStoreEngine
+import AppStoreFormats
+import Foundation
+
+/// A transaction as `storekit --json` and the control API show it: Apple's field names where Apple has one, dates in
+/// ISO 8601, amounts as exact decimal strings, and its JWS when one was signed.
+public struct TransactionSummary: Encodable, Sendable, Hashable {
+    /// The transaction's identifier.
+    public var transactionId: String
+    /// The original transaction's identifier.
+    public var originalTransactionId: String
+    /// The order identifier the App Store Server API's order lookup takes.
+    public var orderId: String
+    /// The product bought.
+    public var productId: String
+    /// The app.
+    public var bundleId: String
+    /// Apple's product type name, e.g. `Auto-Renewable Subscription`.
+    public var type: String
+    /// The buying account.
+    public var account: String
+    /// How many were bought.
+    public var quantity: Int
+    /// When the transaction happened, on the store's clock.
+    public var purchaseDate: String
+    /// When the original purchase happened.
+    public var originalPurchaseDate: String
+    /// For an auto-renewable subscription: when the period this transaction paid for ends.
+    public var expiresDate: String?
+    /// The storefront (ISO 3166-1 alpha-3).
+    public var storefront: String
+    /// Apple's numeric storefront identifier.
+    public var storefrontId: String
+    /// The ISO 4217 currency.
+    public var currency: String
+    /// The price of one unit.
+    public var price: String
+    /// What the customer paid in all.
+    public var amountCharged: String
+    /// How the transaction came about: `purchase`, `repurchase`, `restore`, `familyShare` or `renewal`.
+    public var origin: String
+    /// `purchased`, `pending-approval`, `declined`, `interrupted` or `failed(SKError N)`.
+    public var state: String
+    /// When the App Store refunded or revoked the transaction.
+    public var revocationDate: String?
+    /// Apple's `revocationReason`.
+    public var revocationReason: Int?
+    /// For a period an offer priced: Apple's `offerType` (1 introductory, 2 promotional, 3 offer code, 4 win-back).
+    public var offerType: Int?
+    /// The promotional or win-back offer's identifier, or the offer code's reference name.
+    public var offerIdentifier: String?
+    /// `FREE_TRIAL`, `PAY_AS_YOU_GO` or `PAY_UP_FRONT`.
+    public var offerDiscountType: String?
+    /// The transaction as a JWS, when it was signed.
+    public var signedTransaction: String?
+
+    /// Describes a transaction, with its JWS when given.
+    public init(_ record: TransactionRecord, signedTransaction: String? = nil) {
+        transactionId = String(record.id)
+        originalTransactionId = String(record.originalID)
+        orderId = record.orderID
+        productId = record.productID
+        bundleId = record.bundleID
+        type = record.productType.rawValue
+        account = record.accountID
+        quantity = record.quantity
+        purchaseDate = record.purchaseDate.formatted(.iso8601)
+        originalPurchaseDate = record.originalPurchaseDate.formatted(.iso8601)
+        expiresDate = record.expiresDate?.formatted(.iso8601)
+        storefront = record.storefront
+        storefrontId = record.storefrontID
+        currency = record.currency
+        price = "\(record.unitPrice)"
+        amountCharged = "\(record.amountCharged)"
+        origin = record.origin.rawValue
+        state = switch record.state {
+        case .purchased: "purchased"
+        case .pendingApproval: "pending-approval"
+        case .declined: "declined"
+        case .interrupted: "interrupted"
+        case .failed(let code): "failed(SKError \(code))"
+        }
+        revocationDate = record.revocationDate?.formatted(.iso8601)
+        revocationReason = record.revocationReason.map { Int($0.rawValue) }
+        offerType = record.offer.map { Int($0.type.rawValue) }
+        offerIdentifier = record.offer?.identifier
+        offerDiscountType = record.offer?.discountType.rawValue
+        self.signedTransaction = signedTransaction
+    }
+}
