@@ -23,8 +23,8 @@ struct ServerAPIAuthenticator: Sendable {
 
     /// The bundle identifier a request's `Authorization` header is for, or why it is refused.
     ///
-    /// Token lifetimes are checked against wall time, as the tokens are made from it, not against the store's clock.
-    func bundleID(authorization header: String?, now: Date = Date()) -> Result<String, AuthenticationFailure> {
+    /// Token lifetimes are checked against `now`: wall time, as the tokens are made from it, not the store's clock.
+    func bundleID(authorization header: String?, now: Date) -> Result<String, AuthenticationFailure> {
         guard let header, header.hasPrefix("Bearer ") else { return .failure(.init("The request has no Authorization: Bearer token.")) }
         guard let token = try? CompactJWS(String(header.dropFirst("Bearer ".count))) else {
             return .failure(.init("The bearer token is not a JWT."))

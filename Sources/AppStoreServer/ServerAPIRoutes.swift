@@ -256,6 +256,8 @@ struct ServerAPIRoutes {
     let notificationSender: NotificationSender?
     let logger: Logger
     let massExtensions = MassExtensionLog()
+    /// The time tokens are checked against: backends sign them with wall time, whatever the store's clock says.
+    let wallClock: any StoreClock = SystemClock()
 
     func add(to router: Router<BasicRequestContext>) {
         let api = router.group("inApps")
@@ -431,7 +433,7 @@ struct ServerAPIRoutes {
         to request: Request, status: HTTPResponse.Status = .ok, _ body: (String) async throws -> some Encodable
     ) async throws -> Response {
         let bundleID: String
-        switch authenticator.bundleID(authorization: request.headers[.authorization]) {
+        switch authenticator.bundleID(authorization: request.headers[.authorization], now: wallClock.now()) {
         case .failure(let failure):
             logger.notice("App Store Server API request refused: \(failure.reason)")
             return Response(status: .unauthorized)

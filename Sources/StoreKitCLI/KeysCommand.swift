@@ -1,3 +1,4 @@
+import AppStoreEngine
 import AppStoreHosting
 import AppStoreServer
 import ArgumentParser
@@ -48,7 +49,7 @@ struct KeysCommand: AsyncParsableCommand {
         }
 
         func run() throws {
-            let (key, privateKeyPEM) = ServerAPIKey.generate(issuerID: issuer, created: Date())
+            let (key, privateKeyPEM) = ServerAPIKey.generate(issuerID: issuer, created: SystemClock().now())
             let file = URL(fileURLWithPath: out).appendingPathComponent("SubscriptionKey_\(key.keyID).p8")
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(privateKeyPEM.utf8).write(to: file, options: .atomic)
