@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AppStoreEngine", targets: ["AppStoreEngine"]),
         .library(name: "AppStoreSQLite", targets: ["AppStoreSQLite"]),
         .library(name: "AppStoreHosting", targets: ["AppStoreHosting"]),
+        .library(name: "AppStoreDeviceProtocol", targets: ["AppStoreDeviceProtocol"]),
         .library(name: "AppStoreServer", targets: ["AppStoreServer"]),
         .executable(name: "storekit", targets: ["StoreKitCLI"]),
     ],
@@ -53,10 +54,11 @@ let package = Package(
             name: "AppStoreHosting",
             dependencies: ["AppStoreEngine", "AppStoreFormats", "AppStoreSQLite", "StoreKitConfiguration"]
         ),
+        .target(name: "AppStoreDeviceProtocol", dependencies: ["AppStoreEngine"]),
         .target(
             name: "AppStoreServer",
             dependencies: [
-                "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration",
+                "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "AppStoreDeviceProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -65,7 +67,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "OpenStoreKit", dependencies: ["StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreHosting"]),
+        .target(
+            name: "OpenStoreKit",
+            dependencies: ["StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreHosting", "AppStoreDeviceProtocol"]
+        ),
         .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "AppStoreEngine", "AppStoreHosting", "StoreKitConfiguration"]),
         .executableTarget(
             name: "StoreKitCLI",
@@ -122,6 +127,17 @@ let package = Package(
                 "OpenStoreKit", "OpenStoreKitTest", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "StoreKitCLI",
                 "TestProcesses", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.process("Resources")]
+        ),
+        // The OpenStoreKit suite again, over HTTP: the same test files (symbolic links), with a `sessionTransport`
+        // that serves each session's store on a loopback server.
+        .testTarget(
+            name: "OpenStoreKitHTTPTests",
+            dependencies: [
+                "OpenStoreKit", "OpenStoreKitTest", "AppStoreEngine", "AppStoreFormats", "AppStoreHosting", "AppStoreServer", "StoreKitConfiguration",
+                "TestProcesses", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: [.process("Resources")]
         ),

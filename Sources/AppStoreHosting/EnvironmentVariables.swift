@@ -6,9 +6,12 @@ public enum EnvironmentVariables {
     /// The `.storekit` file an app process's store sells from — the counterpart of Xcode's "StoreKit
     /// Configuration" scheme option.
     public static let configuration = "OPENSTOREKIT_CONFIG"
+    /// The URL of a running `storekit serve` (`http://127.0.0.1:8080`): an app process with it set uses that
+    /// server's store — or its tenant's, with ``tenant`` — instead of one in its own process.
+    public static let server = "OPENSTOREKIT_SERVER"
     /// The data directory: the store's database, its certificate authority and device state.
     public static let dataDirectory = "OPENSTOREKIT_DATA_DIR"
-    /// The isolated store (tenant) inside the data directory; `default` when unset.
+    /// The isolated store (tenant) inside the data directory or on the server; `default` when unset.
     public static let tenant = "OPENSTOREKIT_TENANT"
     /// The app's bundle identifier.
     public static let bundleID = "OPENSTOREKIT_BUNDLE_ID"

@@ -8,8 +8,9 @@ import StoreKitConfiguration
 
 /// The HTTP face of a store: what `storekit serve` runs.
 ///
-/// It answers `GET /health`, `GET /v1/products`, `verifyReceipt`, the App Store Server API endpoints built so far
-/// and the control API; the device protocol and the web transaction manager are added to the same router.
+/// It answers `GET /health`, `GET /v1/products`, the device protocol app processes use (`/device/…`, see
+/// `DeviceProtocol`), `verifyReceipt`, the App Store Server API and the control API, for its own store and, under
+/// `/t/{tenant}/…`, for each of its tenants.
 public struct StoreServer: Sendable {
     /// The store the server answers for.
     public let engine: StoreEngine
@@ -70,6 +71,7 @@ public struct StoreServer: Sendable {
             let settings = await engine.settings
             return ProductsResponse(catalog: catalog, storefront: Storefront.named(settings.storefront))
         }
+        DeviceRoutes(engine: engine, feed: ChangeFeed(following: engine)).add(to: router)
         ControlRoutes(engine: engine).add(to: router)
         ServerAPIRoutes(
             engine: engine, authenticator: ServerAPIAuthenticator(keys: apiKeys), notificationSender: notificationSender, logger: logger

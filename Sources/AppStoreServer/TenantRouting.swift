@@ -45,6 +45,17 @@ public actor TenantDirectory {
         return tenant
     }
 
+    /// Adds a store opened elsewhere — an engine embedded in this process — as the tenant `name`.
+    ///
+    /// - Returns: `false`, changing nothing, when the directory already holds a tenant of that name or `name` is not
+    ///   a valid tenant name (``isValidName(_:)``).
+    @discardableResult
+    public func add(_ tenant: Tenant, named name: String) -> Bool {
+        guard Self.isValidName(name), tenants[name] == nil else { return false }
+        tenants[name] = tenant
+        return true
+    }
+
     /// The names of the tenants opened so far, sorted.
     public func openedTenants() -> [String] {
         tenants.keys.sorted()

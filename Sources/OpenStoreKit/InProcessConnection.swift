@@ -13,7 +13,6 @@ public final class InProcessConnection: StoreConnection {
     /// The folder of hosted content packages, one folder per product identifier.
     public let hostedContentDirectory: URL?
     private let pollInterval: Duration?
-    private let localChanges = ChangeBroadcaster()
 
     /// Connects to `engine`.
     ///
@@ -99,21 +98,9 @@ public final class InProcessConnection: StoreConnection {
         hostedContentDirectory.flatMap { HostedContent.package(productID: productID, in: $0) }
     }
 
-    /// Starts a promoted purchase, as a customer tapping the product on the App Store would, and tells this
-    /// process's payment queues at once.
-    ///
-    /// - Throws: `StoreError.unknownProduct` when the store does not sell the product.
-    @discardableResult
-    public func addPurchaseIntent(productID: String, accountID: String = StoreDefaults.accountID, bundleID: String) async throws(StoreError) -> PurchaseIntentRecord {
-        let intent = try await engine.addPurchaseIntent(productID: productID, accountID: accountID, bundleID: bundleID)
-        localChanges.signal()
-        return intent
-    }
-
-    /// Engine events, this connection's own changes, and a tick every `pollInterval` when one was given.
+    /// Engine events, and a tick every `pollInterval` when one was given.
     public func changes() async -> AsyncStream<StoreChange> {
         let events = await engine.events()
-        let local = localChanges.subscribe()
         let (stream, continuation) = AsyncStream.makeStream(of: StoreChange.self, bufferingPolicy: .unbounded)
         let pollInterval = self.pollInterval
         let task = Task {
@@ -127,9 +114,6 @@ public final class InProcessConnection: StoreConnection {
                         }
                     }
                 }
-                group.addTask {
-                    for await _ in local { continuation.yield(.other) }
-                }
                 if let pollInterval {
                     group.addTask {
                         while (try? await Task.sleep(for: pollInterval)) != nil {
@@ -142,26 +126,5 @@ public final class InProcessConnection: StoreConnection {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
-    }
-}
-
-/// Fans a "something changed" signal out to every current subscriber.
-final class ChangeBroadcaster: Sendable {
-    private let subscribers = Locked<[UUID: AsyncStream<Void>.Continuation]>([:])
-
-    /// A stream of signals from now on; it stops when its reader is cancelled.
-    func subscribe() -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let id = UUID()
-        subscribers.withLock { $0[id] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            self?.subscribers.withLock { $0[id] = nil }
-        }
-        return stream
-    }
-
-    /// Signals every subscriber.
-    func signal() {
-        for continuation in subscribers.current.values { continuation.yield() }
     }
 }

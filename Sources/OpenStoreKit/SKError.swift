@@ -199,6 +199,7 @@ extension SKError {
         case StoreError.missingOfferParameters: .missingOfferParams
         case StoreError.invalidOfferPrice: .invalidOfferPrice
         case StoreError.ineligibleForOffer: .ineligibleForOffer
+        case StoreError.storeUnreachable: .cloudServiceNetworkConnectionFailed
         default: .unknown
         }
         self.init(code, userInfo: [NSLocalizedDescriptionKey: storeError.message])

@@ -43,10 +43,13 @@ public struct StoreEnvironment: Sendable {
 
     /// The environment an app process is configured for by its environment variables (`EnvironmentVariables` in `AppStoreHosting`).
     ///
-    /// - `OPENSTOREKIT_CONFIG` (required): the `.storekit` file; its products and settings make an in-process store.
-    /// - `OPENSTOREKIT_DATA_DIR`: where the store and the device keep their state (see `StoreDataDirectory`);
+    /// - `OPENSTOREKIT_SERVER`: the URL of a running `storekit serve`; the app uses that server's store over HTTP
+    ///   (``HTTPStoreConnection``), and `OPENSTOREKIT_CONFIG` is not needed.
+    /// - `OPENSTOREKIT_CONFIG`, without a server: the `.storekit` file; its products and settings make an in-process store.
+    /// - `OPENSTOREKIT_DATA_DIR`: where the store (in-process) and the device keep their state (see `StoreDataDirectory`);
     ///   `storekit --data-dir` reads the same directory.
-    /// - `OPENSTOREKIT_TENANT`: the isolated store inside the data directory, else `default` (`storekit --tenant`).
+    /// - `OPENSTOREKIT_TENANT`: the isolated store inside the data directory or on the server, else `default`
+    ///   (`storekit --tenant`, the server's `/t/{tenant}/`).
     /// - `OPENSTOREKIT_BUNDLE_ID`: the app's bundle identifier, else `Bundle.main`'s, else `com.example.app`.
     /// - `OPENSTOREKIT_ACCOUNT`: the customer's account, else `default`.
     /// - `OPENSTOREKIT_DEVICE_ID`: the device, else the data directory's own device.
@@ -57,35 +60,48 @@ public struct StoreEnvironment: Sendable {
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(EnvironmentError) -> StoreEnvironment {
         let variables = EnvironmentVariables.self
-        guard let path = variables.value(variables.configuration, in: environment) else {
-            throw .missingConfiguration("OpenStoreKit has no store to talk to. Set \(variables.configuration) to a .storekit file (and optionally \(variables.dataDirectory) to a directory for the store's state), or create an SKTestSession.")
-        }
-        let configuration: StoreKitConfigurationFile
-        do {
-            configuration = try StoreKitConfigurationFile.load(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .invalidConfiguration("\(variables.configuration)=\(path) is not a usable StoreKit configuration: \(error.description)")
-        }
         let directory = StoreDataDirectory.resolve(environment: environment)
-        let engine: StoreEngine
+        let tenant = variables.value(variables.tenant, in: environment) ?? StoreDefaults.tenant
+        let hostedContent = variables.value(variables.hostedContent, in: environment).map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let connection: any StoreConnection
+        var defaultStorefront = StoreSettings().storefront
+        if let address = variables.value(variables.server, in: environment) {
+            guard let server = URL(string: address), ["http", "https"].contains(server.scheme ?? ""), server.host != nil else {
+                throw .invalidServer("\(variables.server)=\(address) is not a server URL. Set it to the address `storekit serve` prints, such as http://127.0.0.1:8080.")
+            }
+            connection = HTTPStoreConnection(baseURL: HTTPStoreConnection.storeURL(server: server, tenant: tenant), hostedContentDirectory: hostedContent)
+        } else {
+            guard let path = variables.value(variables.configuration, in: environment) else {
+                throw .missingConfiguration("OpenStoreKit has no store to talk to. Set \(variables.configuration) to a .storekit file (and optionally \(variables.dataDirectory) to a directory for the store's state), set \(variables.server) to a running `storekit serve`, or create an SKTestSession.")
+            }
+            let configuration: StoreKitConfigurationFile
+            do {
+                configuration = try StoreKitConfigurationFile.load(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw .invalidConfiguration("\(variables.configuration)=\(path) is not a usable StoreKit configuration: \(error.description)")
+            }
+            let engine: StoreEngine
+            do {
+                engine = try StoreFactory.open(StoreSpecification(location: .dataDirectory(directory), configuration: configuration, tenant: tenant))
+            } catch {
+                throw .unusableDataDirectory("Cannot use the data directory \(directory.url.path): \(error). Set \(variables.dataDirectory) to a writable directory.")
+            }
+            connection = InProcessConnection(engine: engine, hostedContentDirectory: hostedContent, pollInterval: sharedStorePollInterval)
+            defaultStorefront = StoreSettings(configuration: configuration).storefront
+        }
         let deviceID: UUID
         do {
-            engine = try StoreFactory.open(StoreSpecification(
-                location: .dataDirectory(directory), configuration: configuration,
-                tenant: variables.value(variables.tenant, in: environment) ?? StoreDefaults.tenant
-            ))
             deviceID = try directory.currentDeviceID(environment: environment)
         } catch {
             throw .unusableDataDirectory("Cannot use the data directory \(directory.url.path): \(error). Set \(variables.dataDirectory) to a writable directory.")
         }
-        let hostedContent = variables.value(variables.hostedContent, in: environment).map { URL(fileURLWithPath: $0, isDirectory: true) }
         let bundleID = resolveBundleID(environment)
         return StoreEnvironment(
-            connection: InProcessConnection(engine: engine, hostedContentDirectory: hostedContent, pollInterval: sharedStorePollInterval),
+            connection: connection,
             accountID: variables.value(variables.account, in: environment) ?? StoreDefaults.accountID,
             bundleID: bundleID, deviceID: deviceID,
             appDirectory: directory.appDirectoryURL(deviceID: deviceID, bundleID: bundleID),
-            defaultStorefront: StoreSettings(configuration: configuration).storefront
+            defaultStorefront: defaultStorefront
         )
     }
 
@@ -110,6 +126,7 @@ public struct EnvironmentError: Error, Hashable, Sendable, CustomStringConvertib
         case missingConfiguration
         case invalidConfiguration
         case unusableDataDirectory
+        case invalidServer
     }
 
     private let code: Code
@@ -128,10 +145,13 @@ public struct EnvironmentError: Error, Hashable, Sendable, CustomStringConvertib
     public static let invalidConfiguration = EnvironmentError(.invalidConfiguration, "The StoreKit configuration is not usable.")
     /// The data directory cannot hold the store or the device.
     public static let unusableDataDirectory = EnvironmentError(.unusableDataDirectory, "The data directory is not usable.")
+    /// `OPENSTOREKIT_SERVER` is not an `http` or `https` URL.
+    public static let invalidServer = EnvironmentError(.invalidServer, "The server URL is not usable.")
 
     static func missingConfiguration(_ message: String) -> EnvironmentError { EnvironmentError(.missingConfiguration, message) }
     static func invalidConfiguration(_ message: String) -> EnvironmentError { EnvironmentError(.invalidConfiguration, message) }
     static func unusableDataDirectory(_ message: String) -> EnvironmentError { EnvironmentError(.unusableDataDirectory, message) }
+    static func invalidServer(_ message: String) -> EnvironmentError { EnvironmentError(.invalidServer, message) }
 
     /// The message.
     public var description: String { message }

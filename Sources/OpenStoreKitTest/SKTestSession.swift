@@ -36,12 +36,37 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         case isolated
     }
 
+    /// How a session's payment queues reach its store. An OpenStoreKit addition.
+    ///
+    /// By default (``inProcess``) they call the store's engine directly. A transport may put something between the
+    /// queue and the store: OpenStoreKit's own suite serves each session's store on a loopback `storekit` server
+    /// and connects the queue with `HTTPStoreConnection`, so every device call crosses the wire protocol; a test
+    /// can also wrap the connection to change what the store answers.
+    public struct Transport: Sendable {
+        private let connect: @Sendable (InProcessConnection) -> any StoreConnection
+
+        /// A transport that turns the in-process connection to the session's store into the connection the
+        /// session's queues use.
+        public init(_ connect: @escaping @Sendable (InProcessConnection) -> any StoreConnection) {
+            self.connect = connect
+        }
+
+        /// The queues call the store's engine in this process.
+        public static let inProcess = Transport { $0 }
+
+        /// The connection the queues use for a store reached in-process through `connection`.
+        public func connection(to connection: InProcessConnection) -> any StoreConnection {
+            connect(connection)
+        }
+    }
+
     /// How fast subscription time runs; the raw values of Apple's `SKTestSession.TimeRate`.
     public typealias TimeRate = AppStoreEngine.TimeRate
 
     /// The store engine behind the session, for controls StoreKit Test does not have.
     public let engine: StoreEngine
-    /// The connection the session's payment queues use.
+    /// The in-process connection to the session's store; the queues use it, or what the session's ``Transport``
+    /// made of it (``environment``'s `connection`).
     public let connection: InProcessConnection
     /// The app, device and account the session's queues act as.
     public let environment: StoreEnvironment
@@ -62,11 +87,13 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     ///   - hostedContentDirectory: A folder of hosted content packages (`<product ID>/`) for `SKDownload`.
     ///   - bundleID: The app's bundle identifier; by default the process's (see `StoreEnvironment.resolveBundleID`).
     ///   - clock: The store's clock; the system clock by default.
+    ///   - transport: How the session's queues reach the store; in-process by default.
     /// - Throws: ``SKTestError`` `fileNotFound` when the file cannot be read; the configuration's own error
     ///   when it is not a valid `.storekit` file.
     public init(
         contentsOf fileURL: URL, scope: Scope = .process, hostedContentDirectory: URL? = nil,
-        bundleID: String = StoreEnvironment.resolveBundleID(), clock: any StoreClock = SystemClock()
+        bundleID: String = StoreEnvironment.resolveBundleID(), clock: any StoreClock = SystemClock(),
+        transport: Transport = .inProcess
     ) throws {
         guard FileManager.default.isReadableFile(atPath: fileURL.path) else {
             throw SKTestError(.fileNotFound, message: "No readable StoreKit configuration at \(fileURL.path).")
@@ -77,7 +104,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         ownedDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("OpenStoreKitTest-\(UUID().uuidString)", isDirectory: true)
         environment = StoreEnvironment(
-            connection: connection, bundleID: bundleID, deviceID: UUID(), appDirectory: ownedDirectory,
+            connection: transport.connection(to: connection), bundleID: bundleID, deviceID: UUID(), appDirectory: ownedDirectory,
             defaultStorefront: StoreSettings(configuration: configuration).storefront
         )
         self.scope = scope
@@ -342,8 +369,8 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     ///
     /// - Throws: ``SKTestError`` `invalidProductIdentifier` when the store does not sell the product.
     open func startPromotedPurchase(productIdentifier: String) throws {
-        _ = try control { [connection, environment] () async throws(StoreError) in
-            try await connection.addPurchaseIntent(productID: productIdentifier, accountID: environment.accountID, bundleID: environment.bundleID)
+        _ = try control { [engine, environment] () async throws(StoreError) in
+            try await engine.addPurchaseIntent(productID: productIdentifier, accountID: environment.accountID, bundleID: environment.bundleID)
         }
     }
 

@@ -2,9 +2,9 @@ public import Foundation
 
 /// A subscription offer: introductory, promotional (`adHocOffers`), offer code (`codeOffers`) or win-back
 /// (`winbackOffers`). All five lists share this shape; which keys are set depends on the list.
-public struct OfferDefinition: Sendable, Equatable {
+public struct OfferDefinition: Sendable, Equatable, Codable {
     /// How the customer pays during the offer.
-    public enum PaymentMode: String, Sendable, Hashable, CaseIterable {
+    public enum PaymentMode: String, Sendable, Hashable, CaseIterable, Codable {
         /// `"free"`: a free trial lasting ``OfferDefinition/period``.
         case freeTrial = "free"
         /// `"payAsYouGo"`: ``OfferDefinition/displayPrice`` each period, for ``OfferDefinition/periodCount`` periods.
@@ -37,7 +37,7 @@ public struct OfferDefinition: Sendable, Equatable {
     /// 5.0+: the billing plan the offer applies to.
     public var billingPlanType: BillingPlanType?
     /// Members this library does not model, kept for the round trip.
-    public var unknownKeys: [String: ConfigurationJSON]
+    public var unknownKeys: [String: ConfigurationJSON] = [:]
     var layout = KeyLayout()
 
     /// The number of periods StoreKit reports (`Product.SubscriptionOffer.periodCount`):
@@ -48,6 +48,13 @@ public struct OfferDefinition: Sendable, Equatable {
 
     /// The offer price as an exact decimal; `nil` when absent or `""`.
     public var price: Decimal? { displayPrice.flatMap(Price.decimal) }
+
+    /// The modelled members, which is what a store's device protocol carries: the members this library does not
+    /// model belong to the file, not to the offer a device shows.
+    private enum CodingKeys: String, CodingKey {
+        case internalID, paymentMode, period, numberOfPeriods, displayPrice, offerID, referenceName, eligibility
+        case isStackable, isEligible, billingPlanType
+    }
 
     /// Creates an offer.
     public init(
@@ -72,7 +79,7 @@ public struct OfferDefinition: Sendable, Equatable {
 }
 
 /// A customer state allowed to redeem an offer code (`codeOffers[].eligibility`). Unknown values are kept.
-public struct OfferEligibility: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct OfferEligibility: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     /// The string written in the file.
     public var rawValue: String
     /// Creates an eligibility from its file spelling.
@@ -88,7 +95,7 @@ public struct OfferEligibility: RawRepresentable, Sendable, Hashable, CustomStri
 }
 
 /// Which billing plan a subscription price or offer belongs to (5.0+ files). Unknown values are kept.
-public struct BillingPlanType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public struct BillingPlanType: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     /// The string written in the file.
     public var rawValue: String
     /// Creates a plan type from its file spelling.

@@ -53,3 +53,24 @@ public struct SubscriptionPeriod: Sendable, Hashable, CustomStringConvertible {
         return "\(value) \(name)\(value == 1 ? "" : "s")"
     }
 }
+
+/// A period is coded as its ISO-8601 form (`"P1M"`), as `.storekit` files and Apple's JSON write it.
+extension SubscriptionPeriod: Codable {
+    /// Decodes `"P<n><unit>"`.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` when the string is not a single-component period.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let period = SubscriptionPeriod(iso8601: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\"\(text)\" is not a period such as P1W, P1M or P1Y.")
+        }
+        self = period
+    }
+
+    /// Encodes ``iso8601``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(iso8601)
+    }
+}

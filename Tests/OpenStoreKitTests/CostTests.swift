@@ -30,10 +30,10 @@ final class CountingStorage: Storage {
 /// A connection that counts the app receipts it is asked for: each one is an RSA signature unless the
 /// engine's cache already holds the same purchases.
 final class CountingConnection: StoreConnection {
-    let base: InProcessConnection
+    let base: any StoreConnection
     private let receiptCount = Locked(0)
 
-    init(_ base: InProcessConnection) { self.base = base }
+    init(_ base: any StoreConnection) { self.base = base }
 
     var receipts: Int { receiptCount.current }
     func reset() { receiptCount.withLock { $0 = 0 } }
@@ -79,7 +79,7 @@ struct CostTests {
             catalog: Catalog(configuration: configuration), settings: StoreSettings(configuration: configuration),
             storage: storage, clock: VirtualClock(start: testStart), signer: .ephemeral
         )
-        let connection = CountingConnection(InProcessConnection(engine: engine))
+        let connection = CountingConnection(sessionTransport.connection(to: InProcessConnection(engine: engine)))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-cost-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let queue = SKPaymentQueue(environment: StoreEnvironment(connection: connection, bundleID: "com.example.demo", deviceID: UUID(), appDirectory: directory))

@@ -163,7 +163,7 @@ struct FidelityTests {
 
     @Test("An observer subclass's override of an optional method its base class declares is called")
     func subclassOverridesOptionalObserverMethod() async throws {
-        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart))
+        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart), transport: sessionTransport)
         session.disableDialogs = true
         let observer = RestoreTrackingObserver()
         session.paymentQueue.add(observer)
@@ -177,7 +177,7 @@ struct FidelityTests {
         .timeLimit(.minutes(1))
     )
     func blockedCallbackQueueDoesNotStallStoreWork() async throws {
-        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart))
+        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart), transport: sessionTransport)
         session.disableDialogs = true
         let callbacks = DispatchQueue(label: "blocked callbacks")
         let queue = SKPaymentQueue(environment: session.environment, callbackQueue: callbacks)

@@ -135,7 +135,7 @@ struct OutsideTheAppTests {
         arguments: [false, true]
     )
     func storefrontChangeDuringPurchase(shouldContinue: Bool) async throws {
-        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart))
+        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart), transport: sessionTransport)
         session.disableDialogs = true
         // The customer moves to the United Kingdom while the store works on the payment: the store's account reads
         // GBR the first time the purchase looks at it, while the device still remembers USA.

@@ -13,7 +13,7 @@ struct SubscriptionClientTests {
     let month: TimeInterval = 31 * 86_400
 
     func session() throws -> (SKTestSession, RecordingTransactionObserver) {
-        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart))
+        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart), transport: sessionTransport)
         session.disableDialogs = true
         let observer = RecordingTransactionObserver(finishesTransactions: true)
         session.paymentQueue.add(observer)
@@ -200,7 +200,7 @@ struct SubscriptionClientTests {
         #expect(throws: SKTestError(.noTransactionFound)) { try session.forceRenewalOfSubscription(productIdentifier: Demo.monthly) }
         #expect(throws: SKTestError(.noTransactionFound)) { try session.enableAutoRenewForTransaction(identifier: 99) }
 
-        let systemSession = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated)
+        let systemSession = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, transport: sessionTransport)
         await #expect(throws: SKTestError(.invalidAction)) { try await systemSession.advanceTime(by: 60) }
     }
 

@@ -66,7 +66,7 @@ struct TestSessionTests {
         #expect(gem.priceLocale.currency?.identifier == "GBP")
         #expect(throws: SKTestError(.fileNotFound)) { try SKTestSession(configurationFileNamed: "NoSuchConfiguration", scope: .isolated) }
         #expect(throws: SKTestError(.fileNotFound)) {
-            try SKTestSession(contentsOf: URL(fileURLWithPath: "/nonexistent/Products.storekit"), scope: .isolated)
+            try SKTestSession(contentsOf: URL(fileURLWithPath: "/nonexistent/Products.storekit"), scope: .isolated, transport: sessionTransport)
         }
     }
 
@@ -99,7 +99,7 @@ struct TestSessionTests {
 
     @Test("A queue calls its observers on the callback queue it was made with")
     func callbackQueue() async throws {
-        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated)
+        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, transport: sessionTransport)
         let callbacks = DispatchQueue(label: "test.callbacks")
         let queue = SKPaymentQueue(environment: session.environment, callbackQueue: callbacks)
         let spy = ObserverSpy(queue: queue)
@@ -112,57 +112,6 @@ struct TestSessionTests {
         queue.add(SKPayment(product: try #require(response.products.first)))
         try await spy.waitForTransaction(Demo.coins, .purchased)
         #expect(onCallbackQueue.current == [true, true])
-    }
-}
-
-/// Tests that use `SKPaymentQueue.default()`, the process's one queue: they run one at a time.
-@Suite("The process's default queue", .serialized)
-struct DefaultQueueTests {
-    @Test("A process session makes SKPaymentQueue.default() and requests without a queue use its store")
-    func processSession() async throws {
-        let session = try SKTestSession(contentsOf: demoConfiguration)
-        #expect(session.paymentQueue === SKPaymentQueue.default())
-        let spy = ObserverSpy(autoFinish: true)
-        SKPaymentQueue.default().add(spy)
-        defer { SKPaymentQueue.default().remove(spy) }
-        #expect(SKPaymentQueue.canMakePayments())
-        session.canMakePayments = false
-        #expect(!SKPaymentQueue.canMakePayments())
-        session.canMakePayments = true
-
-        let response = try await ProductsFetcher.fetch([Demo.premium], from: nil)
-        SKPaymentQueue.default().add(SKPayment(product: try #require(response.products.first)))
-        try await spy.waitForTransaction(Demo.premium, .purchased)
-        #expect(session.allTransactions().count == 1)
-
-        // A new session replaces the store: the default queue forgets the old one's transactions.
-        let next = try SKTestSession(contentsOf: demoConfiguration)
-        #expect(SKPaymentQueue.default().transactions.isEmpty)
-        #expect(next.allTransactions().isEmpty)
-        SKPaymentQueue.default().restoreCompletedTransactions()
-        try await spy.waitForRestoreFinished()
-        #expect(!spy.updates.contains { $0.state == .restored })
-    }
-
-    @Test("The process environment needs OPENSTOREKIT_CONFIG, and says so")
-    func environmentVariables() throws {
-        #expect(throws: EnvironmentError.missingConfiguration) { try StoreEnvironment.fromProcessEnvironment([:]) }
-        do {
-            _ = try StoreEnvironment.fromProcessEnvironment(["OPENSTOREKIT_CONFIG": "/nonexistent.storekit"])
-            Issue.record("A missing configuration file was accepted")
-        } catch {
-            #expect(error.message.contains("/nonexistent.storekit"))
-        }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-env-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let environment = try StoreEnvironment.fromProcessEnvironment([
-            "OPENSTOREKIT_CONFIG": demoConfiguration.path, "OPENSTOREKIT_DATA_DIR": directory.path,
-            "OPENSTOREKIT_BUNDLE_ID": "com.example.env", "OPENSTOREKIT_ACCOUNT": "alice",
-        ])
-        #expect(environment.bundleID == "com.example.env")
-        #expect(environment.accountID == "alice")
-        #expect(environment.appDirectory.path.hasPrefix(directory.path))
-        #expect(StoreEnvironment.resolveBundleID([:]) == Bundle.main.bundleIdentifier ?? "com.example.app")
     }
 }
 

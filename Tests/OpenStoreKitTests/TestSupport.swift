@@ -338,7 +338,8 @@ struct Harness {
 
     init(autoFinish: Bool = false, hostedContent: URL? = nil, attach: Bool = true) throws {
         let session = try SKTestSession(
-            contentsOf: demoConfiguration, scope: .isolated, hostedContentDirectory: hostedContent, clock: VirtualClock(start: testStart)
+            contentsOf: demoConfiguration, scope: .isolated, hostedContentDirectory: hostedContent, clock: VirtualClock(start: testStart),
+            transport: sessionTransport
         )
         session.disableDialogs = true
         self.init(session: session, queue: session.paymentQueue, autoFinish: autoFinish, hostedContent: hostedContent, attach: attach)

@@ -9,7 +9,7 @@ import Testing
 struct TestingToolsTests {
     func session() throws -> SKTestSession {
         let session = try SKTestSession(
-            contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart)
+            contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart), transport: sessionTransport
         )
         session.disableDialogs = true
         return session

@@ -20,7 +20,7 @@ public struct LocalizedText: Sendable, Hashable, Codable {
 }
 
 /// A product the store sells.
-public struct CatalogProduct: Sendable, Equatable, Identifiable {
+public struct CatalogProduct: Sendable, Equatable, Identifiable, Codable {
     /// The product identifier apps ask for.
     public var id: String
     /// What kind of purchase this is.
@@ -63,7 +63,7 @@ public struct CatalogProduct: Sendable, Equatable, Identifiable {
 }
 
 /// The terms of an auto-renewable subscription: group, level, period and offers, as the configuration gives them.
-public struct SubscriptionTerms: Sendable, Equatable {
+public struct SubscriptionTerms: Sendable, Equatable, Codable {
     /// The identifier of the subscription group the product belongs to.
     public var groupID: String
     /// The service level within the group; 1 is the highest.

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A request to buy a product, as an app's payment or a purchase made outside the app.
-public struct PurchaseRequest: Sendable, Hashable {
+public struct PurchaseRequest: Sendable, Hashable, Codable {
     /// The product to buy.
     public var productID: String
     /// The buying account.

@@ -14,11 +14,13 @@ extension StoreEngine {
         guard catalog.product(productID) != nil else {
             throw StoreError.unknownProduct("No product \"\(productID)\" in this store, so it cannot be promoted. Use one of: \(catalog.products.map(\.id).joined(separator: ", ")).")
         }
-        return try await perform { operation in
+        let intent = try await perform { operation in
             let intent = PurchaseIntentRecord(accountID: accountID, bundleID: bundleID, productID: productID, date: operation.now)
             try operation.storage.write(.savePurchaseIntent(intent))
             return intent
         }
+        publish(.purchaseIntentAdded(intent))
+        return intent
     }
 
     /// The purchase intents waiting for an app, oldest first.

@@ -3,7 +3,7 @@
 /// Compare with the static members (`error == .unknownProduct`, or `case .unknownProduct` in a `switch`);
 /// equality ignores ``message``, which carries the details. Nothing is recorded when an operation throws.
 public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    private enum Code: Hashable, Sendable {
+    private enum Code: String, Hashable, Sendable {
         case unknownProduct
         case unknownTransaction
         case invalidQuantity
@@ -20,6 +20,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case missingOfferParameters
         case invalidOfferPrice
         case ineligibleForOffer
+        case storeUnreachable
     }
 
     private let code: Code
@@ -66,6 +67,20 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let invalidOfferPrice = StoreError(.invalidOfferPrice, "The offer's price is not valid.")
     /// The customer may not redeem the offer (`SKError.ineligibleForOffer`).
     public static let ineligibleForOffer = StoreError(.ineligibleForOffer, "The customer is not eligible for the offer.")
+    /// A store behind a network connection (`storekit serve`) did not answer, or answered something that is not
+    /// the device protocol. Nothing is known to have changed; the device tries again at its next look.
+    public static let storeUnreachable = StoreError(.storeUnreachable, "The store could not be reached.")
+
+    /// The kind of error as a stable name (`unknownProduct`): what the device protocol sends, with the ``message``,
+    /// so a remote store's errors compare equal to the static members here.
+    public var identifier: String { code.rawValue }
+
+    /// The error a remote store sent as ``identifier`` and ``message``; `nil` for an identifier this version does not
+    /// know.
+    package init?(identifier: String, message: String) {
+        guard let code = Code(rawValue: identifier) else { return nil }
+        self.init(code, message)
+    }
 
     package static func unknownProduct(_ message: String) -> StoreError { StoreError(.unknownProduct, message) }
     package static func unknownTransaction(_ message: String) -> StoreError { StoreError(.unknownTransaction, message) }
@@ -83,6 +98,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     package static func missingOfferParameters(_ message: String) -> StoreError { StoreError(.missingOfferParameters, message) }
     package static func invalidOfferPrice(_ message: String) -> StoreError { StoreError(.invalidOfferPrice, message) }
     package static func ineligibleForOffer(_ message: String) -> StoreError { StoreError(.ineligibleForOffer, message) }
+    package static func storeUnreachable(_ message: String) -> StoreError { StoreError(.storeUnreachable, message) }
 
     /// The message.
     public var description: String { message }

@@ -10,6 +10,8 @@ public enum StoreEvent: Sendable, Hashable {
     case transactionsCleared
     /// An account moved to another storefront.
     case storefrontChanged(accountID: String, storefront: String)
+    /// A customer started a promoted purchase on the App Store; the app's devices offer it to the app.
+    case purchaseIntentAdded(PurchaseIntentRecord)
     /// The App Store asked a subscriber to consent to a price increase; the app may show its consent sheet.
     case priceIncreaseConsentRequested(SubscriptionRecord)
 }

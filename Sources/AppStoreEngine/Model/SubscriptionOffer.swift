@@ -84,7 +84,7 @@ public struct SubscriptionOffer: Sendable, Hashable, Codable {
 ///
 /// Introductory offers need no request: a purchase gets the product's introductory offer whenever the account is
 /// eligible and asks for no other offer.
-public enum OfferRedemption: Sendable, Hashable {
+public enum OfferRedemption: Sendable, Hashable, Codable {
     /// A promotional offer with a version 1 signature (`SKPaymentDiscount`, `Product.PurchaseOption.promotionalOffer`):
     /// the store checks it against the app's registered keys, within 24 hours of `timestamp`. The bundle, product and
     /// app account token signed are the purchase's own.

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Which transactions to read from storage. Unset fields match everything.
-public struct TransactionQuery: Sendable, Hashable {
+public struct TransactionQuery: Sendable, Hashable, Codable {
     /// Only transactions of this account.
     public var accountID: String?
     /// Only transactions of this app.

@@ -1,0 +1,164 @@
+import AppStoreDeviceProtocol
+import AppStoreEngine
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The device protocol: what an app process's `HTTPStoreConnection` calls, one route per `StoreConnection`
+/// method, plus the long poll that tells devices when to look again. See `DeviceProtocol` for the routes.
+struct DeviceRoutes {
+    let engine: StoreEngine
+    let feed: ChangeFeed
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get(RouterPath(DeviceProtocol.Route.settings)) { _, _ in
+            try await answer { await engine.settings }
+        }
+        router.get(RouterPath(DeviceProtocol.Route.products)) { request, _ in
+            try await answer {
+                let identifiers = Set(request.uri.queryParameters.getAll("id").map { String($0) })
+                return await engine.catalog.products.filter { identifiers.contains($0.id) }
+            }
+        }
+        router.get(RouterPath(DeviceProtocol.Route.account)) { request, _ in
+            try await answer { try await engine.account(try request.required("id")) }
+        }
+        router.post(RouterPath(DeviceProtocol.Route.purchases)) { request, context in
+            try await answer { try await engine.purchase(try await request.body(PurchaseRequest.self, context: context)) }
+        }
+        router.post(RouterPath(DeviceProtocol.Route.finish)) { request, context in
+            try await answer {
+                let finish = try await request.body(FinishRequest.self, context: context)
+                try await engine.finish(transactionID: finish.transactionID, deviceID: finish.deviceID)
+                return Empty()
+            }
+        }
+        router.get(RouterPath(DeviceProtocol.Route.unfinished)) { request, _ in
+            try await answer {
+                try await engine.unfinishedTransactions(
+                    accountID: try request.required("account"), bundleID: try request.required("bundle"), deviceID: try request.uuid("device")
+                )
+            }
+        }
+        router.post(RouterPath(DeviceProtocol.Route.transactions)) { request, context in
+            try await answer { try await engine.transactions(try await request.body(TransactionQuery.self, context: context)) }
+        }
+        router.post(RouterPath(DeviceProtocol.Route.restores)) { request, context in
+            try await answer {
+                let device = try await request.body(DeviceRequest.self, context: context)
+                return try await engine.restoreCompletedTransactions(accountID: device.accountID, bundleID: device.bundleID, deviceID: device.deviceID)
+            }
+        }
+        router.get(RouterPath(DeviceProtocol.Route.purchaseIntents)) { request, _ in
+            try await answer { try await engine.purchaseIntents(accountID: try request.required("account"), bundleID: try request.required("bundle")) }
+        }
+        router.delete(RouterPath(DeviceProtocol.Route.purchaseIntents)) { request, _ in
+            try await answer {
+                try await engine.removePurchaseIntent(try request.uuid("id"))
+                return Empty()
+            }
+        }
+        router.post(RouterPath(DeviceProtocol.Route.offerCodes)) { request, context in
+            try await answer {
+                let redemption = try await request.body(OfferCodeRequest.self, context: context)
+                return try await engine.redeemOfferCode(redemption.code, accountID: redemption.accountID, bundleID: redemption.bundleID)
+            }
+        }
+        router.get(RouterPath(DeviceProtocol.Route.subscriptions)) { request, _ in
+            try await answer { try await engine.subscriptions(accountID: try request.required("account"), bundleID: try request.required("bundle")) }
+        }
+        router.get(RouterPath(DeviceProtocol.Route.receipt)) { request, _ in
+            do {
+                let receipt = try await engine.appReceipt(
+                    accountID: try request.required("account"), bundleID: try request.required("bundle"),
+                    deviceID: try request.uuid("device"), appVersion: request.uri.queryParameters["version"].map(String.init) ?? "1"
+                )
+                return Response(
+                    status: .ok, headers: [.contentType: "application/pkcs7-mime", Self.versionField: DeviceProtocol.version],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: receipt))
+                )
+            } catch {
+                return try refusal(error)
+            }
+        }
+        router.get(RouterPath(DeviceProtocol.Route.changes)) { request, _ in
+            try await answer {
+                let parameters = request.uri.queryParameters
+                let epoch = parameters["epoch"].flatMap { UUID(uuidString: String($0)) }
+                let after = parameters["after"].flatMap { UInt64(String($0)) }
+                let seconds = parameters["wait"].flatMap { Int(String($0)) }
+                let wait = seconds.map { min(Duration.seconds(max($0, 0)), DeviceProtocol.longestChangeWait) } ?? DeviceProtocol.defaultChangeWait
+                return await feed.changes(epoch: epoch, after: after, wait: wait)
+            }
+        }
+    }
+
+    private static let versionField = HTTPField.Name(DeviceProtocol.versionHeader)!
+
+    /// Runs `body` and answers its value as the protocol's JSON, or the store's refusal.
+    private func answer(_ body: () async throws -> some Encodable) async throws -> Response {
+        do {
+            return try json(try await body(), status: .ok)
+        } catch {
+            return try refusal(error)
+        }
+    }
+
+    private func refusal(_ error: any Error) throws -> Response {
+        switch error {
+        case let error as StoreError:
+            let status: HTTPResponse.Status = switch error {
+            case .unknownProduct, .unknownTransaction: .notFound
+            case .storageFailure, .signingFailure: .internalServerError
+            default: .conflict
+            }
+            return try json(DeviceErrorBody(error: error.identifier, message: error.message), status: status)
+        case let error as DeviceRequestError:
+            return try json(DeviceErrorBody(error: DeviceErrorBody.badRequest, message: error.message), status: .badRequest)
+        default:
+            throw error
+        }
+    }
+
+    private func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json", Self.versionField: DeviceProtocol.version],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try DeviceProtocol.makeEncoder().encode(value)))
+        )
+    }
+
+    /// The answer of routes that return nothing.
+    private struct Empty: Encodable {}
+}
+
+/// A device request the server cannot read, with what is missing.
+struct DeviceRequestError: Error {
+    let message: String
+}
+
+extension Request {
+    fileprivate func required(_ name: String) throws(DeviceRequestError) -> String {
+        guard let value = uri.queryParameters[Substring(name)], !value.isEmpty else {
+            throw DeviceRequestError(message: "The query parameter \"\(name)\" is missing from \(uri.path).")
+        }
+        return String(value)
+    }
+
+    fileprivate func uuid(_ name: String) throws(DeviceRequestError) -> UUID {
+        let text = try required(name)
+        guard let id = UUID(uuidString: text) else {
+            throw DeviceRequestError(message: "The query parameter \"\(name)\" is \"\(text)\", not a UUID.")
+        }
+        return id
+    }
+
+    fileprivate func body<Body: Decodable>(_ type: Body.Type, context: BasicRequestContext) async throws -> Body {
+        let buffer = try await self.body.collect(upTo: 1 << 20)
+        do {
+            return try DeviceProtocol.makeDecoder().decode(type, from: Data(buffer.readableBytesView))
+        } catch {
+            throw DeviceRequestError(message: "The body of \(uri.path) is not a \(Body.self) in the device protocol's JSON: \(error).")
+        }
+    }
+}
