@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreServerTests",
             dependencies: [
-                "AppStoreServer", "AppStoreEngine", "AppStoreFormats", "AppStoreSQLite", "StoreKitConfiguration", "TestProcesses",
+                "AppStoreServer", "AppStoreDeviceProtocol", "AppStoreEngine", "AppStoreFormats", "AppStoreSQLite", "StoreKitConfiguration", "TestProcesses",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

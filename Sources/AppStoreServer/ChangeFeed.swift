@@ -18,6 +18,7 @@ actor ChangeFeed {
 
     private let engine: StoreEngine
     private var isFollowing = false
+    private var isClosing = false
 
     /// A feed of `engine`'s events, remembering the last `retained` of them. It starts numbering them at the
     /// first poll: before any device asked, there is nobody to tell.
@@ -70,8 +71,18 @@ actor ChangeFeed {
         return ChangeBatch(epoch: epoch, sequence: sequence, changes: recent.filter { $0.sequence > after }.map(\.change))
     }
 
-    /// Returns at the next change, or after `duration`, or when the polling task is cancelled.
+    /// Answers every waiting poll now, and every later one at once: the server is shutting down, and a graceful
+    /// shutdown waits for the requests in flight.
+    func close() {
+        isClosing = true
+        let woken = waiters
+        waiters = [:]
+        for waiter in woken.values { waiter.resume() }
+    }
+
+    /// Returns at the next change, or after `duration`, or when the polling task is cancelled or the feed closes.
     private func waitForChange(atMost duration: Duration) async {
+        guard !isClosing else { return }
         let id = UUID()
         let timeout = Task { [weak self] in
             try? await Task.sleep(for: duration)

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// The device protocol: what an app process's `HTTPStoreConnection` calls, one route per `StoreConnection`
 /// method, plus the long poll that tells devices when to look again. See `DeviceProtocol` for the routes.
@@ -89,7 +90,12 @@ struct DeviceRoutes {
                 let after = parameters["after"].flatMap { UInt64(String($0)) }
                 let seconds = parameters["wait"].flatMap { Int(String($0)) }
                 let wait = seconds.map { min(Duration.seconds(max($0, 0)), DeviceProtocol.longestChangeWait) } ?? DeviceProtocol.defaultChangeWait
-                return await feed.changes(epoch: epoch, after: after, wait: wait)
+                // A long poll must not hold up a graceful shutdown, which waits for the requests in flight.
+                return await withGracefulShutdownHandler {
+                    await feed.changes(epoch: epoch, after: after, wait: wait)
+                } onGracefulShutdown: { [feed] in
+                    Task { await feed.close() }
+                }
             }
         }
     }

@@ -31,6 +31,10 @@ struct ServeCommand: AsyncParsableCommand {
         (/control/purchases, /control/transactions/{id}/refund, /control/clock/advance, /control/settings, …) \
         drives the store from backend tests in any language.
 
+        App processes use the store over HTTP: set OPENSTOREKIT_SERVER=http://127.0.0.1:PORT (and OPENSTOREKIT_TENANT \
+        for a tenant) in the app's environment instead of OPENSTOREKIT_CONFIG. Purchases, refunds and renewals made \
+        here reach the running app through the device protocol's long poll (/device/…).
+
         verifyReceipt as Apple serves it: POST /verifyReceipt (production) and POST /sandbox/verifyReceipt (sandbox), \
         for the store's receipts. --shared-secret sets an app's shared secret (the request's password); an app \
         without one accepts any password.
