@@ -40,6 +40,9 @@ public struct StoreDataDirectory: Sendable, Hashable {
     /// The certificate authority's keys and certificates.
     public var certificateAuthorityURL: URL { url.appendingPathComponent("ca", isDirectory: true) }
 
+    /// The folder of the catalogs tenants were created or reloaded with on `storekit serve` (`<tenant>.storekit`).
+    public var tenantCatalogsURL: URL { url.appendingPathComponent("tenants", isDirectory: true) }
+
     /// The state of one simulated device (unfinished transactions, receipt).
     public func deviceURL(_ deviceID: UUID) -> URL {
         url.appendingPathComponent("devices", isDirectory: true).appendingPathComponent(deviceID.uuidString, isDirectory: true)

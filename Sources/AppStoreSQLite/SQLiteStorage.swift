@@ -333,6 +333,13 @@ private struct SQLiteTransaction: StorageTransaction {
             try execute("DELETE FROM finishedTransaction WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM subscription WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM notification WHERE tenant = ?", arguments: [tenant])
+        case .eraseTenant:
+            for table in ["account", "storeTransaction", "finishedTransaction", "purchaseIntent", "subscription", "notification"] {
+                try execute("DELETE FROM \(table) WHERE tenant = ?", arguments: [tenant])
+            }
+            try execute("DELETE FROM storeClock WHERE tenant = ?", arguments: [tenant])
+            try execute("DELETE FROM tenant WHERE id = ?", arguments: [tenant])
+            identifiers?.next = nil
         case .markFinished(let transactionID, let deviceID):
             try execute(
                 "INSERT OR IGNORE INTO finishedTransaction (tenant, deviceID, transactionID) VALUES (?, ?, ?)",

@@ -61,7 +61,10 @@ public struct StoreServer: Sendable {
     func makeRouter(logRequests: Bool) -> Router<BasicRequestContext> {
         let router = Router()
         if logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
-        if let tenants { router.add(middleware: TenantRoutingMiddleware(tenants: tenants, server: self)) }
+        if let tenants {
+            router.add(middleware: TenantRoutingMiddleware(tenants: tenants, server: self))
+            TenantControlRoutes(tenants: tenants).add(to: router)
+        }
         let engine = engine
         router.get("health") { _, _ -> HealthResponse in
             HealthResponse(status: "ok", version: StoreDefaults.version, now: engine.clock.now())

@@ -1,8 +1,10 @@
 public import AppStoreEngine
-import Foundation
+public import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import AppStoreFormats
+public import StoreKitConfiguration
 
 /// The isolated stores one server holds, by tenant name, opened on first use: what `/t/{tenant}/…` serves.
 ///
@@ -24,21 +26,36 @@ public actor TenantDirectory {
         }
     }
 
-    private let open: @Sendable (String) async throws(StoreError) -> Tenant
+    /// Opens the tenant `name` — a new one or one with state — selling `configuration`'s products, or the server's own
+    /// when `configuration` is `nil`.
+    public typealias Opener = @Sendable (_ name: String, _ configuration: StoreKitConfigurationFile?) async throws(StoreError) -> Tenant
+
+    private let open: Opener
+    private let catalogFolder: URL?
+    private let serverTenant: String?
     private var tenants: [String: Tenant] = [:]
     private var responders: [String: RouterResponder<BasicRequestContext>] = [:]
 
     /// Creates a directory that opens a tenant with `open` the first time it is asked for.
-    public init(open: @escaping @Sendable (String) async throws(StoreError) -> Tenant) {
+    ///
+    /// - Parameters:
+    ///   - catalogFolder: Where the catalogs tenants were created or reloaded with are kept (`<name>.storekit`), so a
+    ///     restarted server opens each tenant with its own; `nil` keeps them in memory only.
+    ///   - serverTenant: The tenant the server's own store is (its bare paths). It always starts with the server's
+    ///     configuration: a catalog it is given lasts until the server stops, and is never saved.
+    ///   - open: Opens a tenant, with the catalog it was given or the server's own.
+    public init(catalogFolder: URL? = nil, serverTenant: String? = nil, open: @escaping Opener) {
+        self.catalogFolder = catalogFolder
+        self.serverTenant = serverTenant
         self.open = open
     }
 
-    /// The tenant with the name, opened on first use.
+    /// The tenant with the name, opened on first use with the catalog it was created with, else the server's.
     ///
-    /// - Throws: `StoreError.storageFailure` when its store cannot be opened.
+    /// - Throws: `StoreError.storageFailure` when its store or its saved catalog cannot be read.
     public func tenant(_ name: String) async throws(StoreError) -> Tenant {
         if let tenant = tenants[name] { return tenant }
-        let tenant = try await open(name)
+        let tenant = try await open(name, try savedCatalog(of: name))
         // Another request may have opened it while this one waited; the first one stays.
         if let existing = tenants[name] { return existing }
         tenants[name] = tenant
@@ -56,9 +73,100 @@ public actor TenantDirectory {
         return true
     }
 
+    /// Creates the tenant `name`, selling `configuration`'s products (kept for later runs of the server), or the
+    /// server's own when it is `nil`.
+    ///
+    /// - Throws: ``TenantError`` `alreadyExists` when the name is taken — opened, created earlier, or holding
+    ///   purchases — `invalidName` for a name ``isValidName(_:)`` refuses, `storeFailure` when the store cannot be opened.
+    public func create(_ name: String, configuration: StoreKitConfigurationFile?) async throws(TenantError) -> Tenant {
+        guard Self.isValidName(name) else { throw .invalidName(name) }
+        let saved: StoreKitConfigurationFile?
+        do { saved = try savedCatalog(of: name) } catch { throw .storeFailure(error) }
+        guard tenants[name] == nil, saved == nil else { throw .alreadyExists(name) }
+        let tenant: Tenant
+        do {
+            tenant = try await open(name, configuration)
+            guard try await tenant.engine.accounts().isEmpty, try await tenant.engine.transactions().isEmpty else {
+                throw TenantError.alreadyExists(name)
+            }
+            if let configuration { try saveCatalog(configuration, of: name) }
+        } catch let error as TenantError {
+            throw error
+        } catch let error as StoreError {
+            throw .storeFailure(error)
+        } catch {
+            throw .storeFailure(.storageFailure("\(error)"))
+        }
+        if let existing = tenants[name] { return existing }
+        tenants[name] = tenant
+        return tenant
+    }
+
+    /// Replaces what the tenant `name` sells with `configuration`'s products and promotional offer keys, now and in
+    /// later runs of the server (the server's own tenant: until it stops). Purchases, settings and the clock stay.
+    ///
+    /// - Throws: `StoreError.storageFailure` when the catalog cannot be saved; nothing changes then.
+    public func replaceCatalog(of name: String, with configuration: StoreKitConfigurationFile) async throws(StoreError) {
+        let tenant = try await tenant(name)
+        try saveCatalog(configuration, of: name)
+        await tenant.engine.replaceCatalog(Catalog(configuration: configuration))
+        for key in PromotionalOfferKey.keys(in: configuration) { await tenant.engine.addPromotionalOfferKey(key) }
+    }
+
+    /// Erases the tenant `name` — accounts, purchases, subscriptions, notifications, its clock — and opens it again
+    /// as new, at wall time, with the catalog it had and its configuration's settings.
+    ///
+    /// Devices connected to it notice on their next look (their long poll answers that everything changed).
+    public func reset(_ name: String) async throws(StoreError) {
+        let tenant = try await tenant(name)
+        try await tenant.engine.erase()
+        await tenant.notificationSender?.stop()
+        tenants[name] = nil
+        responders[name] = nil
+        _ = try await self.tenant(name)
+    }
+
+    /// The tenants opened so far and those created with a catalog of their own, sorted by name.
+    public func summaries() async -> [TenantSummary] {
+        var names = Set(tenants.keys)
+        if let catalogFolder, let files = try? FileManager.default.contentsOfDirectory(atPath: catalogFolder.path) {
+            names.formUnion(files.filter { $0.hasSuffix(".storekit") }.map { String($0.dropLast(".storekit".count)) }.filter(Self.isValidName))
+        }
+        var summaries: [TenantSummary] = []
+        for name in names.sorted() {
+            let products = await tenants[name]?.engine.catalog.products.count
+            summaries.append(TenantSummary(name: name, isOpen: tenants[name] != nil, products: products, hasOwnCatalog: catalogURL(name).map { FileManager.default.fileExists(atPath: $0.path) } ?? false))
+        }
+        return summaries
+    }
+
     /// The names of the tenants opened so far, sorted.
     public func openedTenants() -> [String] {
         tenants.keys.sorted()
+    }
+
+    private func catalogURL(_ name: String) -> URL? {
+        guard name != serverTenant else { return nil }
+        return catalogFolder?.appendingPathComponent("\(name).storekit")
+    }
+
+    private func savedCatalog(of name: String) throws(StoreError) -> StoreKitConfigurationFile? {
+        guard let url = catalogURL(name), FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            return try StoreKitConfigurationFile.load(contentsOf: url)
+        } catch {
+            throw StoreError.storageFailure("The saved catalog of tenant \(name) at \(url.path) cannot be read: \(error.description). Fix or delete the file.")
+        }
+    }
+
+    private func saveCatalog(_ configuration: StoreKitConfigurationFile, of name: String) throws(StoreError) {
+        guard let url = catalogURL(name), let folder = catalogFolder else { return }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try configuration.encodedData().write(to: url, options: .atomic)
+        } catch {
+            throw StoreError.storageFailure("Cannot save the catalog of tenant \(name) to \(url.path): \(error.localizedDescription).")
+        }
     }
 
     /// The routes of a tenant, built once from `server`'s settings with the tenant's store.
@@ -80,6 +188,44 @@ public actor TenantDirectory {
         guard let first = name.first, first.isASCII, first.isLetter || first.isNumber, name.count <= 64 else { return false }
         return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }
     }
+}
+
+/// A tenant as `GET /control/tenants` lists it.
+public struct TenantSummary: Codable, Sendable, Hashable {
+    /// The tenant's name: its routes are under `/t/{name}/`.
+    public var name: String
+    /// Whether the server opened it since it started.
+    public var isOpen: Bool
+    /// How many products it sells, when it is open.
+    public var products: Int?
+    /// Whether it sells a catalog of its own rather than the server's.
+    public var hasOwnCatalog: Bool
+}
+
+/// Why a tenant cannot be created.
+public struct TenantError: Error, Sendable, CustomStringConvertible {
+    private enum Code: Sendable { case invalidName, alreadyExists, storeFailure }
+    private let code: Code
+    /// What went wrong and what to do.
+    public let message: String
+
+    static func invalidName(_ name: String) -> TenantError {
+        TenantError(code: .invalidName, message: "\"\(name)\" is not a tenant name: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.")
+    }
+    static func alreadyExists(_ name: String) -> TenantError {
+        TenantError(code: .alreadyExists, message: "Tenant \(name) already exists. Reset it (POST /control/tenants/\(name)/reset) or pick another name.")
+    }
+    static func storeFailure(_ error: StoreError) -> TenantError {
+        TenantError(code: .storeFailure, message: error.message)
+    }
+
+    /// Whether the name was taken; a request that did so is a conflict.
+    public var isConflict: Bool { code == .alreadyExists }
+    /// Whether the name itself was refused.
+    public var isInvalidName: Bool { code == .invalidName }
+
+    /// The message.
+    public var description: String { message }
 }
 
 /// Sends `/t/{tenant}/rest` to the tenant's own routes as `/rest`, so every endpoint exists once per tenant.

@@ -138,9 +138,11 @@ struct ServeCommand: AsyncParsableCommand {
         let sending = destinations != NotificationDestinations()
         if sending { await sender.start() }
         let directory = location.directory
-        server.tenants = TenantDirectory { [logger] name throws(StoreError) in
+        server.tenants = TenantDirectory(catalogFolder: directory.tenantCatalogsURL, serverTenant: engine.tenantID) { [logger] name, catalog throws(StoreError) in
             if name == engine.tenantID { return TenantDirectory.Tenant(engine: engine, notificationSender: sender) }
-            let tenantEngine = try StoreFactory.open(StoreSpecification(location: .dataDirectory(directory), configuration: configuration, tenant: name))
+            let tenantEngine = try StoreFactory.open(StoreSpecification(
+                location: .dataDirectory(directory), configuration: catalog ?? configuration, tenant: name
+            ))
             let tenantSender = NotificationSender(engine: tenantEngine, destinations: destinations, logger: logger)
             if sending { await tenantSender.start() }
             return TenantDirectory.Tenant(engine: tenantEngine, notificationSender: tenantSender)

@@ -89,6 +89,36 @@ struct StorageConformanceTests {
         #expect(try await storage.transaction(tenant: "two") { try $0.allocateTransactionID() } == TransactionRecord.firstID)
     }
 
+    @Test("Erasing a tenant leaves it as new, identifiers starting over, and leaves other tenants alone", arguments: StorageKind.allCases)
+    func eraseTenant(kind: StorageKind) async throws {
+        let (storage, _, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let device = UUID()
+        for tenant in ["kept", "erased"] {
+            try await storage.transaction(tenant: tenant) { transaction in
+                let id = try transaction.allocateTransactionID()
+                try transaction.write([
+                    .saveAccount(Account(id: "a", storefront: "FRA")), .saveTransaction(record(id)),
+                    .markFinished(transactionID: id, deviceID: device),
+                    .savePurchaseIntent(PurchaseIntentRecord(accountID: "a", bundleID: "app", productID: "premium", date: date)),
+                    .saveClockState(StoreClockState(offset: 86_400, timeRate: .oneMinuteIsOneDay)),
+                ])
+            }
+        }
+        try await storage.transaction(tenant: "erased") { try $0.write(.eraseTenant) }
+        let counts = { (tenant: String) in
+            try await storage.read(tenant: tenant) { reader in
+                [try reader.accounts().count, try reader.transactions(matching: TransactionQuery()).count,
+                 try reader.finishedTransactionIDs(deviceID: device).count, try reader.purchaseIntents(accountID: "a", bundleID: "app").count]
+            }
+        }
+        #expect(try await counts("erased") == [0, 0, 0, 0])
+        #expect(try await storage.read(tenant: "erased") { try $0.clockState() } == StoreClockState())
+        #expect(try await storage.transaction(tenant: "erased") { try $0.allocateTransactionID() } == TransactionRecord.firstID)
+        #expect(try await counts("kept") == [1, 1, 1, 1])
+        #expect(try await storage.read(tenant: "kept") { try $0.clockState().offset } == 86_400)
+    }
+
     @Test("Queries filter by account, app, product and original purchase, ordered by identifier", arguments: StorageKind.allCases)
     func queries(kind: StorageKind) async throws {
         let (storage, _, cleanup) = try kind.makeShared()

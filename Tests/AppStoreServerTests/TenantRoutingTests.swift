@@ -6,6 +6,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import StoreKitConfiguration
+import TestProcesses
 import Testing
 
 /// `/t/{tenant}/…`: one server, many isolated stores, each with every route.
@@ -13,14 +14,15 @@ import Testing
 struct TenantRoutingTests {
     static let catalog = Catalog(products: [CatalogProduct(id: "premium", type: .nonConsumable, price: Decimal(string: "4.99")!)])
 
-    func makeServer() -> StoreServer {
+    func makeServer(catalogFolder: URL? = nil) -> StoreServer {
         let start = Date(timeIntervalSince1970: 1_768_478_400)
         let main = StoreEngine(catalog: Self.catalog, storage: InMemoryStorage(), clock: VirtualClock(start: start), signer: .ephemeral)
         let storage = InMemoryStorage()
         var server = StoreServer(engine: main, port: 0)
-        server.tenants = TenantDirectory { name in
+        server.tenants = TenantDirectory(catalogFolder: catalogFolder) { name, configuration in
             TenantDirectory.Tenant(engine: StoreEngine(
-                tenantID: name, catalog: Self.catalog, storage: storage, clock: VirtualClock(start: start), signer: .ephemeral
+                tenantID: name, catalog: configuration.map(Catalog.init(configuration:)) ?? Self.catalog, storage: storage,
+                clock: VirtualClock(start: start), signer: .ephemeral
             ))
         }
         return server
@@ -64,6 +66,49 @@ struct TenantRoutingTests {
             #expect(((body as? [String: Any])?["error"] as? String)?.contains("not a tenant name") == true)
             #expect(try await call(client, .get, "/t/-dash/health").0 == .badRequest)
             #expect(try await call(client, .get, "/t/" + String(repeating: "a", count: 65) + "/health").0 == .badRequest)
+        }
+    }
+
+    @Test("Tenants are created with a catalog of their own, listed, given a new catalog that outlives the server, and reset to new")
+    func tenantLifecycle() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-tenants-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let demo = try String(contentsOf: ChildProcess.packageRoot.appendingPathComponent("Examples/Demo.storekit"), encoding: .utf8)
+        try await makeServer(catalogFolder: folder).makeApplication().test(.router) { client in
+            let (created, body) = try await call(client, .post, "/control/tenants", #"{"name": "checkout", "configuration": \#(demo)}"#)
+            #expect(created == .created)
+            #expect((body as? [String: Any])?["path"] as? String == "/t/checkout/")
+            let products = try #require((body as? [String: Any])?["products"] as? Int)
+            #expect(products > 1)
+            #expect(try await call(client, .post, "/t/checkout/control/purchases", #"{"productId": "com.example.demo.premium"}"#).0 == .ok)
+            // The catalog is the tenant's own: the server's premium is not for sale there.
+            #expect(try await call(client, .post, "/t/checkout/control/purchases", #"{"productId": "premium"}"#).0 == .notFound)
+
+            #expect(try await call(client, .post, "/control/tenants", #"{"name": "checkout"}"#).0 == .conflict)
+            #expect(try await call(client, .post, "/control/tenants", #"{"name": "../etc"}"#).0 == .badRequest)
+            #expect(try await call(client, .post, "/control/tenants", #"{"name": "broken", "configuration": {"products": 3}}"#).0 == .badRequest)
+
+            let (_, listed) = try await call(client, .get, "/control/tenants")
+            let names = ((listed as? [String: Any])?["tenants"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+            #expect(names == ["checkout"])
+
+            let minimal = #"{"identifier": "X", "products": [{"displayPrice": "1.99", "familyShareable": false, "internalID": "1", "localizations": [{"description": "d", "displayName": "n", "locale": "en_US"}], "productID": "com.example.only", "referenceName": "Only", "type": "NonConsumable"}], "settings": {}, "subscriptionGroups": [], "version": {"major": 4, "minor": 0}}"#
+            let (replaced, afterReplace) = try await call(client, .put, "/control/tenants/checkout/catalog", minimal)
+            #expect(replaced == .ok)
+            #expect((afterReplace as? [String: Any])?["products"] as? Int == 1)
+            #expect(try await call(client, .post, "/t/checkout/control/purchases", #"{"productId": "com.example.only"}"#).0 == .ok)
+
+            let (reset, _) = try await call(client, .post, "/control/tenants/checkout/reset")
+            #expect(reset == .ok)
+            let (_, bought) = try await call(client, .post, "/t/checkout/control/purchases", #"{"productId": "com.example.only"}"#)
+            #expect((bought as? [String: Any])?["transactionId"] as? String == "2000000000000001")
+        }
+        // A server started again on the same folder opens the tenant with the catalog it was last given.
+        try await makeServer(catalogFolder: folder).makeApplication().test(.router) { client in
+            #expect(try await call(client, .post, "/t/checkout/control/purchases", #"{"productId": "com.example.only"}"#).0 == .ok)
+            let (_, listed) = try await call(client, .get, "/control/tenants")
+            let entry = ((listed as? [String: Any])?["tenants"] as? [[String: Any]])?.first
+            #expect(entry?["hasOwnCatalog"] as? Bool == true)
         }
     }
 }

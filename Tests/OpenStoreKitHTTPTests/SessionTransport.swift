@@ -69,7 +69,7 @@ final class LoopbackConnection: StoreConnection {
 actor LoopbackServer {
     static let shared = LoopbackServer()
 
-    private let tenants = TenantDirectory { name throws(StoreError) in
+    private let tenants = TenantDirectory { name, _ throws(StoreError) in
         throw StoreError.storageFailure("The loopback server has no tenant \(name); sessions add theirs.")
     }
     private var address: Task<URL, any Error>?

@@ -284,6 +284,16 @@ public actor StoreEngine: ScheduledEventSource {
         publish(.transactionsCleared)
     }
 
+    /// Erases everything the store holds — accounts, purchases, subscriptions, purchase intents, the notification
+    /// outbox, the stored clock offset and time rate — and starts transaction identifiers over: a tenant reset.
+    ///
+    /// The engine keeps its catalog, settings and clock, which never runs backwards; a server resetting a tenant opens
+    /// it again afterwards (`StoreFactory.open`), so the reset store runs at wall time.
+    public func erase() async throws(StoreError) {
+        try await perform { try $0.storage.write(.eraseTenant) }
+        publish(.transactionsCleared)
+    }
+
     // MARK: Running operations
 
     /// Runs `body` as one storage transaction on this tenant, with the catalog, settings and time of now.

@@ -149,6 +149,8 @@ private final class MemoryTransaction: StorageTransaction {
             }
         case .saveClockState(let clock):
             state.clock = clock
+        case .eraseTenant:
+            state = InMemoryStorage.Tenant()
         }
     }
 }

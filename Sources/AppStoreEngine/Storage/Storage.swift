@@ -56,6 +56,10 @@ public enum StorageChange: Sendable, Hashable {
     case updateNotification(NotificationRecord)
     /// Replaces the tenant's clock state: how far its clock runs ahead of wall time, and its time rate.
     case saveClockState(StoreClockState)
+    /// Deletes everything the tenant holds — accounts, transactions and their finished marks, purchase intents,
+    /// subscriptions, the notification outbox, the clock state — and starts its transaction identifiers over, as if
+    /// it had never been used.
+    case eraseTenant
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
