@@ -40,6 +40,24 @@ struct ControlSettingsRequest: Decodable {
     var renewalLimit: Int?
 }
 
+/// The body of `POST /control/transactions/{id}/refund`, optional: `{"reason": "app-issue"}` for Apple's
+/// `revocationReason` 1, else 0.
+struct ControlRefundRequest: Decodable {
+    var reason: String?
+}
+
+/// The body of `PUT /control/clock/rate`: Apple's `SKTestSession.TimeRate` case name, or `null` for the configuration's.
+struct ControlRateRequest: Decodable {
+    var timeRate: String?
+}
+
+/// The body of `POST /control/purchase-intents` (a promoted purchase) and of family membership changes.
+struct ControlAccountRequest: Decodable {
+    var productId: String?
+    var account: String?
+    var bundleId: String?
+}
+
 /// The body of subscription switches: `{"enabled": true}` for auto-renew, `{"consented": true}` for a price increase.
 struct ControlSwitchRequest: Decodable {
     var enabled: Bool?
@@ -76,6 +94,45 @@ struct ControlRoutes {
                 return ControlClockResponse(now: engine.clock.now().formatted(.iso8601), timeRate: await engine.settings.timeRate.rawValue)
             }
         }
+        control.put("clock/rate") { request, context in
+            let body = try? await request.decode(as: ControlRateRequest.self, context: context)
+            return try await answer {
+                guard let body else { throw ControlError.badRequest(#"Give {"timeRate": "oneRenewalEveryTenSeconds"}, or {"timeRate": null} for the configuration's."#) }
+                let rate: TimeRate? = try body.timeRate.map { name in
+                    guard let rate = TimeRate.allCases.first(where: { String(describing: $0) == name }) else {
+                        throw ControlError.badRequest("Unknown time rate \"\(name)\". Use one of Apple's: \(TimeRate.allCases.map { String(describing: $0) }.joined(separator: ", ")).")
+                    }
+                    return rate
+                }
+                try await engine.setTimeRate(rate)
+                return ControlClockResponse(now: engine.clock.now().formatted(.iso8601), timeRate: await engine.settings.timeRate.rawValue)
+            }
+        }
+        control.post("purchase-intents") { request, context in
+            let body = try? await request.decode(as: ControlAccountRequest.self, context: context)
+            return try await answer {
+                guard let productID = body?.productId else { throw ControlError.badRequest(#"Give {"productId": …} and optionally account and bundleId."#) }
+                return try await engine.addPurchaseIntent(
+                    productID: productID, accountID: body?.account ?? StoreDefaults.accountID, bundleID: body?.bundleId ?? StoreDefaults.bundleID
+                )
+            }
+        }
+        control.post("families/:family/members") { request, context in
+            let body = try? await request.decode(as: ControlAccountRequest.self, context: context)
+            return try await answer {
+                guard let account = body?.account, let family = context.parameters.get("family") else {
+                    throw ControlError.badRequest(#"Give {"account": "bob"} to add to the family in the path."#)
+                }
+                let shared = try await engine.joinFamily(accountID: account, familyID: family)
+                return ["shared": shared.map { String($0.id) }]
+            }
+        }
+        control.delete("families/members/:account") { _, context in
+            try await answer {
+                let revoked = try await engine.leaveFamily(accountID: context.parameters.get("account") ?? "")
+                return ["revoked": revoked.map { String($0.id) }]
+            }
+        }
         control.put("settings") { request, context in
             let body = try? await request.decode(as: ControlSettingsRequest.self, context: context)
             return try await answer {
@@ -109,15 +166,30 @@ struct ControlRoutes {
                 return try await transactionOutput(record)
             }
         }
+        control.get("transactions") { request, _ in
+            try await answer {
+                let parameters = request.uri.queryParameters
+                let query = TransactionQuery(accountID: parameters["account"].map(String.init), bundleID: parameters["bundleId"].map(String.init))
+                return try await engine.transactions(query).map { TransactionSummary($0) }
+            }
+        }
+        control.delete("transactions") { _, _ in
+            try await answer {
+                try await engine.clearTransactions()
+                return ["deleted": "all"]
+            }
+        }
         control.get("transactions/:id") { _, context in
             try await answer { try await transactionOutput(try await engine.transaction(try id(context))) }
         }
         for action in ["refund", "approve", "decline", "resolve"] {
-            control.post("transactions/:id/\(action)") { _, context in
-                try await answer {
+            control.post("transactions/:id/\(action)") { request, context in
+                let reason = (try? await request.decode(as: ControlRefundRequest.self, context: context))?.reason
+                return try await answer {
                     let id = try id(context)
                     let record: TransactionRecord = switch action {
-                    case "refund": try await engine.refund(transactionID: id)[0]
+                    case "refund":
+                        try await engine.refund(transactionID: id, reason: reason == "app-issue" ? .refundedDueToIssue : .refundedForOtherReason)[0]
                     case "approve": try await engine.approveAskToBuy(transactionID: id)
                     case "decline": try await engine.declineAskToBuy(transactionID: id)
                     default: try await engine.resolveIssue(transactionID: id)

@@ -4,7 +4,7 @@ import Foundation
 
 /// A transaction as `storekit --json` and the control API show it: Apple's field names where Apple has one, dates in
 /// ISO 8601, amounts as exact decimal strings, and its JWS when one was signed.
-public struct TransactionSummary: Encodable, Sendable, Hashable {
+public struct TransactionSummary: Codable, Sendable, Hashable {
     /// The transaction's identifier.
     public var transactionId: String
     /// The original transaction's identifier.

@@ -32,6 +32,7 @@ struct ClockCommand: AsyncParsableCommand {
 /// The options every `storekit clock` subcommand shares: the store, and optionally its configuration.
 struct ClockStoreOptions: ParsableArguments {
     @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var target: ServerOptions
 
     @Option(help: ArgumentHelp(
         "The .storekit file that lists the products, so due subscriptions renew into them.",
@@ -43,6 +44,12 @@ struct ClockStoreOptions: ParsableArguments {
     /// Opens the store, with the configuration's products when one was given.
     func openStore() throws -> StoreEngine {
         try location.openStore(configuration: try config.map(loadConfiguration))
+    }
+
+    /// The running server's store to act on instead, with `--server`.
+    func serverStore() throws -> ServerControl? {
+        guard try target.serverURL() != nil else { return nil }
+        return try target.control(location: location) { nil } as? ServerControl
     }
 
     /// A line that says where deferred events go, when no configuration was given.
@@ -71,6 +78,11 @@ struct ClockShowCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
+        if let server = try options.serverStore() {
+            let clock: ServerClock = try await server.call("GET", "control/clock")
+            if json { try printJSON(clock) } else { print(clock.line(tenant: options.location.resolvedTenant)) }
+            return
+        }
         let store = try options.openStore()
         let output = try await ClockOutput(store: store, rateIsConfigured: options.config != nil)
         if json {
@@ -116,6 +128,11 @@ struct ClockAdvanceCommand: AsyncParsableCommand {
 
     func run() async throws {
         let duration = try parsedDuration()
+        if let server = try options.serverStore() {
+            let clock: ServerClock = try await server.call("POST", "control/clock/advance", ["by": self.duration])
+            print(clock.line(tenant: options.location.resolvedTenant))
+            return
+        }
         let store = try options.openStore()
         let now = store.clock.now()
         guard let target = duration.added(to: now) else {
@@ -152,6 +169,11 @@ struct ClockSetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let target = try parseClockDate(date)
+        if let server = try options.serverStore() {
+            let clock: ServerClock = try await server.call("POST", "control/clock/advance", ["to": target.formatted(.iso8601)])
+            print(clock.line(tenant: options.location.resolvedTenant))
+            return
+        }
         let store = try options.openStore()
         try await store.advanceClock(to: target)
         try await printMoved(store, options: options)
@@ -192,6 +214,11 @@ struct ClockRateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let server = try options.serverStore() {
+            let clock: ServerClock = try await server.call("PUT", "control/clock/rate", ["timeRate": rate?.name ?? NSNull()])
+            print(clock.line(tenant: options.location.resolvedTenant))
+            return
+        }
         let store = try options.openStore()
         try await store.setTimeRate(rate?.rate)
         if let rate {
@@ -208,6 +235,18 @@ private func printMoved(_ store: StoreEngine, options: ClockStoreOptions) async 
     print("Store \"\(options.location.resolvedTenant)\" clock moved to \(output.now) (\(output.offsetText) ahead of wall time).")
     if let next = output.nextEventDate { print("Next subscription event: \(next)") }
     if let note = options.deferredEventsNote { print(note) }
+}
+
+/// A running server's clock, as its control API answers.
+struct ServerClock: Codable {
+    var now: String
+    /// The raw value of Apple's `SKTestSession.TimeRate`.
+    var timeRate: Int
+
+    func line(tenant: String) -> String {
+        let rate = TimeRate(rawValue: timeRate).map(TimeRateArgument.name(of:)) ?? String(timeRate)
+        return "Store \"\(tenant)\" on the server: now \(now), time rate \(rate)."
+    }
 }
 
 /// The clock as `storekit clock show` prints it.

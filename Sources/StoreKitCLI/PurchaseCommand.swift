@@ -20,16 +20,18 @@ struct PurchaseCommand: AsyncParsableCommand {
         Example:
           storekit purchase com.example.demo.premium --config Examples/Demo.storekit --json
           storekit purchase com.example.demo.coins.100 --config Examples/Demo.storekit --quantity 3 --account alice
+          storekit purchase com.example.demo.premium --server http://127.0.0.1:8080 --tenant checkout-42
         """
     )
 
     @Argument(help: "The product identifier to buy.")
     var productID: String
 
-    @Option(help: ArgumentHelp("The .storekit file that lists the products.", valueName: "file"))
-    var config: String
+    @Option(help: ArgumentHelp("The .storekit file that lists the products (not needed with --server).", valueName: "file"))
+    var config: String?
 
     @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var target: ServerOptions
 
     @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app the purchase is for.", valueName: "id"))
     var bundleID: String = environmentBundleID
@@ -43,15 +45,17 @@ struct PurchaseCommand: AsyncParsableCommand {
     @Flag(help: "Print the transaction as one JSON object.")
     var json = false
 
+    func validate() throws {
+        if config == nil, try target.serverURL() == nil {
+            throw ValidationError("Missing --config: the store in the data directory needs the .storekit file it sells. Or buy on a running server with --server URL.")
+        }
+    }
+
     func run() async throws {
-        let store = try location.openStore(configuration: try loadConfiguration(config))
-        let record = try await store.purchase(
+        let store = try target.control(location: location) { try config.map(loadConfiguration) }
+        let output = try await store.purchase(
             PurchaseRequest(productID: productID, accountID: account, bundleID: bundleID, quantity: quantity)
         )
-        var output = TransactionSummary(record)
-        if record.state.isCompleted {
-            output.signedTransaction = try await store.signedTransaction(record)
-        }
         if json { try printJSON(output) } else { print(output.line) }
     }
 }
@@ -69,6 +73,7 @@ struct TransactionsCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var target: ServerOptions
 
     @Option(help: ArgumentHelp("Only this account's transactions.", valueName: "name"))
     var account: String?
@@ -80,13 +85,13 @@ struct TransactionsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let store = try location.openStore()
-        let records = try await store.transactions(TransactionQuery(accountID: account, bundleID: bundleID))
-        let outputs = records.map { TransactionSummary($0) }
+        let store = try target.control(location: location) { nil }
+        let outputs = try await store.transactions(TransactionQuery(accountID: account, bundleID: bundleID))
         if json {
             try printJSON(outputs)
         } else if outputs.isEmpty {
-            print("No transactions in \(location.directory.url.path) (store \"\(location.resolvedTenant)\").")
+            let place = try target.serverURL().map { "the server at \($0.absoluteString)" } ?? location.directory.url.path
+            print("No transactions in \(place) (store \"\(location.resolvedTenant)\").")
         } else {
             outputs.forEach { print($0.line) }
         }
@@ -117,14 +122,14 @@ struct RefundCommand: AsyncParsableCommand {
     var reason: Reason = .other
 
     @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var target: ServerOptions
 
     func run() async throws {
-        let store = try location.openStore()
+        let store = try target.control(location: location) { nil }
         let revoked = try await store.refund(
-            transactionID: try parseTransactionID(transactionID),
-            reason: reason == .appIssue ? .refundedDueToIssue : .refundedForOtherReason
+            try parseTransactionID(transactionID), reason: reason == .appIssue ? .refundedDueToIssue : .refundedForOtherReason
         )
-        revoked.forEach { print("refunded \(TransactionSummary($0).line)") }
+        revoked.forEach { print("refunded \($0.line)") }
     }
 }
 
@@ -143,9 +148,10 @@ struct DeleteCommand: AsyncParsableCommand {
     var transactionID: String
 
     @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var target: ServerOptions
 
     func run() async throws {
-        let deleted = try await location.openStore().deleteTransaction(try parseTransactionID(transactionID))
+        let deleted = try await target.control(location: location) { nil }.delete(try parseTransactionID(transactionID))
         print("deleted \(deleted.map(String.init).joined(separator: ", "))")
     }
 }
@@ -162,9 +168,11 @@ struct ClearCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var target: ServerOptions
 
     func run() async throws {
-        try await location.openStore().clearTransactions()
-        print("cleared all transactions of store \"\(location.resolvedTenant)\" in \(location.directory.url.path)")
+        try await target.control(location: location) { nil }.clear()
+        let place = try target.serverURL().map { "on the server at \($0.absoluteString)" } ?? "in \(location.directory.url.path)"
+        print("cleared all transactions of store \"\(location.resolvedTenant)\" \(place)")
     }
 }

@@ -9,13 +9,25 @@ struct TransactionActionOptions: ParsableArguments {
     @Argument(help: "The transaction identifier (for a subscription action, any transaction of the subscription).")
     var transactionID: String
 
-    @Option(help: ArgumentHelp("The .storekit file that lists the products, so the store knows what it renews.", valueName: "file"))
-    var config: String
+    @Option(help: ArgumentHelp(
+        "The .storekit file that lists the products, so the store knows what it renews (not needed with --server).",
+        valueName: "file"
+    ))
+    var config: String?
 
     @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var target: ServerOptions
 
-    func openStore() throws -> (StoreEngine, UInt64) {
-        (try location.openStore(configuration: try loadConfiguration(config)), try parseTransactionID(transactionID))
+    func validate() throws {
+        if config == nil, try target.serverURL() == nil {
+            throw ValidationError("Missing --config: the store in the data directory needs the .storekit file it sells. Or act on a running server with --server URL.")
+        }
+    }
+
+    /// The store to act on, and the transaction.
+    func control() throws -> (any StoreControl, UInt64) {
+        let control = try target.control(location: location) { try config.map(loadConfiguration) }
+        return (control, try parseTransactionID(transactionID))
     }
 }
 
@@ -28,8 +40,8 @@ struct ApproveCommand: AsyncParsableCommand {
     @OptionGroup var options: TransactionActionOptions
 
     func run() async throws {
-        let (store, id) = try options.openStore()
-        print(TransactionSummary(try await store.approveAskToBuy(transactionID: id)).line)
+        let (store, id) = try options.control()
+        print(try await store.act(.approve, on: id).line)
     }
 }
 
@@ -42,8 +54,8 @@ struct DeclineCommand: AsyncParsableCommand {
     @OptionGroup var options: TransactionActionOptions
 
     func run() async throws {
-        let (store, id) = try options.openStore()
-        print(TransactionSummary(try await store.declineAskToBuy(transactionID: id)).line)
+        let (store, id) = try options.control()
+        print(try await store.act(.decline, on: id).line)
     }
 }
 
@@ -57,8 +69,8 @@ struct ResolveCommand: AsyncParsableCommand {
     @OptionGroup var options: TransactionActionOptions
 
     func run() async throws {
-        let (store, id) = try options.openStore()
-        print(TransactionSummary(try await store.resolveIssue(transactionID: id)).line)
+        let (store, id) = try options.control()
+        print(try await store.act(.resolve, on: id).line)
     }
 }
 
@@ -71,9 +83,8 @@ struct RenewCommand: AsyncParsableCommand {
     @OptionGroup var options: TransactionActionOptions
 
     func run() async throws {
-        let (store, id) = try options.openStore()
-        let subscription = try await store.subscription(forTransaction: id)
-        print(TransactionSummary(try await store.renewSubscription(subscription.id)).line)
+        let (store, id) = try options.control()
+        print(try await store.renew(subscriptionOf: id).line)
     }
 }
 
@@ -86,8 +97,8 @@ struct ExpireCommand: AsyncParsableCommand {
     @OptionGroup var options: TransactionActionOptions
 
     func run() async throws {
-        let (store, id) = try options.openStore()
-        let subscription = try await store.expireSubscription(try await store.subscription(forTransaction: id).id)
+        let (store, id) = try options.control()
+        let subscription = try await store.change(subscriptionOf: id, .expire)
         print("\(subscription.id)  \(subscription.productID)  \(subscription.status.rawValue) at \(subscription.expiresDate.formatted(.iso8601))")
     }
 }
@@ -106,8 +117,8 @@ struct AutoRenewCommand: AsyncParsableCommand {
     var state: Switch
 
     func run() async throws {
-        let (store, id) = try options.openStore()
-        let subscription = try await store.setAutoRenew(subscription: try await store.subscription(forTransaction: id).id, enabled: state == .on)
+        let (store, id) = try options.control()
+        let subscription = try await store.change(subscriptionOf: id, .autoRenew(state == .on))
         print("\(subscription.id)  \(subscription.productID)  auto-renew \(subscription.autoRenewEnabled ? "on" : "off")")
     }
 }
@@ -134,12 +145,11 @@ struct PriceConsentCommand: AsyncParsableCommand {
     var action: Action
 
     func run() async throws {
-        let (store, id) = try options.openStore()
-        let subscription = try await store.subscription(forTransaction: id).id
+        let (store, id) = try options.control()
         let changed = switch action {
-        case .request: try await store.requestPriceIncreaseConsent(subscription: subscription)
-        case .accept: try await store.answerPriceIncrease(subscription: subscription, consented: true)
-        case .decline: try await store.answerPriceIncrease(subscription: subscription, consented: false)
+        case .request: try await store.change(subscriptionOf: id, .requestPriceConsent)
+        case .accept: try await store.change(subscriptionOf: id, .answerPriceConsent(true))
+        case .decline: try await store.change(subscriptionOf: id, .answerPriceConsent(false))
         }
         print("\(changed.id)  \(changed.productID)  price increase \(changed.priceIncrease?.rawValue ?? "none")  auto-renew \(changed.autoRenewEnabled ? "on" : "off")")
     }

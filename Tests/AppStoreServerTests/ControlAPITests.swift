@@ -16,6 +16,7 @@ struct ControlAPITests {
     func makeServer() -> StoreServer {
         let catalog = Catalog(products: [
             CatalogProduct(id: "premium", type: .nonConsumable, price: Decimal(string: "4.99")!),
+            CatalogProduct(id: "shared", type: .nonConsumable, price: Decimal(string: "1.99")!, isFamilyShareable: true),
             CatalogProduct(id: "monthly", type: .autoRenewable, price: Decimal(string: "2.99")!,
                            subscription: SubscriptionTerms(groupID: "G1", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))),
         ])
@@ -79,6 +80,37 @@ struct ControlAPITests {
             #expect(((message as? [String: Any])?["error"] as? String)?.contains("1mo") == true)
             #expect(try await call(client, .post, "/control/clock/advance", #"{"to": "2020-01-01T00:00:00Z"}"#).0 == .badRequest)
             #expect(try await call(client, .put, "/control/settings", #"{"storefront": "XXX"}"#).0 == .badRequest)
+        }
+    }
+
+    @Test("Time rate by Apple's names, promoted purchases, family groups, and listing and clearing transactions")
+    func ratesIntentsFamiliesAndListing() async throws {
+        let server = makeServer()
+        try await server.makeApplication().test(.router) { client in
+            let (rateStatus, rate) = try await call(client, .put, "/control/clock/rate", #"{"timeRate": "oneSecondIsOneDay"}"#)
+            #expect(rateStatus == .ok)
+            #expect((rate as? [String: Any])?["timeRate"] as? Int == 6)
+            #expect(try await call(client, .put, "/control/clock/rate", #"{"timeRate": "fast"}"#).0 == .badRequest)
+
+            let (_, intent) = try await call(client, .post, "/control/purchase-intents", #"{"productId": "premium", "bundleId": "com.example.demo"}"#)
+            #expect((intent as? [String: Any])?["productID"] as? String == "premium")
+            #expect(try await server.engine.purchaseIntents(accountID: "default", bundleID: "com.example.demo").count == 1)
+            #expect(try await call(client, .post, "/control/purchase-intents", #"{"productId": "nothing"}"#).0 == .notFound)
+
+            #expect(try await call(client, .post, "/control/purchases", #"{"productId": "shared", "account": "alice", "bundleId": "com.example.demo"}"#).0 == .ok)
+            #expect(try await call(client, .post, "/control/families/smiths/members", #"{"account": "alice"}"#).0 == .ok)
+            let (_, joined) = try await call(client, .post, "/control/families/smiths/members", #"{"account": "bob"}"#)
+            #expect(((joined as? [String: Any])?["shared"] as? [String])?.count == 1)
+            let (_, bobs) = try await call(client, .get, "/control/transactions?account=bob")
+            #expect((bobs as? [[String: Any]])?.first?["origin"] as? String == "familyShare")
+            let (_, left) = try await call(client, .delete, "/control/families/members/bob")
+            #expect(((left as? [String: Any])?["revoked"] as? [String])?.count == 1)
+
+            let (_, all) = try await call(client, .get, "/control/transactions")
+            #expect((all as? [[String: Any]])?.count == 2)
+            #expect(try await call(client, .delete, "/control/transactions").0 == .ok)
+            let (_, none) = try await call(client, .get, "/control/transactions")
+            #expect((none as? [[String: Any]])?.isEmpty == true)
         }
     }
 }

@@ -70,3 +70,75 @@ struct ServedAppTests {
         #expect(listed.output.contains("com.example.demo.season.pass"))
     }
 }
+
+/// The transaction-manager commands with `--server`: the same commands, acting on a running server's store.
+@Suite("storekit commands on a running server")
+struct ServerCommandTests {
+    @Test("purchase, transactions, approve, refund, auto-renew, renew, delete and clear act on the server's store (and its tenant's with --tenant)")
+    func commandsOnServer() async throws {
+        let dataDirectory = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let server = try ChildProcess(
+            try ChildProcess.builtExecutable("storekit"),
+            ["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0"]
+        )
+        defer { server.terminate() }
+        let address = try #require(try await server.waitForLine(containing: "http://127.0.0.1:").split(separator: " ").last)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        // No --config and no data directory: the server has both.
+        let elsewhere = temporaryDataDirectory().path
+        func run(_ arguments: [String]) throws -> String {
+            let result = try storekit(arguments + ["--server", address, "--data-dir", elsewhere])
+            #expect(result.status == 0, "storekit \(arguments): \(result.errorOutput)")
+            return result.output
+        }
+
+        #expect(try run(["purchase", "com.example.demo.premium", "--bundle-id", "com.example.demo"]).contains("2000000000000001  com.example.demo.premium  purchased"))
+        let bought = try run(["purchase", "com.example.demo.plus.monthly", "--bundle-id", "com.example.demo", "--json"])
+        let monthly = try #require(try JSONSerialization.jsonObject(with: Data(bought.utf8)) as? [String: Any])
+        #expect((monthly["signedTransaction"] as? String)?.split(separator: ".").count == 3)
+        #expect(try run(["auto-renew", "2000000000000002", "off"]).contains("auto-renew off"))
+        #expect(try run(["renew", "2000000000000002"]).contains("com.example.demo.plus.monthly  purchased"))
+        #expect(try run(["refund", "2000000000000001", "--reason", "app-issue"]).contains("refunded 2000000000000001"))
+        let listed = try run(["transactions"])
+        #expect(listed.contains("2000000000000001  com.example.demo.premium") && listed.contains("refunded"))
+        #expect(try run(["delete", "2000000000000001"]).contains("deleted 2000000000000001"))
+
+        // --tenant picks one of the server's isolated stores.
+        #expect(try run(["purchase", "com.example.demo.premium", "--tenant", "checkout"]).contains("2000000000000001"))
+        #expect(try run(["transactions", "--tenant", "checkout"]).split(separator: "\n").count == 1)
+        _ = try run(["clear"])
+        #expect(try run(["transactions"]).contains("No transactions in the server at"))
+        #expect(try run(["transactions", "--tenant", "checkout"]).contains("com.example.demo.premium"))
+
+        // A refusal says what the server said; the data directory was never touched.
+        let refused = try storekit(["approve", "2000000000000009", "--server", address, "--data-dir", elsewhere])
+        #expect(refused.status != 0)
+        #expect(refused.errorOutput.contains("2000000000000009"))
+        #expect(!FileManager.default.fileExists(atPath: elsewhere))
+    }
+}
+
+extension ServerCommandTests {
+    @Test("storekit clock advance, set, rate and show act on a running server's clock with --server")
+    func clockOnServer() async throws {
+        let dataDirectory = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let server = try ChildProcess(
+            try ChildProcess.builtExecutable("storekit"),
+            ["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0"]
+        )
+        defer { server.terminate() }
+        let address = try #require(try await server.waitForLine(containing: "http://127.0.0.1:").split(separator: " ").last)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let monthly = try storekit(["purchase", "com.example.demo.plus.monthly", "--server", address, "--tenant", "clocked"])
+        #expect(monthly.output.contains("2000000000000001"))
+        #expect(try storekit(["clock", "set", "2040-01-01", "--server", address, "--tenant", "clocked"]).output.contains("now 2040-01-01T00:00:00Z"))
+        #expect(try storekit(["clock", "advance", "1d", "--server", address, "--tenant", "clocked"]).output.contains("now 2040-01-02T00:00:00Z"))
+        #expect(try storekit(["clock", "rate", "oneMinuteIsOneDay", "--server", address, "--tenant", "clocked"]).output.contains("time rate oneMinuteIsOneDay"))
+        #expect(try storekit(["clock", "show", "--server", address, "--tenant", "clocked"]).output.contains("2040-01-02"))
+        // The server renewed the subscription on the way, as its own clock moved.
+        let renewals = try storekit(["transactions", "--server", address, "--tenant", "clocked"]).output.split(separator: "\n")
+        #expect(renewals.count > 100)
+    }
+}

@@ -1,0 +1,211 @@
+import AppStoreEngine
+import AppStoreFormats
+import AppStoreServer
+import AppStoreHosting
+import StoreKitConfiguration
+import ArgumentParser
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What the transaction-manager commands do to a store.
+///
+/// Two ways to reach the same operations: ``EngineControl`` opens the store in the data directory; ``ServerControl``
+/// asks a running `storekit serve` through its control API (`--server`), so the command acts on the store the
+/// server holds — and on the apps connected to it — exactly as `SKTestSession` and the control API do.
+protocol StoreControl: Sendable {
+    /// Buys a product for an account.
+    func purchase(_ request: PurchaseRequest) async throws -> TransactionSummary
+    /// The transactions that match the query, oldest first.
+    func transactions(_ query: TransactionQuery) async throws -> [TransactionSummary]
+    /// Refunds a transaction; the refunded transaction first, then what was revoked with it.
+    func refund(_ id: UInt64, reason: RevocationReason) async throws -> [TransactionSummary]
+    /// Deletes a transaction and what derives from it; their identifiers.
+    func delete(_ id: UInt64) async throws -> [UInt64]
+    /// Deletes every transaction.
+    func clear() async throws
+    /// Approves, declines or resolves a transaction.
+    func act(_ action: TransactionAction, on id: UInt64) async throws -> TransactionSummary
+    /// Renews the subscription a transaction belongs to now; the renewal.
+    func renew(subscriptionOf id: UInt64) async throws -> TransactionSummary
+    /// Changes the subscription a transaction belongs to; the subscription afterwards.
+    func change(subscriptionOf id: UInt64, _ change: SubscriptionChange) async throws -> SubscriptionRecord
+}
+
+/// What `approve`, `decline` and `resolve` do.
+enum TransactionAction: String, Sendable {
+    case approve, decline, resolve
+}
+
+/// What `expire`, `auto-renew` and `price-consent` do.
+enum SubscriptionChange: Sendable {
+    case expire
+    case autoRenew(Bool)
+    case requestPriceConsent
+    case answerPriceConsent(Bool)
+}
+
+/// The store in a data directory, opened in this process.
+struct EngineControl: StoreControl {
+    let engine: StoreEngine
+
+    func purchase(_ request: PurchaseRequest) async throws -> TransactionSummary {
+        let record = try await engine.purchase(request)
+        return TransactionSummary(record, signedTransaction: record.state.isCompleted ? try await engine.signedTransaction(record) : nil)
+    }
+
+    func transactions(_ query: TransactionQuery) async throws -> [TransactionSummary] {
+        try await engine.transactions(query).map { TransactionSummary($0) }
+    }
+
+    func refund(_ id: UInt64, reason: RevocationReason) async throws -> [TransactionSummary] {
+        try await engine.refund(transactionID: id, reason: reason).map { TransactionSummary($0) }
+    }
+
+    func delete(_ id: UInt64) async throws -> [UInt64] {
+        try await engine.deleteTransaction(id)
+    }
+
+    func clear() async throws {
+        try await engine.clearTransactions()
+    }
+
+    func act(_ action: TransactionAction, on id: UInt64) async throws -> TransactionSummary {
+        let record = switch action {
+        case .approve: try await engine.approveAskToBuy(transactionID: id)
+        case .decline: try await engine.declineAskToBuy(transactionID: id)
+        case .resolve: try await engine.resolveIssue(transactionID: id)
+        }
+        return TransactionSummary(record)
+    }
+
+    func renew(subscriptionOf id: UInt64) async throws -> TransactionSummary {
+        TransactionSummary(try await engine.renewSubscription(try await engine.subscription(forTransaction: id).id))
+    }
+
+    func change(subscriptionOf id: UInt64, _ change: SubscriptionChange) async throws -> SubscriptionRecord {
+        let subscription = try await engine.subscription(forTransaction: id).id
+        return switch change {
+        case .expire: try await engine.expireSubscription(subscription)
+        case .autoRenew(let enabled): try await engine.setAutoRenew(subscription: subscription, enabled: enabled)
+        case .requestPriceConsent: try await engine.requestPriceIncreaseConsent(subscription: subscription)
+        case .answerPriceConsent(let consented): try await engine.answerPriceIncrease(subscription: subscription, consented: consented)
+        }
+    }
+}
+
+/// A running `storekit serve`'s store (or one of its tenants), through the control API.
+struct ServerControl: StoreControl {
+    /// The store's base URL: the server's, or `…/t/{tenant}/`.
+    let baseURL: URL
+
+    func purchase(_ request: PurchaseRequest) async throws -> TransactionSummary {
+        var body: [String: Any] = ["productId": request.productID, "account": request.accountID, "bundleId": request.bundleID, "quantity": request.quantity]
+        if case .code(let code) = request.offer { body["offerCode"] = code }
+        return try await call("POST", "control/purchases", body)
+    }
+
+    func transactions(_ query: TransactionQuery) async throws -> [TransactionSummary] {
+        var parameters: [URLQueryItem] = []
+        if let account = query.accountID { parameters.append(URLQueryItem(name: "account", value: account)) }
+        if let bundle = query.bundleID { parameters.append(URLQueryItem(name: "bundleId", value: bundle)) }
+        return try await call("GET", "control/transactions", query: parameters)
+    }
+
+    func refund(_ id: UInt64, reason: RevocationReason) async throws -> [TransactionSummary] {
+        [try await call("POST", "control/transactions/\(id)/refund", ["reason": reason == .refundedDueToIssue ? "app-issue" : "other"])]
+    }
+
+    func delete(_ id: UInt64) async throws -> [UInt64] {
+        let answer: [String: [String]] = try await call("DELETE", "control/transactions/\(id)")
+        return (answer["deleted"] ?? []).compactMap(UInt64.init)
+    }
+
+    func clear() async throws {
+        let _: [String: String] = try await call("DELETE", "control/transactions")
+    }
+
+    func act(_ action: TransactionAction, on id: UInt64) async throws -> TransactionSummary {
+        try await call("POST", "control/transactions/\(id)/\(action.rawValue)")
+    }
+
+    func renew(subscriptionOf id: UInt64) async throws -> TransactionSummary {
+        let subscription: SubscriptionRecord = try await call("POST", "control/subscriptions/\(id)/renew")
+        return try await call("GET", "control/transactions/\(subscription.latestTransactionID)")
+    }
+
+    func change(subscriptionOf id: UInt64, _ change: SubscriptionChange) async throws -> SubscriptionRecord {
+        switch change {
+        case .expire: try await call("POST", "control/subscriptions/\(id)/expire")
+        case .autoRenew(let enabled): try await call("POST", "control/subscriptions/\(id)/auto-renew", ["enabled": enabled])
+        case .requestPriceConsent: try await call("POST", "control/subscriptions/\(id)/price-increase")
+        case .answerPriceConsent(let consented): try await call("POST", "control/subscriptions/\(id)/price-increase/answer", ["consented": consented])
+        }
+    }
+
+    /// Sends a control request and decodes its JSON answer; a refusal becomes a `ValidationError` with the server's
+    /// message.
+    func call<Answer: Decodable>(_ method: String, _ path: String, _ body: [String: Any]? = nil, query: [URLQueryItem] = []) async throws -> Answer {
+        var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
+        if !query.isEmpty { components?.queryItems = query }
+        guard let url = components?.url else { throw ValidationError("\(baseURL.absoluteString) is not a server URL.") }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw ValidationError("Cannot reach the server at \(baseURL.absoluteString): \(error.localizedDescription). Is `storekit serve` running there?")
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            let message = (try? JSONDecoder().decode([String: String].self, from: data))?["error"] ?? String(decoding: data.prefix(300), as: UTF8.self)
+            throw ValidationError("The server refused \(method) /\(path) (\(status)): \(message)")
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(Answer.self, from: data)
+        } catch {
+            throw ValidationError("The server's answer to \(method) /\(path) is not what this storekit expects (\(error)). Are both the same version?")
+        }
+    }
+}
+
+/// `--server`: the transaction-manager commands act on a running server instead of the data directory.
+struct ServerOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "A running `storekit serve` to act on through its control API, instead of the data directory.",
+        discussion: "Defaults to $OPENSTOREKIT_SERVER. With --tenant, acts on that tenant of the server. Example: --server http://127.0.0.1:8080",
+        valueName: "url"
+    ))
+    var server: String?
+
+    /// The server's URL, from `--server` or `$OPENSTOREKIT_SERVER`; `nil` for the data directory.
+    func serverURL(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL? {
+        guard let text = server ?? EnvironmentVariables.value(EnvironmentVariables.server, in: environment) else { return nil }
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw ValidationError("\"\(text)\" is not a server URL. Give the address `storekit serve` prints, such as http://127.0.0.1:8080.")
+        }
+        return url
+    }
+
+    /// The store to act on: the server's (its tenant's with `--tenant`), else the data directory's, opened with the
+    /// configuration `configuration` loads — which only a store in the data directory needs.
+    func control(location: StoreLocationOptions, configuration: () throws -> StoreKitConfigurationFile?) throws -> any StoreControl {
+        if let server = try serverURL() {
+            var base = server.path.hasSuffix("/") ? server : server.appendingPathComponent("", isDirectory: true)
+            if location.resolvedTenant != StoreDefaults.tenant {
+                base = base.appendingPathComponent("t", isDirectory: true).appendingPathComponent(location.resolvedTenant, isDirectory: true)
+            }
+            return ServerControl(baseURL: base)
+        }
+        return EngineControl(engine: try location.openStore(configuration: try configuration()))
+    }
+}
