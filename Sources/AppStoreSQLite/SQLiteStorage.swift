@@ -286,6 +286,30 @@ private struct SQLiteTransaction: StorageTransaction {
         return StoreClockState(offset: row["offset"], timeRate: rate.flatMap(TimeRate.init(rawValue:)))
     }
 
+    func snapshot() throws -> TenantSnapshot {
+        let finished = try Row.fetchAll(
+            try db.cachedStatement(sql: "SELECT deviceID, transactionID FROM finishedTransaction WHERE tenant = ? ORDER BY deviceID, transactionID"),
+            arguments: [tenant]
+        ).compactMap { row -> TenantSnapshot.FinishedMark? in
+            let device: String = row["deviceID"]
+            return UUID(uuidString: device).map { TenantSnapshot.FinishedMark(deviceID: $0, transactionID: row["transactionID"]) }
+        }
+        let intents = try String.fetchAll(
+            try db.cachedStatement(sql: "SELECT body FROM purchaseIntent WHERE tenant = ? ORDER BY date, id"), arguments: [tenant]
+        ).map { try Self.decode(PurchaseIntentRecord.self, from: $0) }
+        let subscriptions = try String.fetchAll(
+            try db.cachedStatement(sql: "SELECT body FROM subscription WHERE tenant = ? ORDER BY id"), arguments: [tenant]
+        ).map { try Self.decode(SubscriptionRecord.self, from: $0) }
+        let next = try identifiers?.next ?? UInt64.fetchOne(
+            try db.cachedStatement(sql: "SELECT nextTransactionID FROM tenant WHERE id = ?"), arguments: [tenant]
+        ) ?? TransactionRecord.firstID
+        return TenantSnapshot(
+            accounts: try accounts(), transactions: try transactions(matching: TransactionQuery()), finishedTransactions: finished,
+            purchaseIntents: intents, subscriptions: subscriptions, notifications: try notifications(matching: NotificationQuery()),
+            clock: try clockState(), nextTransactionID: next
+        )
+    }
+
     /// Counts in memory from the tenant's stored next identifier, which ``storeIdentifierCounter()`` writes back before
     /// the transaction commits: no other connection writes meanwhile (`BEGIN IMMEDIATE`), and a catch-up that renews
     /// a million subscriptions would otherwise run two statements per renewal for its identifiers alone.
@@ -340,6 +364,16 @@ private struct SQLiteTransaction: StorageTransaction {
             try execute("DELETE FROM storeClock WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM tenant WHERE id = ?", arguments: [tenant])
             identifiers?.next = nil
+        case .restore(let snapshot):
+            try write(.eraseTenant)
+            for account in snapshot.accounts { try write(.saveAccount(account)) }
+            for record in snapshot.transactions { try write(.saveTransaction(record)) }
+            for mark in snapshot.finishedTransactions { try write(.markFinished(transactionID: mark.transactionID, deviceID: mark.deviceID)) }
+            for intent in snapshot.purchaseIntents { try write(.savePurchaseIntent(intent)) }
+            for subscription in snapshot.subscriptions { try write(.saveSubscription(subscription)) }
+            for notification in snapshot.notifications { try write(.saveNotification(notification)) }
+            if snapshot.clock != StoreClockState() { try write(.saveClockState(snapshot.clock)) }
+            identifiers?.next = snapshot.nextTransactionID
         case .markFinished(let transactionID, let deviceID):
             try execute(
                 "INSERT OR IGNORE INTO finishedTransaction (tenant, deviceID, transactionID) VALUES (?, ?, ?)",

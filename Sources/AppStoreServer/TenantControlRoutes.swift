@@ -42,7 +42,7 @@ struct TenantResponse: Encodable {
     var products: Int
 }
 
-/// The server-wide part of the control API: create, list and reset tenants, and replace what one sells.
+/// The server-wide part of the control API: create, list, reset, export and import tenants, and replace what one sells.
 ///
 /// The routes exist on the server's own paths only (`/control/tenants…`), never under `/t/{tenant}/`.
 struct TenantControlRoutes {
@@ -80,6 +80,36 @@ struct TenantControlRoutes {
                 return try json(TenantResponse(name: name, path: "/t/\(name)/", products: products), status: .ok)
             } catch {
                 return try self.error("\(error)", status: .internalServerError)
+            }
+        }
+        control.get(":name/export") { _, context in
+            let name = context.parameters.get("name") ?? ""
+            guard TenantDirectory.isValidName(name) else { return try error("\"\(name)\" is not a tenant name.", status: .badRequest) }
+            do {
+                let snapshot = try await tenants.export(name)
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: try TenantSnapshot.makeEncoder().encode(snapshot)))
+                )
+            } catch {
+                return try self.error("\(error)", status: .internalServerError)
+            }
+        }
+        control.put(":name/import") { request, context in
+            let name = context.parameters.get("name") ?? ""
+            guard TenantDirectory.isValidName(name) else { return try error("\"\(name)\" is not a tenant name.", status: .badRequest) }
+            let data = Data(try await request.body.collect(upTo: 256 << 20).readableBytesView)
+            let snapshot: TenantSnapshot
+            do {
+                snapshot = try TenantSnapshot.makeDecoder().decode(TenantSnapshot.self, from: data)
+            } catch {
+                return try self.error("The body is not a tenant export (GET /control/tenants/{name}/export): \(error)", status: .badRequest)
+            }
+            do {
+                try await tenants.restore(name, from: snapshot)
+                return try json(["name": name, "transactions": String(snapshot.transactions.count)], status: .ok)
+            } catch {
+                return try self.error("\(error)", status: .badRequest)
             }
         }
         control.put(":name/catalog") { request, context in

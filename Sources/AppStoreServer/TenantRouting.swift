@@ -126,6 +126,22 @@ public actor TenantDirectory {
         _ = try await self.tenant(name)
     }
 
+    /// Everything the tenant `name` holds, as a snapshot an import restores.
+    public func export(_ name: String) async throws(StoreError) -> TenantSnapshot {
+        try await tenant(name).engine.exportState()
+    }
+
+    /// Replaces everything the tenant `name` holds with `snapshot`'s state, and opens it again so that it runs on the
+    /// imported clock. Devices connected to it look at everything again.
+    public func restore(_ name: String, from snapshot: TenantSnapshot) async throws(StoreError) {
+        let tenant = try await tenant(name)
+        try await tenant.engine.importState(snapshot)
+        await tenant.notificationSender?.stop()
+        tenants[name] = nil
+        responders[name] = nil
+        _ = try await self.tenant(name)
+    }
+
     /// The tenants opened so far and those created with a catalog of their own, sorted by name.
     public func summaries() async -> [TenantSummary] {
         var names = Set(tenants.keys)

@@ -119,6 +119,39 @@ struct StorageConformanceTests {
         #expect(try await storage.read(tenant: "kept") { try $0.clockState().offset } == 86_400)
     }
 
+    @Test("A snapshot holds everything of a tenant, and restoring it elsewhere gives back the same state", arguments: StorageKind.allCases)
+    func snapshotRoundTrip(kind: StorageKind) async throws {
+        let (storage, _, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let device = UUID()
+        try await storage.transaction(tenant: "source") { transaction in
+            let first = try transaction.allocateTransactionID()
+            let second = try transaction.allocateTransactionID()
+            try transaction.write([
+                .saveAccount(Account(id: "a", storefront: "FRA")), .saveTransaction(record(first)), .saveTransaction(record(second, product: "coins")),
+                .markFinished(transactionID: first, deviceID: device),
+                .savePurchaseIntent(PurchaseIntentRecord(accountID: "a", bundleID: "app", productID: "premium", date: date)),
+                .saveClockState(StoreClockState(offset: 3_600, timeRate: nil)),
+            ])
+        }
+        let snapshot = try await storage.read(tenant: "source") { try $0.snapshot() }
+        #expect(snapshot.transactions.map(\.id) == [TransactionRecord.firstID, TransactionRecord.firstID + 1])
+        #expect(snapshot.finishedTransactions == [TenantSnapshot.FinishedMark(deviceID: device, transactionID: TransactionRecord.firstID)])
+        #expect(snapshot.nextTransactionID == TransactionRecord.firstID + 2)
+        // Through a file and into another tenant, and into the other kind of storage: the same state.
+        let file = try TenantSnapshot.makeEncoder().encode(snapshot)
+        let decoded = try TenantSnapshot.makeDecoder().decode(TenantSnapshot.self, from: file)
+        #expect(decoded == snapshot)
+        let other = try #require(StorageKind.allCases.first { $0 != kind }).makeShared()
+        defer { other.cleanup() }
+        for target in [storage, other.first] {
+            try await target.transaction(tenant: "copy") { try $0.write(.saveTransaction(record(99))) }
+            try await target.transaction(tenant: "copy") { try $0.write(.restore(decoded)) }
+            #expect(try await target.read(tenant: "copy") { try $0.snapshot() } == snapshot)
+            #expect(try await target.transaction(tenant: "copy") { try $0.allocateTransactionID() } == TransactionRecord.firstID + 2)
+        }
+    }
+
     @Test("Queries filter by account, app, product and original purchase, ordered by identifier", arguments: StorageKind.allCases)
     func queries(kind: StorageKind) async throws {
         let (storage, _, cleanup) = try kind.makeShared()

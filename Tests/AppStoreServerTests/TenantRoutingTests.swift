@@ -111,4 +111,28 @@ struct TenantRoutingTests {
             #expect(entry?["hasOwnCatalog"] as? Bool == true)
         }
     }
+
+    @Test("A tenant exported from one server and imported into another tenant continues where it was: purchases, identifiers, clock")
+    func exportAndImport() async throws {
+        let data = try await makeServer().makeApplication().test(.router) { client -> Data in
+            #expect(try await call(client, .post, "/t/source/control/purchases", #"{"productId": "premium", "account": "alice"}"#).0 == .ok)
+            #expect(try await call(client, .post, "/t/source/control/clock/advance", #"{"by": "3d"}"#).0 == .ok)
+            return try await client.execute(uri: "/control/tenants/source/export", method: .get) { response in
+                #expect(response.status == .ok)
+                return Data(response.body.readableBytesView)
+            }
+        }
+        let snapshot = try TenantSnapshot.makeDecoder().decode(TenantSnapshot.self, from: data)
+        #expect(snapshot.transactions.map(\.productID) == ["premium"])
+
+        try await makeServer().makeApplication().test(.router) { client in
+            let imported = try await client.execute(uri: "/control/tenants/copy/import", method: .put, body: ByteBuffer(bytes: data)) { $0.status }
+            #expect(imported == .ok)
+            let (_, listed) = try await call(client, .get, "/t/copy/control/transactions")
+            #expect((listed as? [[String: Any]])?.map { $0["account"] as? String } == ["alice"])
+            let (_, next) = try await call(client, .post, "/t/copy/control/purchases", #"{"productId": "premium", "account": "bob"}"#)
+            #expect((next as? [String: Any])?["transactionId"] as? String == "2000000000000002")
+            #expect(try await call(client, .put, "/control/tenants/copy/import", #"{"format": 1}"#).0 == .badRequest)
+        }
+    }
 }

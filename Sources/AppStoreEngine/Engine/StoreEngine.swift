@@ -294,6 +294,26 @@ public actor StoreEngine: ScheduledEventSource {
         publish(.transactionsCleared)
     }
 
+    /// Everything the store holds — accounts, purchases, devices' finished marks, purchase intents, subscriptions, the
+    /// notification outbox, the clock — as one consistent snapshot: a tenant export.
+    public func exportState() async throws(StoreError) -> TenantSnapshot {
+        try await read { try $0.snapshot() }
+    }
+
+    /// Replaces everything the store holds with `snapshot`'s state: a tenant import. Devices look at everything again.
+    ///
+    /// The engine keeps its catalog and settings, and its clock never runs backwards; open the tenant again
+    /// (`StoreFactory.open`) to run on the imported clock when it is behind this one.
+    ///
+    /// - Throws: ``StoreError/storageFailure`` for a snapshot of a format this version does not know; nothing changes then.
+    public func importState(_ snapshot: TenantSnapshot) async throws(StoreError) {
+        guard snapshot.format == TenantSnapshot.currentFormat else {
+            throw StoreError.storageFailure("The snapshot is of format \(snapshot.format); this version of OpenStoreKit reads format \(TenantSnapshot.currentFormat). Export it again with this version.")
+        }
+        try await perform { try $0.storage.write(.restore(snapshot)) }
+        publish(.transactionsCleared)
+    }
+
     // MARK: Running operations
 
     /// Runs `body` as one storage transaction on this tenant, with the catalog, settings and time of now.
@@ -434,4 +454,5 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     func notifications(matching query: NotificationQuery) throws -> [NotificationRecord] { try base.notifications(matching: query) }
     func notificationsDue(by date: Date, limit: Int) throws -> [NotificationRecord] { try base.notificationsDue(by: date, limit: limit) }
     func clockState() throws -> StoreClockState { try base.clockState() }
+    func snapshot() throws -> TenantSnapshot { try base.snapshot() }
 }

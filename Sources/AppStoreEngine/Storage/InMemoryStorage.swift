@@ -110,6 +110,18 @@ private final class MemoryTransaction: StorageTransaction {
         state.clock
     }
 
+    func snapshot() -> TenantSnapshot {
+        TenantSnapshot(
+            accounts: accounts(), transactions: state.transactions.values.sorted { $0.id < $1.id },
+            finishedTransactions: state.finished.flatMap { device, ids in ids.map { TenantSnapshot.FinishedMark(deviceID: device, transactionID: $0) } }
+                .sorted { ($0.deviceID.uuidString, $0.transactionID) < ($1.deviceID.uuidString, $1.transactionID) },
+            purchaseIntents: state.purchaseIntents.values.sorted { ($0.date, $0.id.uuidString) < ($1.date, $1.id.uuidString) },
+            subscriptions: state.subscriptions.values.sorted { $0.id < $1.id },
+            notifications: notifications(matching: NotificationQuery()), clock: state.clock,
+            nextTransactionID: state.nextTransactionID
+        )
+    }
+
     func allocateTransactionID() -> UInt64 {
         defer { state.nextTransactionID += 1 }
         return state.nextTransactionID
@@ -151,6 +163,17 @@ private final class MemoryTransaction: StorageTransaction {
             state.clock = clock
         case .eraseTenant:
             state = InMemoryStorage.Tenant()
+        case .restore(let snapshot):
+            var restored = InMemoryStorage.Tenant()
+            restored.nextTransactionID = snapshot.nextTransactionID
+            restored.accounts = Dictionary(snapshot.accounts.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            restored.transactions = Dictionary(snapshot.transactions.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            for mark in snapshot.finishedTransactions { restored.finished[mark.deviceID, default: []].insert(mark.transactionID) }
+            restored.purchaseIntents = Dictionary(snapshot.purchaseIntents.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            restored.subscriptions = Dictionary(snapshot.subscriptions.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            restored.notifications = snapshot.notifications
+            restored.clock = snapshot.clock
+            state = restored
         }
     }
 }

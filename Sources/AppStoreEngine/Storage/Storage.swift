@@ -60,6 +60,9 @@ public enum StorageChange: Sendable, Hashable {
     /// subscriptions, the notification outbox, the clock state — and starts its transaction identifiers over, as if
     /// it had never been used.
     case eraseTenant
+    /// Replaces everything the tenant holds with a snapshot's state (an import): as ``eraseTenant``, then every
+    /// record of the snapshot, its clock and its next transaction identifier.
+    case restore(TenantSnapshot)
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
@@ -93,6 +96,8 @@ public protocol StorageReader {
     func notificationsDue(by date: Date, limit: Int) throws -> [NotificationRecord]
     /// The tenant's clock state; wall time with no time rate override when none was ever saved.
     func clockState() throws -> StoreClockState
+    /// Everything the tenant holds, for an export.
+    func snapshot() throws -> TenantSnapshot
 }
 
 /// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together
