@@ -256,8 +256,6 @@ struct ServerAPIRoutes {
     let notificationSender: NotificationSender?
     let logger: Logger
     let massExtensions = MassExtensionLog()
-    /// The time tokens are checked against: backends sign them with wall time, whatever the store's clock says.
-    let wallClock: any StoreClock = SystemClock()
 
     func add(to router: Router<BasicRequestContext>) {
         let api = router.group("inApps")
@@ -432,19 +430,7 @@ struct ServerAPIRoutes {
     private func respond(
         to request: Request, status: HTTPResponse.Status = .ok, _ body: (String) async throws -> some Encodable
     ) async throws -> Response {
-        let bundleID: String
-        switch authenticator.bundleID(authorization: request.headers[.authorization], now: wallClock.now()) {
-        case .failure(let failure):
-            logger.notice("App Store Server API request refused: \(failure.reason)")
-            return Response(status: .unauthorized)
-        case .success(let value):
-            bundleID = value
-        }
-        do {
-            return try Self.json(try await body(bundleID), status: status)
-        } catch let error as ServerAPIError {
-            return try Self.json(["errorCode": AnyEncodable(error.errorCode), "errorMessage": AnyEncodable(error.errorMessage)], status: error.status)
-        }
+        try await ServerAPIResponder(authenticator: authenticator, logger: logger).respond(to: request, status: status, body)
     }
 
     /// The transaction with the identifier in the path, if it is the app's.
@@ -593,19 +579,4 @@ struct ServerAPIRoutes {
             data: order.map { StatusResponse.Group(subscriptionGroupIdentifier: $0, lastTransactions: groups[$0] ?? []) }
         )
     }
-
-    private static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-        let data = try JSONEncoder().encode(value)
-        return Response(
-            status: status, headers: [.contentType: "application/json"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
-        )
-    }
-}
-
-/// An `Encodable` of any type, for the small mixed dictionaries of error bodies.
-private struct AnyEncodable: Encodable {
-    let value: any Encodable
-    init(_ value: any Encodable) { self.value = value }
-    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }

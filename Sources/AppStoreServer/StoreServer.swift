@@ -80,6 +80,7 @@ public struct StoreServer: Sendable {
             engine: engine, authenticator: ServerAPIAuthenticator(keys: apiKeys), notificationSender: notificationSender, logger: logger
         ).add(to: router)
         addVerifyReceiptRoutes(to: router)
+        RetentionMessagingRoutes(engine: engine, authenticator: ServerAPIAuthenticator(keys: apiKeys), logger: logger).add(to: router)
         return router
     }
 
