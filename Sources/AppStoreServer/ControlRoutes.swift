@@ -46,6 +46,13 @@ struct ControlRefundRequest: Decodable {
     var reason: String?
 }
 
+/// The body of `PUT /control/notification-url`: where an app's notifications go (every app's without `bundleId`);
+/// `null` stops sending them.
+struct ControlNotificationURLRequest: Decodable {
+    var url: String?
+    var bundleId: String?
+}
+
 /// The body of `PUT /control/clock/rate`: Apple's `SKTestSession.TimeRate` case name, or `null` for the configuration's.
 struct ControlRateRequest: Decodable {
     var timeRate: String?
@@ -68,6 +75,8 @@ struct ControlSwitchRequest: Decodable {
 /// move the clock and flip the test switches of the running store.
 struct ControlRoutes {
     let engine: StoreEngine
+    /// What sends the store's notifications; `nil` when the server sends none.
+    let notificationSender: NotificationSender?
 
     func add(to router: Router<BasicRequestContext>) {
         let control = router.group("control")
@@ -219,6 +228,30 @@ struct ControlRoutes {
                     }
                     return try await engine.subscription(forTransaction: subscription)
                 }
+            }
+        }
+        control.get("notification-url") { _, _ in
+            try await answer {
+                guard let notificationSender else { throw ControlError.badRequest("This server sends no notifications.") }
+                return await notificationSender.destinations
+            }
+        }
+        control.put("notification-url") { request, context in
+            let body = try? await request.decode(as: ControlNotificationURLRequest.self, context: context)
+            return try await answer {
+                guard let notificationSender else { throw ControlError.badRequest("This server sends no notifications.") }
+                guard let body else { throw ControlError.badRequest(#"Give {"url": "http://127.0.0.1:9000/notifications"} and optionally "bundleId"; a null url stops sending."#) }
+                let url = try body.url.map { text in
+                    guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                        throw ControlError.badRequest("\"\(text)\" is not an http or https URL such as http://127.0.0.1:9000/notifications.")
+                    }
+                    return url
+                }
+                var destinations = await notificationSender.destinations
+                if let bundleID = body.bundleId { destinations.urlsByBundleID[bundleID] = url } else { destinations.defaultURL = url }
+                await notificationSender.setDestinations(destinations)
+                await notificationSender.start()
+                return destinations
             }
         }
         control.get("notifications") { _, _ in

@@ -6,7 +6,7 @@ import FoundationNetworking
 public import Logging
 
 /// Where an app's App Store Server Notifications go: one URL for every app, and URLs for particular apps.
-public struct NotificationDestinations: Sendable, Hashable {
+public struct NotificationDestinations: Sendable, Hashable, Codable {
     /// The URL of apps that have none of their own; `nil` sends nothing for them.
     public var defaultURL: URL?
     /// URLs by bundle identifier.

@@ -75,7 +75,7 @@ public struct StoreServer: Sendable {
             return ProductsResponse(catalog: catalog, storefront: Storefront.named(settings.storefront))
         }
         DeviceRoutes(engine: engine, feed: ChangeFeed(following: engine)).add(to: router)
-        ControlRoutes(engine: engine).add(to: router)
+        ControlRoutes(engine: engine, notificationSender: notificationSender).add(to: router)
         ServerAPIRoutes(
             engine: engine, authenticator: ServerAPIAuthenticator(keys: apiKeys), notificationSender: notificationSender, logger: logger
         ).add(to: router)

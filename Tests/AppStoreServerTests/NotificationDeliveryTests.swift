@@ -3,6 +3,9 @@ import AppStoreFormats
 import AppStoreServer
 import AppStoreSQLite
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
 import StoreKitConfiguration
 import TestProcesses
 import Testing
@@ -134,5 +137,31 @@ struct NotificationDeliveryTests {
         let outbox = try await engine.notifications()
         #expect(outbox.map(\.delivery.state) == [.notSent, .delivered])
         #expect(try receiver.received().count == 1)
+    }
+
+    @Test("PUT /control/notification-url points a running store's notifications at a receiver; the next change reaches it")
+    func notificationURLFromControlAPI() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-delivery-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (engine, _) = try openStore(directory.appendingPathComponent("store.sqlite"), at: Self.start)
+        let receiver = try await startReceiver(in: directory, trusting: engine)
+        defer { receiver.process.terminate() }
+        let sender = NotificationSender(engine: engine, destinations: NotificationDestinations())
+        defer { Task { await sender.stop() } }
+        let server = StoreServer(engine: engine, port: 0, notificationSender: sender)
+        try await server.makeApplication().test(.router) { client in
+            let body = #"{"url": "\#(receiver.url.absoluteString)", "bundleId": "\#(Self.bundleID)"}"#
+            let status = try await client.execute(uri: "/control/notification-url", method: .put, body: ByteBuffer(string: body)) { $0.status }
+            #expect(status == .ok)
+            let refused = try await client.execute(uri: "/control/notification-url", method: .put, body: ByteBuffer(string: #"{"url": "ftp://x"}"#)) { $0.status }
+            #expect(refused == .badRequest)
+        }
+        _ = try await engine.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID))
+        // The sender was started by the request: the purchase's notification goes out without anyone asking.
+        let line = try await receiver.process.waitForLine(containing: "received ")
+        #expect(line.contains("ONE_TIME_CHARGE"))
+        #expect(try receiver.received().count == 1)
+        #expect(try await engine.notifications().map(\.delivery.state) == [.delivered])
     }
 }

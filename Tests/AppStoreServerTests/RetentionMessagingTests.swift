@@ -249,7 +249,7 @@ struct RetentionMessagingTests {
             let port = try #require(endpointClient.port)
             let router = Router()
             routes.add(to: router)
-            ControlRoutes(engine: engine).add(to: router)
+            ControlRoutes(engine: engine, notificationSender: nil).add(to: router)
             try await Application(router: router).test(.router) { client in
                 let (_, bought) = try await call(client, .post, "/control/purchases", json: #"{"productId": "monthly", "bundleId": "\#(Self.bundleID)"}"#)
                 let subscription = try #require(bought["transactionId"] as? String)

@@ -59,6 +59,7 @@ def main():
                 code = 400
             with open(args.log, "a") as log:
                 log.write(json.dumps(entry) + "\n")
+            print(f"received {json.dumps(entry)}", flush=True)
             self.send_response(code)
             self.end_headers()
 
