@@ -40,6 +40,9 @@ public struct StoreDataDirectory: Sendable, Hashable {
     /// The certificate authority's keys and certificates.
     public var certificateAuthorityURL: URL { url.appendingPathComponent("ca", isDirectory: true) }
 
+    /// The App Store Server API keys `storekit serve` accepts tokens from (`storekit keys`, `/control/keys`).
+    public var apiKeysURL: URL { url.appendingPathComponent("api-keys.json") }
+
     /// The folder of the catalogs tenants were created or reloaded with on `storekit serve` (`<tenant>.storekit`).
     public var tenantCatalogsURL: URL { url.appendingPathComponent("tenants", isDirectory: true) }
 

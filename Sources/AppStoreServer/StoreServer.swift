@@ -21,7 +21,7 @@ public struct StoreServer: Sendable {
     /// Where request logs go.
     public let logger: Logger
     /// The keys App Store Server API requests may be signed with.
-    public let apiKeys: [ServerAPIKey]
+    public let apiKeys: ServerAPIKeyRing
     /// What sends the store's notifications, and test notifications the API asks for; `nil` sends none.
     public let notificationSender: NotificationSender?
     /// The apps' `verifyReceipt` shared secrets by bundle identifier; an app without one accepts any `password`.
@@ -36,12 +36,13 @@ public struct StoreServer: Sendable {
     ///   - engine: The store the server answers for.
     ///   - host: The address to listen on; loopback by default.
     ///   - port: The port to listen on; 0 picks a free one.
-    ///   - apiKeys: The keys App Store Server API tokens may be signed with; without any, every API request gets 401.
+    ///   - apiKeys: The keys App Store Server API tokens may be signed with, shared with the server's tenants; without
+    ///     any, every API request gets 401.
     ///   - notificationSender: What sends test notifications the API asks for; without one, the API answers that the
     ///     app has no notification URL.
     ///   - logger: Where request logs go.
     public init(
-        engine: StoreEngine, host: String = "127.0.0.1", port: Int = 8080, apiKeys: [ServerAPIKey] = [],
+        engine: StoreEngine, host: String = "127.0.0.1", port: Int = 8080, apiKeys: ServerAPIKeyRing = ServerAPIKeyRing(),
         notificationSender: NotificationSender? = nil, logger: Logger = Logger(label: "storekit.server")
     ) {
         self.engine = engine
@@ -54,16 +55,20 @@ public struct StoreServer: Sendable {
 
     /// The routes, without a network listener: usable in-process by tests and embedders.
     public func makeRouter() -> Router<BasicRequestContext> {
-        makeRouter(logRequests: true)
+        makeRouter(serverWide: true)
     }
 
-    /// The routes; a tenant's routes, reached through the server's, log nothing of their own.
-    func makeRouter(logRequests: Bool) -> Router<BasicRequestContext> {
+    /// The routes. The server-wide ones — request logs, `/t/{tenant}/…`, tenants and keys in the control API — exist
+    /// once, on the server's own paths; a tenant's routes, reached through them, have only the store's.
+    func makeRouter(serverWide: Bool) -> Router<BasicRequestContext> {
         let router = Router()
-        if logRequests { router.add(middleware: LogRequestsMiddleware(.info)) }
-        if let tenants {
-            router.add(middleware: TenantRoutingMiddleware(tenants: tenants, server: self))
-            TenantControlRoutes(tenants: tenants).add(to: router)
+        if serverWide {
+            router.add(middleware: LogRequestsMiddleware(.info))
+            if let tenants {
+                router.add(middleware: TenantRoutingMiddleware(tenants: tenants, server: self))
+                TenantControlRoutes(tenants: tenants).add(to: router)
+            }
+            KeyControlRoutes(keys: apiKeys).add(to: router)
         }
         let engine = engine
         router.get("health") { _, _ -> HealthResponse in

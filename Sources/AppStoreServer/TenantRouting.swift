@@ -194,7 +194,7 @@ public actor TenantDirectory {
             notificationSender: tenant.notificationSender, logger: server.logger
         )
         tenantServer.sharedSecrets = server.sharedSecrets
-        let responder = tenantServer.makeRouter(logRequests: false).buildResponder()
+        let responder = tenantServer.makeRouter(serverWide: false).buildResponder()
         responders[name] = responder
         return responder
     }

@@ -13,7 +13,9 @@ struct KeysCommand: AsyncParsableCommand {
             As in App Store Connect, a key has an ID and belongs to an issuer; its private half is a .p8 file that \
             only you keep, and a backend signs its requests' bearer tokens with it (Apple's AppStoreServerAPIClient \
             takes the .p8's contents, the key ID, the issuer ID and the bundle ID). The store keeps the public half in \
-            <data-dir>/api-keys.json; `storekit serve` accepts tokens signed by any key there that is not revoked.
+            <data-dir>/api-keys.json; `storekit serve` accepts tokens signed by any key there that is not revoked, \
+            and picks up keys made or revoked while it runs. A running server also makes, lists and revokes keys \
+            through its control API (/control/keys).
 
             Examples:
               storekit keys create --issuer 57246542-96fe-1a63-e053-0824d011072a
@@ -49,14 +51,11 @@ struct KeysCommand: AsyncParsableCommand {
         }
 
         func run() throws {
-            let (key, privateKeyPEM) = ServerAPIKey.generate(issuerID: issuer, created: SystemClock().now())
+            let (key, privateKeyPEM) = try keyRing(location).create(issuerID: issuer, created: SystemClock().now())
             let file = URL(fileURLWithPath: out).appendingPathComponent("SubscriptionKey_\(key.keyID).p8")
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(privateKeyPEM.utf8).write(to: file, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-            var keys = try ServerAPIKeyFile(directory: location.directory).load()
-            keys.append(key)
-            try ServerAPIKeyFile(directory: location.directory).save(keys)
             print(key.keyID)
             FileHandle.standardError.write(Data("Wrote the private key to \(file.path); the store accepts tokens signed with it (kid \(key.keyID), iss \(issuer)).\n".utf8))
         }
@@ -69,7 +68,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var location: StoreLocationOptions
 
         func run() throws {
-            for key in try ServerAPIKeyFile(directory: location.directory).load() {
+            for key in try keyRing(location).keys {
                 print("\(key.keyID)  issuer \(key.issuerID)  created \(key.created.formatted(.iso8601))\(key.revoked ? "  revoked" : "")")
             }
         }
@@ -78,7 +77,7 @@ struct KeysCommand: AsyncParsableCommand {
     /// `storekit keys revoke`.
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "revoke", abstract: "Revoke a key: a server started afterwards refuses its tokens with 401."
+            commandName: "revoke", abstract: "Revoke a key: the store, running or started later, refuses its tokens with 401."
         )
 
         @Argument(help: "The key ID.")
@@ -87,41 +86,18 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var location: StoreLocationOptions
 
         func run() throws {
-            let file = ServerAPIKeyFile(directory: location.directory)
-            var keys = try file.load()
-            guard let index = keys.firstIndex(where: { $0.keyID == keyID }) else {
+            guard try keyRing(location).revoke(keyID) != nil else {
                 throw ValidationError("No key \(keyID) in this store. `storekit keys list` shows its keys.")
             }
-            keys[index].revoked = true
-            try file.save(keys)
         }
     }
 }
 
-/// The store's App Store Server API keys, kept as JSON in the data directory.
-struct ServerAPIKeyFile {
-    let url: URL
-
-    init(directory: StoreDataDirectory) {
-        url = directory.url.appendingPathComponent("api-keys.json")
-    }
-
-    func load() throws -> [ServerAPIKey] {
-        guard FileManager.default.fileExists(atPath: url.path) else { return [] }
-        do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            return try decoder.decode([ServerAPIKey].self, from: Data(contentsOf: url))
-        } catch {
-            throw ValidationError("\(url.path) is not a key list the store wrote (\(error)). Move it away and create the keys again.")
-        }
-    }
-
-    func save(_ keys: [ServerAPIKey]) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(keys).write(to: url, options: .atomic)
+/// The data directory's key ring, in `<data-dir>/api-keys.json`.
+func keyRing(_ location: StoreLocationOptions) throws -> ServerAPIKeyRing {
+    do {
+        return try ServerAPIKeyRing(file: location.directory.apiKeysURL)
+    } catch {
+        throw ValidationError(error.message)
     }
 }

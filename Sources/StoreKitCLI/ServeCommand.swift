@@ -130,7 +130,7 @@ struct ServeCommand: AsyncParsableCommand {
         let engine = try location.openStore(configuration: configuration)
         var logger = Logger(label: "storekit")
         logger.logLevel = level
-        let apiKeys = try ServerAPIKeyFile(directory: location.directory).load()
+        let apiKeys = try keyRing(location)
         let destinations = try destinations()
         let sender = NotificationSender(engine: engine, destinations: destinations, logger: logger)
         var server = StoreServer(engine: engine, host: host, port: port, apiKeys: apiKeys, notificationSender: sender, logger: logger)

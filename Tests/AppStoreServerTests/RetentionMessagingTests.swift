@@ -79,7 +79,7 @@ struct RetentionMessagingTests {
     }
 
     func withServer(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        try await StoreServer(engine: engine, port: 0, apiKeys: [key]).makeApplication().test(.router) { client in try await body(client) }
+        try await StoreServer(engine: engine, port: 0, apiKeys: ServerAPIKeyRing(keys: [key])).makeApplication().test(.router) { client in try await body(client) }
     }
 
     @Test("Images: an opaque PNG is APPROVED and listed; non-PNGs, transparency, wrong sizes, duplicates and unknown identifiers get Apple's errors")

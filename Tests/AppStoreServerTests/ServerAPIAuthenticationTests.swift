@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import StoreKitConfiguration
 import Testing
 
@@ -16,22 +17,30 @@ struct ServerAPIAuthenticationTests {
     var key: ServerAPIKey { ServerAPIKey(keyID: "ABCDEF1234", issuerID: Self.issuer, publicKey: privateKey.publicKey, created: Date()) }
 
     /// Base64url without padding, as JWTs write their parts.
-    func base64URL(_ data: Data) -> String {
+    static func base64URL(_ data: Data) -> String {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
     /// A compact JWS over the header and claims, signed with `signer` (raw r‖s, as ES256 requires).
     func token(header: [String: Any] = ["alg": "ES256", "kid": "ABCDEF1234", "typ": "JWT"], claims: [String: Any], signer: P256.Signing.PrivateKey? = nil) throws -> String {
+        try Self.token(header: header, claims: claims, signer: signer ?? privateKey)
+    }
+
+    static func token(header: [String: Any], claims: [String: Any], signer: P256.Signing.PrivateKey) throws -> String {
         func encode(_ object: [String: Any]) throws -> String {
             base64URL(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
         }
         let input = try encode(header) + "." + encode(claims)
-        let signature = try (signer ?? privateKey).signature(for: Data(input.utf8)).rawRepresentation
+        let signature = try signer.signature(for: Data(input.utf8)).rawRepresentation
         return input + "." + base64URL(signature)
     }
 
     func claims(_ changes: [String: Any?] = [:]) -> [String: Any] {
+        Self.claims(changes)
+    }
+
+    static func claims(_ changes: [String: Any?] = [:]) -> [String: Any] {
         let now = Date().timeIntervalSince1970
         var claims: [String: Any] = ["iss": Self.issuer, "aud": "appstoreconnect-v1", "bid": "com.example.demo", "iat": Int(now), "exp": Int(now) + 1_200]
         for (name, value) in changes { claims[name] = value }
@@ -41,7 +50,7 @@ struct ServerAPIAuthenticationTests {
     /// The status a server with `keys` answers a transaction-info request carrying `authorization`.
     func status(_ authorization: String?, keys: [ServerAPIKey]) async throws -> HTTPResponse.Status {
         let engine = StoreEngine(catalog: Catalog(products: []), storage: InMemoryStorage(), clock: VirtualClock(start: Date()), signer: .ephemeral)
-        return try await StoreServer(engine: engine, port: 0, apiKeys: keys).makeApplication().test(.router) { client in
+        return try await StoreServer(engine: engine, port: 0, apiKeys: ServerAPIKeyRing(keys: keys)).makeApplication().test(.router) { client in
             var headers = HTTPFields()
             if let authorization { headers[.authorization] = authorization }
             return try await client.execute(uri: "/inApps/v1/transactions/2000000000000001", method: .get, headers: headers) { response in
@@ -77,5 +86,45 @@ struct ServerAPIAuthenticationTests {
         }
         if problem == "revoked" { keys[0].revoked = true }
         #expect(try await status(authorization, keys: keys) == .unauthorized)
+    }
+
+    @Test("Keys made through /control/keys sign tokens at once, a revoked one is refused at once, and a key file another process writes is picked up")
+    func keysFromControlAPI() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-keys-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("api-keys.json")
+        let ring = try ServerAPIKeyRing(file: file)
+        let engine = StoreEngine(catalog: Catalog(products: []), storage: InMemoryStorage(), clock: VirtualClock(start: Date()), signer: .ephemeral)
+        try await StoreServer(engine: engine, port: 0, apiKeys: ring).makeApplication().test(.router) { client in
+            func call(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil, authorization: String? = nil) async throws -> (HTTPResponse.Status, [String: Any]) {
+                var headers = HTTPFields()
+                if let authorization { headers[.authorization] = authorization }
+                return try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
+                    (response.status, (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))) as? [String: Any] ?? [:])
+                }
+            }
+            let (created, made) = try await call(.post, "/control/keys", body: #"{"issuer": "issuer-9"}"#)
+            #expect(created == .created)
+            let keyID = try #require(made["keyId"] as? String)
+            let signer = try P256.Signing.PrivateKey(pemRepresentation: try #require(made["privateKey"] as? String))
+            let bearer = "Bearer " + (try Self.token(header: ["alg": "ES256", "kid": keyID, "typ": "JWT"], claims: Self.claims(["iss": "issuer-9"]), signer: signer))
+            #expect(try await call(.get, "/inApps/v1/transactions/2000000000000001", authorization: bearer).0 == .notFound)
+            let (_, listed) = try await call(.get, "/control/keys")
+            #expect((listed["keys"] as? [[String: Any]])?.compactMap { $0["privateKey"] }.isEmpty == true, "the private half is handed out once")
+
+            #expect(try await call(.post, "/control/keys/\(keyID)/revoke").0 == .ok)
+            #expect(try await call(.get, "/inApps/v1/transactions/2000000000000001", authorization: bearer).0 == .unauthorized)
+            #expect(try await call(.post, "/control/keys/NOSUCHKEY0/revoke").0 == .notFound)
+
+            // `storekit keys create` in another process writes the file; the running server takes the key.
+            let other = try ServerAPIKeyRing(file: file)
+            let (cliKey, cliPrivate) = try other.create(issuerID: "issuer-cli", created: Date().addingTimeInterval(1))
+            let cliBearer = "Bearer " + (try Self.token(
+                header: ["alg": "ES256", "kid": cliKey.keyID, "typ": "JWT"], claims: Self.claims(["iss": "issuer-cli"]),
+                signer: try P256.Signing.PrivateKey(pemRepresentation: cliPrivate)
+            ))
+            #expect(try await call(.get, "/inApps/v1/transactions/2000000000000001", authorization: cliBearer).0 == .notFound)
+        }
+        #expect(try ServerAPIKeyRing(file: file).keys.count == 2)
     }
 }
