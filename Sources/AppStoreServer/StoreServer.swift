@@ -63,7 +63,7 @@ public struct StoreServer: Sendable {
     func makeRouter(serverWide: Bool) -> Router<BasicRequestContext> {
         let router = Router()
         if serverWide {
-            router.add(middleware: LogRequestsMiddleware(.info))
+            router.add(middleware: RequestLogMiddleware())
             if let tenants {
                 router.add(middleware: TenantRoutingMiddleware(tenants: tenants, server: self))
                 TenantControlRoutes(tenants: tenants).add(to: router)

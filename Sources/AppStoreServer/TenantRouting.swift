@@ -156,6 +156,12 @@ public actor TenantDirectory {
         return summaries
     }
 
+    /// Stops every tenant's notification sender, each after the attempt under way is finished and saved: the last step
+    /// of a graceful shutdown.
+    public func stopSending() async {
+        for tenant in tenants.values { await tenant.notificationSender?.stop() }
+    }
+
     /// The names of the tenants opened so far, sorted.
     public func openedTenants() -> [String] {
         tenants.keys.sorted()

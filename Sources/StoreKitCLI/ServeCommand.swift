@@ -155,6 +155,8 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardOutput.write(Data(line.utf8))
         }
         try await application.runService()
+        // Requests in flight were answered; each notification attempt under way is finished and saved before exit.
         await sender.stop()
+        await server.tenants?.stopSending()
     }
 }

@@ -148,7 +148,6 @@ struct NotificationDeliveryTests {
         let receiver = try await startReceiver(in: directory, trusting: engine)
         defer { receiver.process.terminate() }
         let sender = NotificationSender(engine: engine, destinations: NotificationDestinations())
-        defer { Task { await sender.stop() } }
         let server = StoreServer(engine: engine, port: 0, notificationSender: sender)
         try await server.makeApplication().test(.router) { client in
             let body = #"{"url": "\#(receiver.url.absoluteString)", "bundleId": "\#(Self.bundleID)"}"#
@@ -162,6 +161,7 @@ struct NotificationDeliveryTests {
         let line = try await receiver.process.waitForLine(containing: "received ")
         #expect(line.contains("ONE_TIME_CHARGE"))
         #expect(try receiver.received().count == 1)
+        await sender.stop() // returns once the attempt under way is saved
         #expect(try await engine.notifications().map(\.delivery.state) == [.delivered])
     }
 }

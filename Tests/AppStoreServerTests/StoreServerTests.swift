@@ -7,6 +7,8 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 import HTTPTypes
+import Logging
+import Synchronization
 
 @Suite("Store server routes")
 struct StoreServerTests {
@@ -69,5 +71,53 @@ struct StoreServerTests {
                 #expect(response.status == .notFound)
             }
         }
+    }
+
+    @Test("Each answer carries its request ID as X-Request-ID, and one log line names it with method, path, status and duration")
+    func requestLog() async throws {
+        let (base, _) = try makeServer()
+        let records = RecordedLogs()
+        let server = StoreServer(engine: base.engine, port: 0, logger: Logger(label: "test") { _ in RecordingLogHandler(records: records) })
+        try await server.makeApplication().test(.router) { client in
+            let id = try await client.execute(uri: "/control/transactions/1/refund", method: .post) { response in
+                #expect(response.status == .notFound)
+                return response.headers[HTTPField.Name("X-Request-ID")!]
+            }
+            let requestID = try #require(id)
+            let line = try #require(records.all.first { $0.message == "Request" })
+            #expect(line.metadata["hb.request.id"]?.description == requestID)
+            #expect(line.metadata["http.method"]?.description == "POST")
+            #expect(line.metadata["http.path"]?.description == "/control/transactions/1/refund")
+            #expect(line.metadata["http.status"]?.description == "404")
+            #expect(line.metadata["duration.ms"] != nil)
+        }
+    }
+}
+
+/// Log records a test reads back.
+final class RecordedLogs: Sendable {
+    struct Record: Sendable {
+        var message: String
+        var metadata: Logger.Metadata
+    }
+
+    private let records = Mutex<[Record]>([])
+    var all: [Record] { records.withLock { $0 } }
+    func append(_ record: Record) { records.withLock { $0.append(record) } }
+}
+
+/// A log handler that keeps every record, with the logger's metadata merged in.
+struct RecordingLogHandler: LogHandler {
+    let records: RecordedLogs
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        records.append(RecordedLogs.Record(message: event.message.description, metadata: metadata.merging(event.metadata ?? [:]) { $1 }))
     }
 }
