@@ -53,6 +53,13 @@ struct ControlNotificationURLRequest: Decodable {
     var bundleId: String?
 }
 
+/// The body of `POST /control/offer-codes`: a code redeemed outside any app.
+struct ControlOfferCodeRequest: Decodable {
+    var code: String
+    var account: String?
+    var bundleId: String?
+}
+
 /// The body of `PUT /control/clock/rate`: Apple's `SKTestSession.TimeRate` case name, or `null` for the configuration's.
 struct ControlRateRequest: Decodable {
     var timeRate: String?
@@ -124,6 +131,15 @@ struct ControlRoutes {
                 return try await engine.addPurchaseIntent(
                     productID: productID, accountID: body?.account ?? StoreDefaults.accountID, bundleID: body?.bundleId ?? StoreDefaults.bundleID
                 )
+            }
+        }
+        control.post("offer-codes") { request, context in
+            let body = try? await request.decode(as: ControlOfferCodeRequest.self, context: context)
+            return try await answer {
+                guard let body else { throw ControlError.badRequest(#"Give {"code": "Launch code"} (the code offer's reference name) and optionally account and bundleId."#) }
+                return try await transactionOutput(try await engine.redeemOfferCode(
+                    body.code, accountID: body.account ?? StoreDefaults.accountID, bundleID: body.bundleId ?? StoreDefaults.bundleID
+                ))
             }
         }
         control.post("families/:family/members") { request, context in

@@ -32,7 +32,7 @@ struct ClockCommand: AsyncParsableCommand {
 /// The options every `storekit clock` subcommand shares: the store, and optionally its configuration.
 struct ClockStoreOptions: ParsableArguments {
     @OptionGroup var location: StoreLocationOptions
-    @OptionGroup var target: ServerOptions
+    @OptionGroup var remote: ServerOptions
 
     @Option(help: ArgumentHelp(
         "The .storekit file that lists the products, so due subscriptions renew into them.",
@@ -48,8 +48,8 @@ struct ClockStoreOptions: ParsableArguments {
 
     /// The running server's store to act on instead, with `--server`.
     func serverStore() throws -> ServerControl? {
-        guard try target.serverURL() != nil else { return nil }
-        return try target.control(location: location) { nil } as? ServerControl
+        guard try remote.serverURL() != nil else { return nil }
+        return try remote.control(location: location) { nil } as? ServerControl
     }
 
     /// A line that says where deferred events go, when no configuration was given.

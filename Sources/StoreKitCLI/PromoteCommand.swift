@@ -29,6 +29,7 @@ struct PromoteCommand: AsyncParsableCommand {
     var config: String?
 
     @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var remote: ServerOptions
 
     @Option(name: .customLong("bundle-id"), help: ArgumentHelp(
         "The app to open; taken from the URL when one is given, else $OPENSTOREKIT_BUNDLE_ID, else com.example.app.",
@@ -41,12 +42,14 @@ struct PromoteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        guard let path = config ?? EnvironmentVariables.value(EnvironmentVariables.configuration, in: environment) else {
-            throw ValidationError("Name the .storekit file with --config or OPENSTOREKIT_CONFIG.")
-        }
         let (productID, app) = try resolveTarget(environment: environment)
-        let store = try location.openStore(configuration: try loadConfiguration(path))
-        let intent = try await store.addPurchaseIntent(productID: productID, accountID: account, bundleID: app)
+        let store = try remote.control(location: location) {
+            guard let path = config ?? EnvironmentVariables.value(EnvironmentVariables.configuration, in: environment) else {
+                throw ValidationError("Name the .storekit file with --config or OPENSTOREKIT_CONFIG, or promote on a running server with --server URL.")
+            }
+            return try loadConfiguration(path)
+        }
+        let intent = try await store.promote(productID: productID, accountID: account, bundleID: app)
         print("promoted \(intent.productID) for \(intent.bundleID) [\(intent.accountID)]: the app's observer is asked on its next sync")
     }
 

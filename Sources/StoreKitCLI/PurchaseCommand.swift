@@ -31,7 +31,7 @@ struct PurchaseCommand: AsyncParsableCommand {
     var config: String?
 
     @OptionGroup var location: StoreLocationOptions
-    @OptionGroup var target: ServerOptions
+    @OptionGroup var remote: ServerOptions
 
     @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app the purchase is for.", valueName: "id"))
     var bundleID: String = environmentBundleID
@@ -46,13 +46,13 @@ struct PurchaseCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        if config == nil, try target.serverURL() == nil {
+        if config == nil, try remote.serverURL() == nil {
             throw ValidationError("Missing --config: the store in the data directory needs the .storekit file it sells. Or buy on a running server with --server URL.")
         }
     }
 
     func run() async throws {
-        let store = try target.control(location: location) { try config.map(loadConfiguration) }
+        let store = try remote.control(location: location) { try config.map(loadConfiguration) }
         let output = try await store.purchase(
             PurchaseRequest(productID: productID, accountID: account, bundleID: bundleID, quantity: quantity)
         )
@@ -73,7 +73,7 @@ struct TransactionsCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var location: StoreLocationOptions
-    @OptionGroup var target: ServerOptions
+    @OptionGroup var remote: ServerOptions
 
     @Option(help: ArgumentHelp("Only this account's transactions.", valueName: "name"))
     var account: String?
@@ -85,12 +85,12 @@ struct TransactionsCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let store = try target.control(location: location) { nil }
+        let store = try remote.control(location: location) { nil }
         let outputs = try await store.transactions(TransactionQuery(accountID: account, bundleID: bundleID))
         if json {
             try printJSON(outputs)
         } else if outputs.isEmpty {
-            let place = try target.serverURL().map { "the server at \($0.absoluteString)" } ?? location.directory.url.path
+            let place = try remote.serverURL().map { "the server at \($0.absoluteString)" } ?? location.directory.url.path
             print("No transactions in \(place) (store \"\(location.resolvedTenant)\").")
         } else {
             outputs.forEach { print($0.line) }
@@ -122,10 +122,10 @@ struct RefundCommand: AsyncParsableCommand {
     var reason: Reason = .other
 
     @OptionGroup var location: StoreLocationOptions
-    @OptionGroup var target: ServerOptions
+    @OptionGroup var remote: ServerOptions
 
     func run() async throws {
-        let store = try target.control(location: location) { nil }
+        let store = try remote.control(location: location) { nil }
         let revoked = try await store.refund(
             try parseTransactionID(transactionID), reason: reason == .appIssue ? .refundedDueToIssue : .refundedForOtherReason
         )
@@ -148,10 +148,10 @@ struct DeleteCommand: AsyncParsableCommand {
     var transactionID: String
 
     @OptionGroup var location: StoreLocationOptions
-    @OptionGroup var target: ServerOptions
+    @OptionGroup var remote: ServerOptions
 
     func run() async throws {
-        let deleted = try await target.control(location: location) { nil }.delete(try parseTransactionID(transactionID))
+        let deleted = try await remote.control(location: location) { nil }.delete(try parseTransactionID(transactionID))
         print("deleted \(deleted.map(String.init).joined(separator: ", "))")
     }
 }
@@ -168,11 +168,11 @@ struct ClearCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var location: StoreLocationOptions
-    @OptionGroup var target: ServerOptions
+    @OptionGroup var remote: ServerOptions
 
     func run() async throws {
-        try await target.control(location: location) { nil }.clear()
-        let place = try target.serverURL().map { "on the server at \($0.absoluteString)" } ?? "in \(location.directory.url.path)"
+        try await remote.control(location: location) { nil }.clear()
+        let place = try remote.serverURL().map { "on the server at \($0.absoluteString)" } ?? "in \(location.directory.url.path)"
         print("cleared all transactions of store \"\(location.resolvedTenant)\" \(place)")
     }
 }

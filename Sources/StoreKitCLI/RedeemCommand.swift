@@ -23,10 +23,11 @@ struct RedeemCommand: AsyncParsableCommand {
     @Argument(help: "The offer code's reference name.")
     var code: String
 
-    @Option(help: ArgumentHelp("The .storekit file that lists the products and their codes.", valueName: "file"))
-    var config: String
+    @Option(help: ArgumentHelp("The .storekit file that lists the products and their codes (not needed with --server).", valueName: "file"))
+    var config: String?
 
     @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var remote: ServerOptions
 
     @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app the subscription is for.", valueName: "id"))
     var bundleID: String = environmentBundleID
@@ -37,13 +38,15 @@ struct RedeemCommand: AsyncParsableCommand {
     @Flag(help: "Print the transaction as one JSON object, with its signed form.")
     var json = false
 
-    func run() async throws {
-        let store = try location.openStore(configuration: try loadConfiguration(config))
-        let record = try await store.redeemOfferCode(code, accountID: account, bundleID: bundleID)
-        var output = TransactionSummary(record)
-        if record.state.isCompleted {
-            output.signedTransaction = try await store.signedTransaction(record)
+    func validate() throws {
+        if config == nil, try remote.serverURL() == nil {
+            throw ValidationError("Missing --config: the store in the data directory needs the .storekit file that lists the codes. Or redeem on a running server with --server URL.")
         }
+    }
+
+    func run() async throws {
+        let output = try await remote.control(location: location) { try config.map(loadConfiguration) }
+            .redeem(code: code, accountID: account, bundleID: bundleID)
         if json { try printJSON(output) } else { print(output.line) }
     }
 }

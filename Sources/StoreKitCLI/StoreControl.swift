@@ -31,6 +31,10 @@ protocol StoreControl: Sendable {
     func renew(subscriptionOf id: UInt64) async throws -> TransactionSummary
     /// Changes the subscription a transaction belongs to; the subscription afterwards.
     func change(subscriptionOf id: UInt64, _ change: SubscriptionChange) async throws -> SubscriptionRecord
+    /// Redeems an offer code outside any app.
+    func redeem(code: String, accountID: String, bundleID: String) async throws -> TransactionSummary
+    /// Starts a promoted purchase, as a customer tapping the product on the App Store.
+    func promote(productID: String, accountID: String, bundleID: String) async throws -> PurchaseIntentRecord
 }
 
 /// What `approve`, `decline` and `resolve` do.
@@ -93,6 +97,15 @@ struct EngineControl: StoreControl {
         case .answerPriceConsent(let consented): try await engine.answerPriceIncrease(subscription: subscription, consented: consented)
         }
     }
+
+    func redeem(code: String, accountID: String, bundleID: String) async throws -> TransactionSummary {
+        let record = try await engine.redeemOfferCode(code, accountID: accountID, bundleID: bundleID)
+        return TransactionSummary(record, signedTransaction: record.state.isCompleted ? try await engine.signedTransaction(record) : nil)
+    }
+
+    func promote(productID: String, accountID: String, bundleID: String) async throws -> PurchaseIntentRecord {
+        try await engine.addPurchaseIntent(productID: productID, accountID: accountID, bundleID: bundleID)
+    }
 }
 
 /// A running `storekit serve`'s store (or one of its tenants), through the control API.
@@ -142,6 +155,14 @@ struct ServerControl: StoreControl {
         case .requestPriceConsent: try await call("POST", "control/subscriptions/\(id)/price-increase")
         case .answerPriceConsent(let consented): try await call("POST", "control/subscriptions/\(id)/price-increase/answer", ["consented": consented])
         }
+    }
+
+    func redeem(code: String, accountID: String, bundleID: String) async throws -> TransactionSummary {
+        try await call("POST", "control/offer-codes", ["code": code, "account": accountID, "bundleId": bundleID])
+    }
+
+    func promote(productID: String, accountID: String, bundleID: String) async throws -> PurchaseIntentRecord {
+        try await call("POST", "control/purchase-intents", ["productId": productID, "account": accountID, "bundleId": bundleID])
     }
 
     /// Sends a control request and decodes its JSON answer; a refusal becomes a `ValidationError` with the server's

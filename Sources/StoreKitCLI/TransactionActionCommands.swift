@@ -16,17 +16,17 @@ struct TransactionActionOptions: ParsableArguments {
     var config: String?
 
     @OptionGroup var location: StoreLocationOptions
-    @OptionGroup var target: ServerOptions
+    @OptionGroup var remote: ServerOptions
 
     func validate() throws {
-        if config == nil, try target.serverURL() == nil {
+        if config == nil, try remote.serverURL() == nil {
             throw ValidationError("Missing --config: the store in the data directory needs the .storekit file it sells. Or act on a running server with --server URL.")
         }
     }
 
     /// The store to act on, and the transaction.
     func control() throws -> (any StoreControl, UInt64) {
-        let control = try target.control(location: location) { try config.map(loadConfiguration) }
+        let control = try remote.control(location: location) { try config.map(loadConfiguration) }
         return (control, try parseTransactionID(transactionID))
     }
 }

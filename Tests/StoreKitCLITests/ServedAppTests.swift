@@ -111,6 +111,10 @@ struct ServerCommandTests {
         #expect(try run(["transactions"]).contains("No transactions in the server at"))
         #expect(try run(["transactions", "--tenant", "checkout"]).contains("com.example.demo.premium"))
 
+        // An offer code and a promoted purchase, as customers do them outside the app.
+        #expect(try run(["redeem", "Launch code", "--bundle-id", "com.example.demo", "--account", "carol"]).contains("offer Launch code"))
+        #expect(try run(["promote", "com.example.demo.theme.dark", "--bundle-id", "com.example.demo"]).contains("promoted com.example.demo.theme.dark"))
+
         // A refusal says what the server said; the data directory was never touched.
         let refused = try storekit(["approve", "2000000000000009", "--server", address, "--data-dir", elsewhere])
         #expect(refused.status != 0)
