@@ -46,6 +46,11 @@ public struct StoreDataDirectory: Sendable, Hashable {
     /// The folder of the catalogs tenants were created or reloaded with on `storekit serve` (`<tenant>.storekit`).
     public var tenantCatalogsURL: URL { url.appendingPathComponent("tenants", isDirectory: true) }
 
+    /// Where `storekit serve` keeps the notification URLs a tenant was given through the control API.
+    public func notificationURLsURL(tenant: String) -> URL {
+        tenantCatalogsURL.appendingPathComponent("\(tenant).notification-urls.json")
+    }
+
     /// The state of one simulated device (unfinished transactions, receipt).
     public func deviceURL(_ deviceID: UUID) -> URL {
         url.appendingPathComponent("devices", isDirectory: true).appendingPathComponent(deviceID.uuidString, isDirectory: true)

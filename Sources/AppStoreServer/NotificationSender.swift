@@ -41,6 +41,7 @@ public actor NotificationSender: ScheduledEventSource {
     public nonisolated let engine: StoreEngine
     /// Where notifications go.
     public private(set) var destinations: NotificationDestinations
+    private let destinationsFile: URL?
     private let session: URLSession
     private let timeout: TimeInterval
     private let logger: Logger
@@ -56,11 +57,22 @@ public actor NotificationSender: ScheduledEventSource {
     /// - Parameters:
     ///   - engine: The store whose notifications are sent.
     ///   - destinations: Where each app's notifications go.
+    ///   - destinationsFile: Where destinations given later (``setDestinations(_:)``, the control API) are kept. When
+    ///     it holds some, they replace `destinations`: what a backend test set outlives a restart of the server.
     ///   - timeout: How long to wait for an app server's answer before the attempt counts as `TIMED_OUT`.
     ///   - logger: Where each attempt is logged.
-    public init(engine: StoreEngine, destinations: NotificationDestinations, timeout: TimeInterval = 10, logger: Logger = Logger(label: "storekit.notifications")) {
+    public init(
+        engine: StoreEngine, destinations: NotificationDestinations, destinationsFile: URL? = nil, timeout: TimeInterval = 10,
+        logger: Logger = Logger(label: "storekit.notifications")
+    ) {
         self.engine = engine
-        self.destinations = destinations
+        self.destinationsFile = destinationsFile
+        if let destinationsFile, let data = try? Data(contentsOf: destinationsFile),
+           let saved = try? JSONDecoder().decode(NotificationDestinations.self, from: data) {
+            self.destinations = saved
+        } else {
+            self.destinations = destinations
+        }
         self.timeout = timeout
         self.logger = logger
         // URLSession rather than async-http-client: it ships with the toolchain, so the server does not build a TLS
@@ -93,9 +105,19 @@ public actor NotificationSender: ScheduledEventSource {
         await currentPass?.value
     }
 
-    /// Changes where notifications go; pending ones follow the new destinations.
+    /// Changes where notifications go; pending ones follow the new destinations. With a destinations file, they are
+    /// saved in it too (a failure to save is logged; the new destinations hold until the server stops).
     public func setDestinations(_ destinations: NotificationDestinations) {
         self.destinations = destinations
+        guard let destinationsFile else { return }
+        do {
+            try FileManager.default.createDirectory(at: destinationsFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try encoder.encode(destinations).write(to: destinationsFile, options: .atomic)
+        } catch {
+            logger.error("Cannot save the notification URLs to \(destinationsFile.path): \(error.localizedDescription). They hold until the server stops.")
+        }
     }
 
     /// Attempts every notification due on the store's clock, in order, and saves each outcome; returns once done.

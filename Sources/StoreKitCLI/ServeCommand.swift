@@ -132,19 +132,22 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = level
         let apiKeys = try keyRing(location)
         let destinations = try destinations()
-        let sender = NotificationSender(engine: engine, destinations: destinations, logger: logger)
+        let sender = NotificationSender(
+            engine: engine, destinations: destinations, destinationsFile: location.directory.notificationURLsURL(tenant: engine.tenantID), logger: logger
+        )
         var server = StoreServer(engine: engine, host: host, port: port, apiKeys: apiKeys, notificationSender: sender, logger: logger)
         server.sharedSecrets = try sharedSecrets()
-        let sending = destinations != NotificationDestinations()
-        if sending { await sender.start() }
+        if await sender.destinations != NotificationDestinations() { await sender.start() }
         let directory = location.directory
         server.tenants = TenantDirectory(catalogFolder: directory.tenantCatalogsURL, serverTenant: engine.tenantID) { [logger] name, catalog throws(StoreError) in
             if name == engine.tenantID { return TenantDirectory.Tenant(engine: engine, notificationSender: sender) }
             let tenantEngine = try StoreFactory.open(StoreSpecification(
                 location: .dataDirectory(directory), configuration: catalog ?? configuration, tenant: name
             ))
-            let tenantSender = NotificationSender(engine: tenantEngine, destinations: destinations, logger: logger)
-            if sending { await tenantSender.start() }
+            let tenantSender = NotificationSender(
+                engine: tenantEngine, destinations: destinations, destinationsFile: directory.notificationURLsURL(tenant: name), logger: logger
+            )
+            if await tenantSender.destinations != NotificationDestinations() { await tenantSender.start() }
             return TenantDirectory.Tenant(engine: tenantEngine, notificationSender: tenantSender)
         }
         let products = await engine.catalog.products.count

@@ -139,7 +139,7 @@ struct NotificationDeliveryTests {
         #expect(try receiver.received().count == 1)
     }
 
-    @Test("PUT /control/notification-url points a running store's notifications at a receiver; the next change reaches it")
+    @Test("PUT /control/notification-url points a running store's notifications at a receiver, the next change reaches it, and a restart keeps the URL")
     func notificationURLFromControlAPI() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-delivery-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -147,7 +147,8 @@ struct NotificationDeliveryTests {
         let (engine, _) = try openStore(directory.appendingPathComponent("store.sqlite"), at: Self.start)
         let receiver = try await startReceiver(in: directory, trusting: engine)
         defer { receiver.process.terminate() }
-        let sender = NotificationSender(engine: engine, destinations: NotificationDestinations())
+        let saved = directory.appendingPathComponent("tenants/default.notification-urls.json")
+        let sender = NotificationSender(engine: engine, destinations: NotificationDestinations(), destinationsFile: saved)
         let server = StoreServer(engine: engine, port: 0, notificationSender: sender)
         try await server.makeApplication().test(.router) { client in
             let body = #"{"url": "\#(receiver.url.absoluteString)", "bundleId": "\#(Self.bundleID)"}"#
@@ -163,5 +164,8 @@ struct NotificationDeliveryTests {
         #expect(try receiver.received().count == 1)
         await sender.stop() // returns once the attempt under way is saved
         #expect(try await engine.notifications().map(\.delivery.state) == [.delivered])
+        // A server started again finds the URL the control API set.
+        let restarted = NotificationSender(engine: engine, destinations: NotificationDestinations(), destinationsFile: saved)
+        #expect(await restarted.destinations.url(for: Self.bundleID) == receiver.url)
     }
 }
