@@ -6,14 +6,15 @@ import Foundation
 /// unrevoked key, signed by it, with that key's issuer as `iss`, `aud` `appstoreconnect-v1`, a `bid`, and an `exp`
 /// in the future at most an hour after `iat` (or after now: Apple's server libraries send no `iat`).
 struct ServerAPIAuthenticator: Sendable {
-    let keys: ServerAPIKeyRing
+    /// The rings a token's key is looked up in, in order: a tenant's own keys, then the server's.
+    let keyRings: [ServerAPIKeyRing]
 
-    init(keys: ServerAPIKeyRing) {
-        self.keys = keys
+    init(keyRings: [ServerAPIKeyRing]) {
+        self.keyRings = keyRings
     }
 
     init(keys: [ServerAPIKey]) {
-        self.keys = ServerAPIKeyRing(keys: keys)
+        keyRings = [ServerAPIKeyRing(keys: keys)]
     }
 
     /// The claims a token must carry.
@@ -34,7 +35,7 @@ struct ServerAPIAuthenticator: Sendable {
             return .failure(.init("The bearer token is not a JWT."))
         }
         guard token.algorithm == "ES256" else { return .failure(.init("The token's alg is \(token.algorithm ?? "missing"), not ES256.")) }
-        guard let keyID = token.keyID, let key = keys.key(keyID), !key.revoked, let publicKey = key.publicKey else {
+        guard let keyID = token.keyID, let key = keyRings.lazy.compactMap({ $0.key(keyID) }).first, !key.revoked, let publicKey = key.publicKey else {
             return .failure(.init("The token's kid \(token.keyID ?? "(none)") is not an active key of this store. Create one with `storekit keys create`."))
         }
         guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: token.signature),

@@ -29,6 +29,9 @@ public struct StoreServer: Sendable {
     /// The other stores the server holds, served under `/t/{tenant}/…` with every route the bare paths have; `nil`
     /// serves only ``engine``.
     public var tenants: TenantDirectory?
+    /// The keys of this store alone, accepted besides ``apiKeys`` (the server's, valid for every tenant): a tenant's
+    /// own keys, made with `POST /t/{tenant}/control/keys`.
+    public var ownAPIKeys: ServerAPIKeyRing?
 
     /// Creates a server for `engine`.
     ///
@@ -69,7 +72,10 @@ public struct StoreServer: Sendable {
                 TenantControlRoutes(tenants: tenants).add(to: router)
             }
             KeyControlRoutes(keys: apiKeys).add(to: router)
+        } else if let ownAPIKeys {
+            KeyControlRoutes(keys: ownAPIKeys).add(to: router)
         }
+        let authenticator = ServerAPIAuthenticator(keyRings: [ownAPIKeys, apiKeys].compactMap { $0 })
         let engine = engine
         router.get("health") { _, _ -> HealthResponse in
             HealthResponse(status: "ok", version: StoreDefaults.version, now: engine.clock.now())
@@ -82,10 +88,10 @@ public struct StoreServer: Sendable {
         DeviceRoutes(engine: engine, feed: ChangeFeed(following: engine)).add(to: router)
         ControlRoutes(engine: engine, notificationSender: notificationSender).add(to: router)
         ServerAPIRoutes(
-            engine: engine, authenticator: ServerAPIAuthenticator(keys: apiKeys), notificationSender: notificationSender, logger: logger
+            engine: engine, authenticator: authenticator, notificationSender: notificationSender, logger: logger
         ).add(to: router)
         addVerifyReceiptRoutes(to: router)
-        RetentionMessagingRoutes(engine: engine, authenticator: ServerAPIAuthenticator(keys: apiKeys), logger: logger).add(to: router)
+        RetentionMessagingRoutes(engine: engine, authenticator: authenticator, logger: logger).add(to: router)
         return router
     }
 

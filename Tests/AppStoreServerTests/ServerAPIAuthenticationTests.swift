@@ -127,4 +127,40 @@ struct ServerAPIAuthenticationTests {
         }
         #expect(try ServerAPIKeyRing(file: file).keys.count == 2)
     }
+
+    @Test("A tenant's own key signs for that tenant only; the server's keys sign for every tenant")
+    func tenantKeys() async throws {
+        let start = Date()
+        var server = StoreServer(
+            engine: StoreEngine(catalog: Catalog(products: []), storage: InMemoryStorage(), clock: VirtualClock(start: start), signer: .ephemeral), port: 0
+        )
+        let storage = InMemoryStorage()
+        server.tenants = TenantDirectory { name, _ in
+            TenantDirectory.Tenant(engine: StoreEngine(tenantID: name, catalog: Catalog(products: []), storage: storage, clock: VirtualClock(start: start), signer: .ephemeral))
+        }
+        try await server.makeApplication().test(.router) { client in
+            func makeKey(_ path: String) async throws -> String {
+                let made = try await client.execute(uri: path, method: .post, body: ByteBuffer(string: #"{"issuer": "issuer-t"}"#)) { response in
+                    #expect(response.status == .created)
+                    return try #require(try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+                }
+                let signer = try P256.Signing.PrivateKey(pemRepresentation: try #require(made["privateKey"] as? String))
+                let keyID = try #require(made["keyId"] as? String)
+                return "Bearer " + (try Self.token(header: ["alg": "ES256", "kid": keyID, "typ": "JWT"], claims: Self.claims(["iss": "issuer-t"]), signer: signer))
+            }
+            func status(_ prefix: String, _ bearer: String) async throws -> HTTPResponse.Status {
+                var headers = HTTPFields()
+                headers[.authorization] = bearer
+                return try await client.execute(uri: "\(prefix)/inApps/v1/transactions/2000000000000001", method: .get, headers: headers) { $0.status }
+            }
+            let alphas = try await makeKey("/t/alpha/control/keys")
+            #expect(try await status("/t/alpha", alphas) == .notFound)
+            #expect(try await status("/t/beta", alphas) == .unauthorized)
+            #expect(try await status("", alphas) == .unauthorized)
+            let servers = try await makeKey("/control/keys")
+            #expect(try await status("/t/alpha", servers) == .notFound)
+            #expect(try await status("/t/beta", servers) == .notFound)
+            #expect(try await status("", servers) == .notFound)
+        }
+    }
 }
