@@ -72,8 +72,7 @@ struct TenantControlRoutes {
             }
         }
         control.post(":name/reset") { _, context in
-            let name = context.parameters.get("name") ?? ""
-            guard TenantDirectory.isValidName(name) else { return try error("\"\(name)\" is not a tenant name.", status: .badRequest) }
+            guard let name = tenantName(context) else { return try invalidName(context) }
             do {
                 try await tenants.reset(name)
                 let products = try await tenants.tenant(name).engine.catalog.products.count
@@ -83,8 +82,7 @@ struct TenantControlRoutes {
             }
         }
         control.get(":name/export") { _, context in
-            let name = context.parameters.get("name") ?? ""
-            guard TenantDirectory.isValidName(name) else { return try error("\"\(name)\" is not a tenant name.", status: .badRequest) }
+            guard let name = tenantName(context) else { return try invalidName(context) }
             do {
                 let snapshot = try await tenants.export(name)
                 return Response(
@@ -96,8 +94,7 @@ struct TenantControlRoutes {
             }
         }
         control.put(":name/import") { request, context in
-            let name = context.parameters.get("name") ?? ""
-            guard TenantDirectory.isValidName(name) else { return try error("\"\(name)\" is not a tenant name.", status: .badRequest) }
+            guard let name = tenantName(context) else { return try invalidName(context) }
             let data = Data(try await request.body.collect(upTo: 256 << 20).readableBytesView)
             let snapshot: TenantSnapshot
             do {
@@ -113,8 +110,7 @@ struct TenantControlRoutes {
             }
         }
         control.put(":name/catalog") { request, context in
-            let name = context.parameters.get("name") ?? ""
-            guard TenantDirectory.isValidName(name) else { return try error("\"\(name)\" is not a tenant name.", status: .badRequest) }
+            guard let name = tenantName(context) else { return try invalidName(context) }
             let data = Data(try await request.body.collect(upTo: 16 << 20).readableBytesView)
             let configuration: StoreKitConfigurationFile
             do {
@@ -130,6 +126,15 @@ struct TenantControlRoutes {
                 return try self.error("\(error)", status: .internalServerError)
             }
         }
+    }
+
+    /// The tenant the path names, when the name is valid.
+    private func tenantName(_ context: BasicRequestContext) -> String? {
+        context.parameters.get("name").flatMap { TenantDirectory.isValidName($0) ? $0 : nil }
+    }
+
+    private func invalidName(_ context: BasicRequestContext) throws -> Response {
+        try error("\"\(context.parameters.get("name") ?? "")\" is not a tenant name: use 1 to 64 letters, digits, '.', '_' or '-'.", status: .badRequest)
     }
 
     private func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {

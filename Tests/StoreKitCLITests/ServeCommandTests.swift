@@ -9,13 +9,8 @@ import FoundationNetworking
 struct ServeCommandTests {
     /// Starts `storekit serve` on a free port and returns it with the port it printed once it listens.
     func startServer(dataDirectory: URL) async throws -> (server: ChildProcess, port: Int) {
-        let server = try ChildProcess(
-            try ChildProcess.builtExecutable("storekit"),
-            ["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0"]
-        )
-        let line = try await server.waitForLine(containing: "http://127.0.0.1:")
-        let port = line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        return (server, try #require(port, "no port in \(line)"))
+        let started = try await startStorekitServe(dataDirectory: dataDirectory)
+        return (started.server, started.port)
     }
 
     @Test("serve answers /health and /v1/products once it printed its address, and exits 0 on SIGTERM")

@@ -12,13 +12,8 @@ struct ServedAppTests {
     let deviceDirectory = temporaryDataDirectory()
 
     func startServer(port: Int = 0) async throws -> (server: ChildProcess, port: Int) {
-        let server = try ChildProcess(
-            try ChildProcess.builtExecutable("storekit"),
-            ["serve", "--config", demoConfiguration, "--data-dir", serverDirectory.path, "--port", String(port)]
-        )
-        let line = try await server.waitForLine(containing: "http://127.0.0.1:")
-        let bound = line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-        return (server, try #require(bound, "no port in \(line)"))
+        let started = try await startStorekitServe(dataDirectory: serverDirectory, port: port)
+        return (started.server, started.port)
     }
 
     /// Buys `productID` for the example app's account with the control API, as a backend test would.
@@ -78,13 +73,8 @@ struct ServerCommandTests {
     func commandsOnServer() async throws {
         let dataDirectory = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let server = try ChildProcess(
-            try ChildProcess.builtExecutable("storekit"),
-            ["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0"]
-        )
+        let (server, _, address) = try await startStorekitServe(dataDirectory: dataDirectory)
         defer { server.terminate() }
-        let address = try #require(try await server.waitForLine(containing: "http://127.0.0.1:").split(separator: " ").last)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
         // No --config and no data directory: the server has both.
         let elsewhere = temporaryDataDirectory().path
         func run(_ arguments: [String]) throws -> String {
@@ -128,13 +118,8 @@ extension ServerCommandTests {
     func clockOnServer() async throws {
         let dataDirectory = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let server = try ChildProcess(
-            try ChildProcess.builtExecutable("storekit"),
-            ["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0"]
-        )
+        let (server, _, address) = try await startStorekitServe(dataDirectory: dataDirectory)
         defer { server.terminate() }
-        let address = try #require(try await server.waitForLine(containing: "http://127.0.0.1:").split(separator: " ").last)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
         let monthly = try storekit(["purchase", "com.example.demo.plus.monthly", "--server", address, "--tenant", "clocked"])
         #expect(monthly.output.contains("2000000000000001"))
         #expect(try storekit(["clock", "set", "2040-01-01", "--server", address, "--tenant", "clocked"]).output.contains("now 2040-01-01T00:00:00Z"))

@@ -41,3 +41,16 @@ func httpGet(_ url: URL) async throws -> (status: Int, body: Data) {
     let (data, response) = try await URLSession.shared.data(from: url)
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
 }
+
+/// Starts `storekit serve` on the demo configuration and returns it, once it listens, with its port and base URL.
+func startStorekitServe(dataDirectory: URL, port: Int = 0) async throws -> (server: ChildProcess, port: Int, address: String) {
+    let server = try ChildProcess(
+        try ChildProcess.builtExecutable("storekit"),
+        ["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", String(port)]
+    )
+    let line = try await server.waitForLine(containing: "http://127.0.0.1:")
+    let address = try #require(line.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }, "no address in \(line)")
+    let bound = try #require(address.split(separator: ":").last.flatMap { Int($0) }, "no port in \(line)")
+    return (server, bound, address)
+}
+
