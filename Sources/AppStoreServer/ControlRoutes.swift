@@ -246,6 +246,14 @@ struct ControlRoutes {
                 }
             }
         }
+        control.get("subscriptions") { request, _ in
+            try await answer {
+                let parameters = request.uri.queryParameters
+                return try await engine.subscriptions(
+                    accountID: parameters["account"].map(String.init) ?? StoreDefaults.accountID, bundleID: parameters["bundleId"].map(String.init)
+                )
+            }
+        }
         control.get("notification-url") { _, _ in
             try await answer {
                 guard let notificationSender else { throw ControlError.badRequest("This server sends no notifications.") }

@@ -35,6 +35,8 @@ protocol StoreControl: Sendable {
     func redeem(code: String, accountID: String, bundleID: String) async throws -> TransactionSummary
     /// Starts a promoted purchase, as a customer tapping the product on the App Store.
     func promote(productID: String, accountID: String, bundleID: String) async throws -> PurchaseIntentRecord
+    /// An account's auto-renewable subscriptions, every app's when `bundleID` is `nil`.
+    func subscriptions(accountID: String, bundleID: String?) async throws -> [SubscriptionRecord]
 }
 
 /// What `approve`, `decline` and `resolve` do.
@@ -106,6 +108,10 @@ struct EngineControl: StoreControl {
     func promote(productID: String, accountID: String, bundleID: String) async throws -> PurchaseIntentRecord {
         try await engine.addPurchaseIntent(productID: productID, accountID: accountID, bundleID: bundleID)
     }
+
+    func subscriptions(accountID: String, bundleID: String?) async throws -> [SubscriptionRecord] {
+        try await engine.subscriptions(accountID: accountID, bundleID: bundleID)
+    }
 }
 
 /// A running `storekit serve`'s store (or one of its tenants), through the control API.
@@ -163,6 +169,12 @@ struct ServerControl: StoreControl {
 
     func promote(productID: String, accountID: String, bundleID: String) async throws -> PurchaseIntentRecord {
         try await call("POST", "control/purchase-intents", ["productId": productID, "account": accountID, "bundleId": bundleID])
+    }
+
+    func subscriptions(accountID: String, bundleID: String?) async throws -> [SubscriptionRecord] {
+        var query = [URLQueryItem(name: "account", value: accountID)]
+        if let bundleID { query.append(URLQueryItem(name: "bundleId", value: bundleID)) }
+        return try await call("GET", "control/subscriptions", query: query)
     }
 
     /// Sends a control request and decodes its JSON answer; a refusal becomes a `ValidationError` with the server's

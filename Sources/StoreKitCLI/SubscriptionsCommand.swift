@@ -18,10 +18,12 @@ struct SubscriptionsCommand: AsyncParsableCommand {
           storekit subscriptions
           storekit subscriptions --account alice --json
           storekit subscriptions --config Examples/Demo.storekit
+          storekit subscriptions --server http://127.0.0.1:8080 --tenant checkout-42
         """
     )
 
     @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var remote: ServerOptions
 
     @Option(help: ArgumentHelp("The account whose subscriptions to list.", valueName: "name"))
     var account = StoreDefaults.accountID
@@ -36,12 +38,13 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     var config: String?
 
     func run() async throws {
-        let store = try location.openStore(configuration: try config.map(loadConfiguration))
+        let store = try remote.control(location: location) { try config.map(loadConfiguration) }
         let outputs = try await store.subscriptions(accountID: account, bundleID: bundleID).map(SubscriptionOutput.init)
         if json {
             try printJSON(outputs)
         } else if outputs.isEmpty {
-            print("No subscriptions for account \"\(account)\" in \(location.directory.url.path) (store \"\(location.resolvedTenant)\").")
+            let place = try remote.serverURL().map { "the server at \($0.absoluteString)" } ?? location.directory.url.path
+            print("No subscriptions for account \"\(account)\" in \(place) (store \"\(location.resolvedTenant)\").")
         } else {
             outputs.forEach { print($0.line) }
         }

@@ -88,6 +88,7 @@ struct ServerCommandTests {
         let monthly = try #require(try JSONSerialization.jsonObject(with: Data(bought.utf8)) as? [String: Any])
         #expect((monthly["signedTransaction"] as? String)?.split(separator: ".").count == 3)
         #expect(try run(["auto-renew", "2000000000000002", "off"]).contains("auto-renew off"))
+        #expect(try run(["subscriptions"]).contains("com.example.demo.plus.monthly"))
         #expect(try run(["renew", "2000000000000002"]).contains("com.example.demo.plus.monthly  purchased"))
         #expect(try run(["refund", "2000000000000001", "--reason", "app-issue"]).contains("refunded 2000000000000001"))
         let listed = try run(["transactions"])
