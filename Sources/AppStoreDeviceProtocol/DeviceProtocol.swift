@@ -19,7 +19,7 @@ public enum DeviceProtocol {
     /// The device protocol's routes, relative to the store's base URL (`http://127.0.0.1:8080/` or
     /// `http://127.0.0.1:8080/t/{tenant}/`).
     public enum Route {
-        /// `GET`: the store's ``AppStoreEngine/StoreSettings``.
+        /// `GET`: the store's `StoreSettings`.
         public static let settings = "device/settings"
         /// `GET ?id=…&id=…`: the `CatalogProduct`s among the identifiers, in catalog order.
         public static let products = "device/products"
