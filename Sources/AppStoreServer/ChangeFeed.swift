@@ -48,9 +48,7 @@ actor ChangeFeed {
         sequence += 1
         recent.append((sequence, change))
         if recent.count > retained { recent.removeFirst(recent.count - retained) }
-        let woken = waiters
-        waiters = [:]
-        for waiter in woken.values { waiter.resume() }
+        wakeAll()
     }
 
     /// The changes after `after` in the run `epoch`, waiting up to `wait` for one when there are none yet.
@@ -75,6 +73,10 @@ actor ChangeFeed {
     /// shutdown waits for the requests in flight.
     func close() {
         isClosing = true
+        wakeAll()
+    }
+
+    private func wakeAll() {
         let woken = waiters
         waiters = [:]
         for waiter in woken.values { waiter.resume() }

@@ -298,7 +298,7 @@ struct ControlRoutes {
     }
 
     private func transactionOutput(_ record: TransactionRecord) async throws -> TransactionSummary {
-        TransactionSummary(record, signedTransaction: record.state.isCompleted ? try await engine.signedTransaction(record) : nil)
+        try await TransactionSummary.signed(record, by: engine)
     }
 
     /// Runs `body` and answers its value as JSON: 200, or 400/404 with `{"error": message}` when the store refuses.
@@ -314,10 +314,7 @@ struct ControlRoutes {
     }
 
     private func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        try ControlResponse.json(value, status: status)
     }
 }
 

@@ -66,8 +66,6 @@ struct KeyControlRoutes {
     }
 
     private func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        try ControlResponse.json(value, status: status)
     }
 }

@@ -5,35 +5,6 @@ import Hummingbird
 import NIOCore
 import StoreKitConfiguration
 
-/// The body of `POST /control/tenants`.
-struct CreateTenantRequest: Decodable {
-    /// The new tenant's name.
-    var name: String
-    /// A `.storekit` file's JSON for the tenant to sell; the server's own catalog when absent.
-    var configuration: AnyJSON?
-}
-
-/// Any JSON value, kept as its bytes: how a `.storekit` file rides inside a control request.
-struct AnyJSON: Decodable {
-    let data: Data
-
-    init(from decoder: any Decoder) throws {
-        data = try JSONSerialization.data(withJSONObject: try Self.value(decoder.singleValueContainer()), options: [.fragmentsAllowed])
-    }
-
-    private static func value(_ container: any SingleValueDecodingContainer) throws -> Any {
-        if container.decodeNil() { return NSNull() }
-        if let value = try? container.decode(Bool.self) { return value }
-        if let value = try? container.decode(Decimal.self) { return value }
-        if let value = try? container.decode(String.self) { return value }
-        if let value = try? container.decode([AnyJSON].self) {
-            return try value.map { try JSONSerialization.jsonObject(with: $0.data, options: [.fragmentsAllowed]) }
-        }
-        let object = try container.decode([String: AnyJSON].self)
-        return try object.mapValues { try JSONSerialization.jsonObject(with: $0.data, options: [.fragmentsAllowed]) }
-    }
-}
-
 /// The body of `POST /control/tenants` and of each entry of `GET /control/tenants`.
 struct TenantResponse: Encodable {
     var name: String
@@ -53,20 +24,25 @@ struct TenantControlRoutes {
         control.get { _, _ in
             try json(["tenants": await tenants.summaries()], status: .ok)
         }
-        control.post { request, context in
-            guard let body = try? await request.decode(as: CreateTenantRequest.self, context: context) else {
+        control.post { request, _ in
+            // {"name": …, "configuration": {…a .storekit file…}}: read as plain JSON, since the configuration is a
+            // whole file that its own loader parses and checks.
+            let data = Data(try await request.body.collect(upTo: 16 << 20).readableBytesView)
+            guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], let name = object["name"] as? String else {
                 return try error(#"Give {"name": "checkout-tests"} and optionally "configuration": the JSON of a .storekit file."#, status: .badRequest)
             }
             let configuration: StoreKitConfigurationFile?
             do {
-                configuration = try body.configuration.map { try StoreKitConfigurationFile(data: $0.data, sourceName: "configuration") }
+                configuration = try object["configuration"].map { value in
+                    try StoreKitConfigurationFile(data: try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]), sourceName: "configuration")
+                }
             } catch {
                 return try self.error("The configuration is not a usable .storekit file: \(error)", status: .badRequest)
             }
             do {
-                let tenant = try await tenants.create(body.name, configuration: configuration)
+                let tenant = try await tenants.create(name, configuration: configuration)
                 let products = await tenant.engine.catalog.products.count
-                return try json(TenantResponse(name: body.name, path: "/t/\(body.name)/", products: products), status: .created)
+                return try json(TenantResponse(name: name, path: "/t/\(name)/", products: products), status: .created)
             } catch let error as TenantError {
                 return try self.error(error.message, status: error.isConflict ? .conflict : error.isInvalidName ? .badRequest : .internalServerError)
             }
@@ -138,12 +114,10 @@ struct TenantControlRoutes {
     }
 
     private func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        try ControlResponse.json(value, status: status)
     }
 
     private func error(_ message: String, status: HTTPResponse.Status) throws -> Response {
-        try json(["error": message], status: status)
+        try ControlResponse.error(message, status: status)
     }
 }

@@ -119,12 +119,8 @@ public actor TenantDirectory {
     ///
     /// Devices connected to it notice on their next look (their long poll answers that everything changed).
     public func reset(_ name: String) async throws(StoreError) {
-        let tenant = try await tenant(name)
-        try await tenant.engine.erase()
-        await tenant.notificationSender?.stop()
-        tenants[name] = nil
-        responders[name] = nil
-        _ = try await self.tenant(name)
+        try await tenant(name).engine.erase()
+        try await reopen(name)
     }
 
     /// Everything the tenant `name` holds, as a snapshot an import restores.
@@ -135,12 +131,16 @@ public actor TenantDirectory {
     /// Replaces everything the tenant `name` holds with `snapshot`'s state, and opens it again so that it runs on the
     /// imported clock. Devices connected to it look at everything again.
     public func restore(_ name: String, from snapshot: TenantSnapshot) async throws(StoreError) {
-        let tenant = try await tenant(name)
-        try await tenant.engine.importState(snapshot)
-        await tenant.notificationSender?.stop()
+        try await tenant(name).engine.importState(snapshot)
+        try await reopen(name)
+    }
+
+    /// Opens the tenant again from its storage — a fresh clock, sender and routes — after its state was replaced.
+    private func reopen(_ name: String) async throws(StoreError) {
+        await tenants[name]?.notificationSender?.stop()
         tenants[name] = nil
         responders[name] = nil
-        _ = try await self.tenant(name)
+        _ = try await tenant(name)
     }
 
     /// The tenants opened so far and those created with a catalog of their own, sorted by name.

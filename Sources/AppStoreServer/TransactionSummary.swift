@@ -54,6 +54,12 @@ public struct TransactionSummary: Codable, Sendable, Hashable {
     /// The transaction as a JWS, when it was signed.
     public var signedTransaction: String?
 
+    /// Describes a transaction with its JWS, signed by `engine` when the transaction completed (a pending or failed
+    /// one has none): what a purchase answers.
+    public static func signed(_ record: TransactionRecord, by engine: StoreEngine) async throws(StoreError) -> TransactionSummary {
+        TransactionSummary(record, signedTransaction: record.state.isCompleted ? try await engine.signedTransaction(record) : nil)
+    }
+
     /// Describes a transaction, with its JWS when given.
     public init(_ record: TransactionRecord, signedTransaction: String? = nil) {
         transactionId = String(record.id)

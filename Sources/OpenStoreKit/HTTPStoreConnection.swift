@@ -115,8 +115,7 @@ public final class HTTPStoreConnection: StoreConnection {
 
     /// The receipt the server signs for the device, for the app's version (`CFBundleVersion`, else `1`).
     public func appReceipt(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> Data {
-        let version = Bundle.main.object(forInfoDictionaryKey: "CFBundleVersion") as? String ?? "1"
-        let query = Self.scope(accountID, bundleID, deviceID) + [URLQueryItem(name: "version", value: version)]
+        let query = Self.scope(accountID, bundleID, deviceID) + [URLQueryItem(name: "version", value: StoreEnvironment.appVersion)]
         return try await send("GET", DeviceProtocol.Route.receipt, query: query, body: nil)
     }
 

@@ -89,8 +89,7 @@ public final class InProcessConnection: StoreConnection {
 
     /// The receipt the engine signs for the device, for the app's version (`CFBundleVersion`, else `1`).
     public func appReceipt(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> Data {
-        let version = Bundle.main.object(forInfoDictionaryKey: "CFBundleVersion") as? String ?? "1"
-        return try await engine.appReceipt(accountID: accountID, bundleID: bundleID, deviceID: deviceID, appVersion: version)
+        try await engine.appReceipt(accountID: accountID, bundleID: bundleID, deviceID: deviceID, appVersion: StoreEnvironment.appVersion)
     }
 
     /// The package `<hostedContentDirectory>/<product ID>/`, if there is one.

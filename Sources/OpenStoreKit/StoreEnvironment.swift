@@ -113,6 +113,11 @@ public struct StoreEnvironment: Sendable {
         return StoreDefaults.bundleID
     }
 
+    /// The app's version the store puts in its receipts: `CFBundleVersion`, else `1`.
+    static var appVersion: String {
+        Bundle.main.object(forInfoDictionaryKey: "CFBundleVersion") as? String ?? "1"
+    }
+
     /// Where the device keeps the app's receipt.
     var receiptURL: URL { appDirectory.appendingPathComponent(StoreDataDirectory.receiptPath) }
 }

@@ -57,8 +57,7 @@ struct EngineControl: StoreControl {
     let engine: StoreEngine
 
     func purchase(_ request: PurchaseRequest) async throws -> TransactionSummary {
-        let record = try await engine.purchase(request)
-        return TransactionSummary(record, signedTransaction: record.state.isCompleted ? try await engine.signedTransaction(record) : nil)
+        try await TransactionSummary.signed(try await engine.purchase(request), by: engine)
     }
 
     func transactions(_ query: TransactionQuery) async throws -> [TransactionSummary] {
@@ -101,8 +100,7 @@ struct EngineControl: StoreControl {
     }
 
     func redeem(code: String, accountID: String, bundleID: String) async throws -> TransactionSummary {
-        let record = try await engine.redeemOfferCode(code, accountID: accountID, bundleID: bundleID)
-        return TransactionSummary(record, signedTransaction: record.state.isCompleted ? try await engine.signedTransaction(record) : nil)
+        try await TransactionSummary.signed(try await engine.redeemOfferCode(code, accountID: accountID, bundleID: bundleID), by: engine)
     }
 
     func promote(productID: String, accountID: String, bundleID: String) async throws -> PurchaseIntentRecord {

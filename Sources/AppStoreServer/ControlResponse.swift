@@ -1,0 +1,20 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// How every control-API route answers: key-sorted JSON with ISO 8601 dates, and refusals as `{"error": message}`.
+enum ControlResponse {
+    /// A JSON answer.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+
+    /// A refusal that says what to send instead.
+    static func error(_ message: String, status: HTTPResponse.Status) throws -> Response {
+        try json(["error": message], status: status)
+    }
+}
