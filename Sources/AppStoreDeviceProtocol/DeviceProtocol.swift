@@ -45,6 +45,14 @@ public enum DeviceProtocol {
         public static let receipt = "device/receipt"
         /// `GET ?epoch=…&after=…&wait=…`: a long poll for changes, answered with a ``ChangeBatch``.
         public static let changes = "device/changes"
+        /// `GET`: the DER root certificates the store's signatures chain to, base64 in a JSON array.
+        public static let rootCertificates = "device/root-certificates"
+        /// `POST` a ``SignedTransactionsRequest``: the transactions signed for the device, JWS in a JSON array.
+        public static let signedTransactions = "device/signed-transactions"
+        /// `POST` a ``SignedRenewalInfoRequest``: subscriptions' renewal info signed for the device, JWS in a JSON array.
+        public static let signedRenewalInfo = "device/signed-renewal-info"
+        /// `GET ?account=…&bundle=…&device=…`: the app transaction signed for the device, a JSON string.
+        public static let appTransaction = "device/app-transaction"
     }
 
     /// The encoder both sides use. Dates are Foundation's own number, seconds since 2001-01-01T00:00:00Z, because
@@ -127,5 +135,33 @@ public struct OfferCodeRequest: Codable, Sendable, Hashable {
         self.code = code
         self.accountID = accountID
         self.bundleID = bundleID
+    }
+}
+
+/// The body of ``DeviceProtocol/Route/signedTransactions``.
+public struct SignedTransactionsRequest: Codable, Sendable, Hashable {
+    /// The completed transactions to sign.
+    public var transactionIDs: [UInt64]
+    /// The device the signatures are for (its `deviceVerification`).
+    public var deviceID: UUID
+
+    /// Describes the request.
+    public init(transactionIDs: [UInt64], deviceID: UUID) {
+        self.transactionIDs = transactionIDs
+        self.deviceID = deviceID
+    }
+}
+
+/// The body of ``DeviceProtocol/Route/signedRenewalInfo``.
+public struct SignedRenewalInfoRequest: Codable, Sendable, Hashable {
+    /// The subscriptions, by original transaction identifier.
+    public var subscriptionIDs: [UInt64]
+    /// The device the signatures are for (its `deviceVerification`).
+    public var deviceID: UUID
+
+    /// Describes the request.
+    public init(subscriptionIDs: [UInt64], deviceID: UUID) {
+        self.subscriptionIDs = subscriptionIDs
+        self.deviceID = deviceID
     }
 }

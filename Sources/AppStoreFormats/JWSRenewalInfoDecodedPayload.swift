@@ -50,6 +50,10 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
     public var appTransactionId: String?
     /// The billing plan of the next renewal.
     public var renewalBillingPlanType: String?
+    /// On a device only: the SHA-384 hash that ties the renewal info to the device (see ``DeviceVerification``), base64.
+    public var deviceVerification: String?
+    /// On a device only: the nonce used in ``deviceVerification``.
+    public var deviceVerificationNonce: UUID?
 
     /// Creates an empty payload in the given environment; set the other properties before signing.
     public init(environment: AppStoreEnvironment = .sandbox) {
@@ -105,6 +109,7 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
         case recentSubscriptionStartDate, renewalDate, renewalPrice, currency
         case rawOfferDiscountType = "offerDiscountType"
         case offerPeriod, eligibleWinBackOfferIds, appAccountToken, appTransactionId, renewalBillingPlanType
+        case deviceVerification, deviceVerificationNonce
     }
 }
 

@@ -83,6 +83,28 @@ struct DeviceRoutes {
                 return try refusal(error)
             }
         }
+        router.get(RouterPath(DeviceProtocol.Route.rootCertificates)) { _, _ in
+            try await answer { try engine.rootCertificates }
+        }
+        router.post(RouterPath(DeviceProtocol.Route.signedTransactions)) { request, context in
+            try await answer {
+                let signing = try await request.body(SignedTransactionsRequest.self, context: context)
+                return try await engine.signedTransactions(signing.transactionIDs, deviceVerificationID: signing.deviceID)
+            }
+        }
+        router.post(RouterPath(DeviceProtocol.Route.signedRenewalInfo)) { request, context in
+            try await answer {
+                let signing = try await request.body(SignedRenewalInfoRequest.self, context: context)
+                return try await engine.signedRenewalInfo(subscriptions: signing.subscriptionIDs, deviceVerificationID: signing.deviceID)
+            }
+        }
+        router.get(RouterPath(DeviceProtocol.Route.appTransaction)) { request, _ in
+            try await answer {
+                try await engine.signedAppTransaction(
+                    accountID: try request.required("account"), bundleID: try request.required("bundle"), deviceVerificationID: try request.uuid("device")
+                )
+            }
+        }
         router.get(RouterPath(DeviceProtocol.Route.changes)) { request, _ in
             try await answer {
                 let parameters = request.uri.queryParameters

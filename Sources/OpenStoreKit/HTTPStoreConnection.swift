@@ -119,6 +119,28 @@ public final class HTTPStoreConnection: StoreConnection {
         return try await send("GET", DeviceProtocol.Route.receipt, query: query, body: nil)
     }
 
+    /// The roots of the server's certificate authority.
+    public func rootCertificates() async throws(StoreError) -> [Data] {
+        try await call("GET", DeviceProtocol.Route.rootCertificates)
+    }
+
+    /// Transactions the server signs for the device.
+    public func signedTransactions(_ ids: [UInt64], deviceID: UUID) async throws(StoreError) -> [String] {
+        guard !ids.isEmpty else { return [] }
+        return try await call("POST", DeviceProtocol.Route.signedTransactions, body: SignedTransactionsRequest(transactionIDs: ids, deviceID: deviceID))
+    }
+
+    /// Renewal info the server signs for the device.
+    public func signedRenewalInfo(subscriptionIDs: [UInt64], deviceID: UUID) async throws(StoreError) -> [String] {
+        guard !subscriptionIDs.isEmpty else { return [] }
+        return try await call("POST", DeviceProtocol.Route.signedRenewalInfo, body: SignedRenewalInfoRequest(subscriptionIDs: subscriptionIDs, deviceID: deviceID))
+    }
+
+    /// The app transaction the server signs for the device.
+    public func signedAppTransaction(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> String {
+        try await call("GET", DeviceProtocol.Route.appTransaction, query: Self.scope(accountID, bundleID, deviceID))
+    }
+
     /// The package `<hostedContentDirectory>/<product ID>/`, if there is one.
     public func hostedContent(productID: String) async throws(StoreError) -> HostedContent? {
         hostedContentDirectory.flatMap { HostedContent.package(productID: productID, in: $0) }

@@ -92,6 +92,26 @@ public final class InProcessConnection: StoreConnection {
         try await engine.appReceipt(accountID: accountID, bundleID: bundleID, deviceID: deviceID, appVersion: StoreEnvironment.appVersion)
     }
 
+    /// The roots of the engine's certificate authority.
+    public func rootCertificates() async throws(StoreError) -> [Data] {
+        try engine.rootCertificates
+    }
+
+    /// Transactions the engine signs for the device.
+    public func signedTransactions(_ ids: [UInt64], deviceID: UUID) async throws(StoreError) -> [String] {
+        try await engine.signedTransactions(ids, deviceVerificationID: deviceID)
+    }
+
+    /// Renewal info the engine signs for the device.
+    public func signedRenewalInfo(subscriptionIDs: [UInt64], deviceID: UUID) async throws(StoreError) -> [String] {
+        try await engine.signedRenewalInfo(subscriptions: subscriptionIDs, deviceVerificationID: deviceID)
+    }
+
+    /// The app transaction the engine signs for the device.
+    public func signedAppTransaction(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> String {
+        try await engine.signedAppTransaction(accountID: accountID, bundleID: bundleID, deviceVerificationID: deviceID)
+    }
+
     /// The package `<hostedContentDirectory>/<product ID>/`, if there is one.
     public func hostedContent(productID: String) async throws(StoreError) -> HostedContent? {
         hostedContentDirectory.flatMap { HostedContent.package(productID: productID, in: $0) }

@@ -48,6 +48,21 @@ public protocol StoreConnection: Sendable {
     /// The signed app receipt (PKCS#7) of an account's purchases in an app, as a device holds it.
     func appReceipt(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> Data
 
+    /// The DER root certificates the store's signatures chain to: a device verifies signed transactions, renewal
+    /// info and app transactions against them, as an iPhone does against Apple's root.
+    func rootCertificates() async throws(StoreError) -> [Data]
+
+    /// Completed transactions signed now for a device (StoreKit 2's `Transaction`): each JWS carries a
+    /// `deviceVerification` computed from `deviceID`. In the order of `ids`.
+    func signedTransactions(_ ids: [UInt64], deviceID: UUID) async throws(StoreError) -> [String]
+
+    /// The renewal info of subscriptions (by original transaction identifier) signed now for a device, in the
+    /// order of `subscriptionIDs`.
+    func signedRenewalInfo(subscriptionIDs: [UInt64], deviceID: UUID) async throws(StoreError) -> [String]
+
+    /// The app transaction of an account's copy of an app (StoreKit 2's `AppTransaction`), signed now for a device.
+    func signedAppTransaction(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> String
+
     /// The content the store hosts for a product (`SKDownload`), or `nil` when the product has none.
     func hostedContent(productID: String) async throws(StoreError) -> HostedContent?
 

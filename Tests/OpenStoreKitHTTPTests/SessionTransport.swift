@@ -59,6 +59,16 @@ final class LoopbackConnection: StoreConnection {
         try await http().appReceipt(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
     }
     func hostedContent(productID: String) async throws(StoreError) -> HostedContent? { try await http().hostedContent(productID: productID) }
+    func rootCertificates() async throws(StoreError) -> [Data] { try await http().rootCertificates() }
+    func signedTransactions(_ ids: [UInt64], deviceID: UUID) async throws(StoreError) -> [String] {
+        try await http().signedTransactions(ids, deviceID: deviceID)
+    }
+    func signedRenewalInfo(subscriptionIDs: [UInt64], deviceID: UUID) async throws(StoreError) -> [String] {
+        try await http().signedRenewalInfo(subscriptionIDs: subscriptionIDs, deviceID: deviceID)
+    }
+    func signedAppTransaction(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> String {
+        try await http().signedAppTransaction(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
+    }
     func changes() async -> AsyncStream<StoreChange> {
         guard let http = try? await http() else { return AsyncStream { $0.finish() } }
         return await http.changes()

@@ -65,6 +65,16 @@ final class CountingConnection: StoreConnection {
         return try await base.appReceipt(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
     }
     func hostedContent(productID: String) async throws(StoreError) -> HostedContent? { try await base.hostedContent(productID: productID) }
+    func rootCertificates() async throws(StoreError) -> [Data] { try await base.rootCertificates() }
+    func signedTransactions(_ ids: [UInt64], deviceID: UUID) async throws(StoreError) -> [String] {
+        try await base.signedTransactions(ids, deviceID: deviceID)
+    }
+    func signedRenewalInfo(subscriptionIDs: [UInt64], deviceID: UUID) async throws(StoreError) -> [String] {
+        try await base.signedRenewalInfo(subscriptionIDs: subscriptionIDs, deviceID: deviceID)
+    }
+    func signedAppTransaction(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> String {
+        try await base.signedAppTransaction(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
+    }
     func changes() async -> AsyncStream<StoreChange> { await base.changes() }
 }
 

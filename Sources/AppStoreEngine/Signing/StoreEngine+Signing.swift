@@ -55,6 +55,7 @@ extension StoreEngine {
         payload.storefrontId = record.storefrontID
         payload.price = Self.milliunits(record.unitPrice * Decimal(record.quantity))
         payload.currency = record.currency
+        payload.appTransactionId = Self.appTransactionID(tenant: tenantID, accountID: record.accountID, bundleID: record.bundleID)
         if let revocationDate = record.revocationDate {
             payload.revocationDate = revocationDate
             payload.revocationReason = record.revocationReason ?? .refundedForOtherReason
@@ -142,6 +143,11 @@ extension StoreEngine {
     ///   - accountID: The customer's account.
     ///   - bundleID: The app.
     public func signedAppTransaction(accountID: String, bundleID: String) async throws(StoreError) -> String {
+        try sign(try await appTransactionPayload(accountID: accountID, bundleID: bundleID))
+    }
+
+    /// The payload of an account's app transaction, signed now.
+    func appTransactionPayload(accountID: String, bundleID: String) async throws(StoreError) -> AppTransactionPayload {
         let first = try await transactions(TransactionQuery(accountID: accountID, bundleID: bundleID)).first
         var payload = AppTransactionPayload(receiptType: environment)
         payload.bundleId = bundleID
@@ -151,7 +157,7 @@ extension StoreEngine {
         payload.originalPurchaseDate = first?.originalPurchaseDate ?? clock.now()
         payload.appTransactionId = Self.appTransactionID(tenant: tenantID, accountID: accountID, bundleID: bundleID)
         payload.rawOriginalPlatform = PurchasePlatform.iOS.rawValue
-        return try sign(payload)
+        return payload
     }
 
     /// A 19-digit identifier derived from the tenant, account and app, so it is the same in every process.
@@ -180,7 +186,7 @@ extension StoreEngine {
         return try sign(payload)
     }
 
-    private func sign(_ payload: some Encodable) throws(StoreError) -> String {
+    func sign(_ payload: some Encodable) throws(StoreError) -> String {
         do {
             return try signer.keys().jws.sign(payload)
         } catch {
