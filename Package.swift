@@ -71,7 +71,13 @@ let package = Package(
             name: "OpenStoreKit",
             dependencies: ["StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreHosting", "AppStoreDeviceProtocol"]
         ),
-        .target(name: "OpenStoreKitTest", dependencies: ["OpenStoreKit", "AppStoreEngine", "AppStoreHosting", "StoreKitConfiguration"]),
+        .target(
+            name: "OpenStoreKitTest",
+            dependencies: [
+                "OpenStoreKit", "AppStoreEngine", "AppStoreFormats", "AppStoreHosting", "StoreKitConfiguration",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "StoreKitCLI",
             dependencies: [

@@ -53,6 +53,8 @@ public enum DeviceProtocol {
         public static let signedRenewalInfo = "device/signed-renewal-info"
         /// `GET ?account=…&bundle=…&device=…`: the app transaction signed for the device, a JSON string.
         public static let appTransaction = "device/app-transaction"
+        /// `POST` a ``RefundRequest``: a customer's refund request, approved or declined; answers `{}`.
+        public static let refundRequests = "device/refund-requests"
     }
 
     /// The encoder both sides use. Dates are Foundation's own number, seconds since 2001-01-01T00:00:00Z, because
@@ -163,5 +165,22 @@ public struct SignedRenewalInfoRequest: Codable, Sendable, Hashable {
     public init(subscriptionIDs: [UInt64], deviceID: UUID) {
         self.subscriptionIDs = subscriptionIDs
         self.deviceID = deviceID
+    }
+}
+
+/// The body of ``DeviceProtocol/Route/refundRequests``.
+public struct RefundRequest: Codable, Sendable, Hashable {
+    /// The transaction the customer wants refunded.
+    public var transactionID: UInt64
+    /// The customer's account.
+    public var accountID: String
+    /// Whether the App Store approves the request.
+    public var approve: Bool
+
+    /// Describes the request.
+    public init(transactionID: UInt64, accountID: String, approve: Bool) {
+        self.transactionID = transactionID
+        self.accountID = accountID
+        self.approve = approve
     }
 }

@@ -105,6 +105,13 @@ struct DeviceRoutes {
                 )
             }
         }
+        router.post(RouterPath(DeviceProtocol.Route.refundRequests)) { request, context in
+            try await answer {
+                let refund = try await request.body(RefundRequest.self, context: context)
+                try await engine.requestRefund(transactionID: refund.transactionID, accountID: refund.accountID, approve: refund.approve)
+                return Empty()
+            }
+        }
         router.get(RouterPath(DeviceProtocol.Route.changes)) { request, _ in
             try await answer {
                 let parameters = request.uri.queryParameters

@@ -18,6 +18,23 @@ struct DeviceState: Codable, Sendable, Equatable {
     var promotionVisibility: [String: Int] = [:]
     /// The overridden promotion order, product identifiers.
     var promotionOrder: [String] = []
+    /// The StoreKit 2 messages the app was given: reason, subscription and period, so each reaches it once.
+    var deliveredMessages: Set<String> = []
+
+    init() {}
+
+    /// Reads a state file; a member an older version did not write takes its default, so nothing the file holds is lost.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        storefront = try container.decodeIfPresent(String.self, forKey: .storefront)
+        canMakePayments = try container.decodeIfPresent(Bool.self, forKey: .canMakePayments)
+        revocationsBaselined = try container.decodeIfPresent(Bool.self, forKey: .revocationsBaselined) ?? false
+        announcedRevocations = try container.decodeIfPresent(Set<UInt64>.self, forKey: .announcedRevocations) ?? []
+        finishedInterruptions = try container.decodeIfPresent(Set<UInt64>.self, forKey: .finishedInterruptions) ?? []
+        promotionVisibility = try container.decodeIfPresent([String: Int].self, forKey: .promotionVisibility) ?? [:]
+        promotionOrder = try container.decodeIfPresent([String].self, forKey: .promotionOrder) ?? []
+        deliveredMessages = try container.decodeIfPresent(Set<String>.self, forKey: .deliveredMessages) ?? []
+    }
 }
 
 /// The device state of one app directory, shared by every object of the process that uses it.

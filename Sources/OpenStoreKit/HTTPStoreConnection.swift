@@ -141,6 +141,11 @@ public final class HTTPStoreConnection: StoreConnection {
         try await call("GET", DeviceProtocol.Route.appTransaction, query: Self.scope(accountID, bundleID, deviceID))
     }
 
+    /// Sends the refund request to the server, which decides it.
+    public func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError) {
+        let _: Empty = try await call("POST", DeviceProtocol.Route.refundRequests, body: RefundRequest(transactionID: transactionID, accountID: accountID, approve: approve))
+    }
+
     /// The package `<hostedContentDirectory>/<product ID>/`, if there is one.
     public func hostedContent(productID: String) async throws(StoreError) -> HostedContent? {
         hostedContentDirectory.flatMap { HostedContent.package(productID: productID, in: $0) }

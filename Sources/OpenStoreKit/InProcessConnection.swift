@@ -112,6 +112,11 @@ public final class InProcessConnection: StoreConnection {
         try await engine.signedAppTransaction(accountID: accountID, bundleID: bundleID, deviceVerificationID: deviceID)
     }
 
+    /// Decides the refund request in the engine.
+    public func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError) {
+        try await engine.requestRefund(transactionID: transactionID, accountID: accountID, approve: approve)
+    }
+
     /// The package `<hostedContentDirectory>/<product ID>/`, if there is one.
     public func hostedContent(productID: String) async throws(StoreError) -> HostedContent? {
         hostedContentDirectory.flatMap { HostedContent.package(productID: productID, in: $0) }

@@ -365,7 +365,7 @@ extension SKPaymentQueue {
         let connection = environment.connection
         let locale = try await connection.settings().locale
         let storefront = try await connection.account(environment.accountID).storefront
-        let currency = Storefront.named(storefront)?.currency ?? "USD"
+        let currency = AppStoreEngine.Storefront.named(storefront)?.currency ?? "USD"
         var products: [SKProduct] = []
         for product in try await connection.products(for: identifiers) {
             let content = try await connection.hostedContent(productID: product.id)

@@ -434,7 +434,7 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     }
 
     static func storefront(named code: String) -> SKStorefront? {
-        Storefront.named(code).map { SKStorefront(countryCode: $0.countryCode, identifier: $0.id) }
+        AppStoreEngine.Storefront.named(code).map { SKStorefront(countryCode: $0.countryCode, identifier: $0.id) }
     }
 
     /// The app receipt's file on this device — what `Bundle.main.appStoreReceiptURL` gives on Apple platforms,

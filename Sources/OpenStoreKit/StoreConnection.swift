@@ -63,6 +63,10 @@ public protocol StoreConnection: Sendable {
     /// The app transaction of an account's copy of an app (StoreKit 2's `AppTransaction`), signed now for a device.
     func signedAppTransaction(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> String
 
+    /// A customer's refund request from the app: approved, the store refunds the transaction; declined, it tells the
+    /// app's server (`REFUND_DECLINED`).
+    func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError)
+
     /// The content the store hosts for a product (`SKDownload`), or `nil` when the product has none.
     func hostedContent(productID: String) async throws(StoreError) -> HostedContent?
 

@@ -3,6 +3,8 @@ import AppStoreHosting
 public import Foundation
 public import OpenStoreKit
 import StoreKitConfiguration
+import AppStoreFormats
+@preconcurrency import Crypto
 
 /// A test environment for in-app purchases: a store that sells a `.storekit` configuration's products, with
 /// the switches and controls of Xcode's StoreKit Testing.
@@ -78,6 +80,10 @@ open class SKTestSession: NSObject, @unchecked Sendable {
 
     private let configuration: StoreKitConfigurationFile
     private let ownedDirectory: URL
+    /// The failures set with `setSimulatedError(_:forAPI:)`, as the test gave them.
+    let simulatedErrors = Locked<[StoreKitDevice.FailableAPI: any SKTestFailure]>([:])
+    /// Signs the promotional offers of `buyProduct(identifier:options:)`; the store learns its key on first use.
+    let offerSigningKey = P256.Signing.PrivateKey()
 
     /// A session for the `.storekit` file at `fileURL`.
     ///
@@ -130,6 +136,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     }
 
     deinit {
+        StoreKitDevice.forget(environment)
         try? FileManager.default.removeItem(at: ownedDirectory)
     }
 
@@ -400,7 +407,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     }
 
     private func setStorefront(_ code: String) {
-        guard Storefront.named(code) != nil else { return }
+        guard AppStoreEngine.Storefront.named(code) != nil else { return }
         changeSettings { $0.storefront = code.uppercased() }
         _ = try? wait { [engine, environment] () async throws(StoreError) in
             var account = try await engine.account(environment.accountID)

@@ -60,6 +60,9 @@ final class LoopbackConnection: StoreConnection {
     }
     func hostedContent(productID: String) async throws(StoreError) -> HostedContent? { try await http().hostedContent(productID: productID) }
     func rootCertificates() async throws(StoreError) -> [Data] { try await http().rootCertificates() }
+    func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError) {
+        try await http().requestRefund(transactionID: transactionID, accountID: accountID, approve: approve)
+    }
     func signedTransactions(_ ids: [UInt64], deviceID: UUID) async throws(StoreError) -> [String] {
         try await http().signedTransactions(ids, deviceID: deviceID)
     }

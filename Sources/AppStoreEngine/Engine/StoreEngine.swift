@@ -268,6 +268,22 @@ public actor StoreEngine: ScheduledEventSource {
         return revoked
     }
 
+    /// A customer's refund request from an app (StoreKit 2's `beginRefundRequest`), as the App Store decides it:
+    /// approved, the transaction is refunded as ``refund(transactionID:reason:)`` does (`REFUND`); declined, it stays,
+    /// and the app's server hears `REFUND_DECLINED`.
+    ///
+    /// - Returns: the transactions the refund revoked; empty when declined.
+    /// - Throws: `StoreError.unknownTransaction` when the account has no such transaction; `invalidTransactionState`
+    ///   when it was already refunded or never completed.
+    @discardableResult
+    public func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError) -> [TransactionRecord] {
+        let revoked = try await perform { operation in
+            try operation.requestRefund(transactionID, accountID: accountID, approve: approve)
+        }
+        if !revoked.isEmpty { publish(.transactionsRevoked(revoked)) }
+        return revoked
+    }
+
     /// Deletes a transaction and the restores and repurchases derived from it, as if they never happened.
     ///
     /// - Returns: the identifiers deleted.

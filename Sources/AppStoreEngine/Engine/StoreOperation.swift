@@ -550,6 +550,20 @@ struct StoreOperation {
         return revoked
     }
 
+    /// Decides a customer's refund request: refunds the transaction, or records `REFUND_DECLINED`.
+    func requestRefund(_ id: UInt64, accountID: String, approve: Bool) throws -> [TransactionRecord] {
+        let record = try transaction(id)
+        guard record.accountID == accountID else {
+            throw StoreError.unknownTransaction("Account \(accountID) has no transaction \(id); a customer can only ask for refunds of their own purchases.")
+        }
+        guard record.isActive else {
+            throw StoreError.invalidTransactionState("Transaction \(id) cannot be refunded: it is \(record.isRevoked ? "already refunded" : "\(record.state)").")
+        }
+        if approve { return try refund(id, reason: .refundedForOtherReason) }
+        try storage.write(.saveNotification(notification(.refundDeclined, about: record)))
+        return []
+    }
+
     /// Deletes a transaction and, for an original purchase, the restores and repurchases derived from it.
     func delete(_ id: UInt64) throws -> [UInt64] {
         let record = try transaction(id)

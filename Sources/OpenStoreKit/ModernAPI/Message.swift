@@ -1,0 +1,108 @@
+import AppStoreEngine
+import Foundation
+
+/// A message the App Store wants to show the customer inside the app: a price increase to consent to, a billing
+/// issue to fix.
+public struct Message: Equatable, Hashable, Sendable {
+    /// What the message is about.
+    public let reason: Message.Reason
+    let productID: String
+
+    /// Shows the message. With no screen, the store records it as displayed (`SKTestSession.messagesDisplayed`); the
+    /// customer answers a price increase with the session's consent controls.
+    @MainActor
+    public func display(in scene: UIWindowScene) throws {
+        let device = try StoreKitDevice.current()
+        device.sheets.withLock { $0.messagesDisplayed.append(reason) }
+    }
+
+    /// Messages for the customer: one when a subscription asks for price-increase consent and one when a
+    /// subscription enters billing retry. Each reaches the app once per device. The sequence never ends on its own.
+    public static var messages: Message.Messages {
+        let device = Result { () throws(StoreKitError) in try StoreKitDevice.current() }
+        return Messages { continuation in
+            guard let device = try? device.get() else { return }
+            let changes = await device.environment.connection.changes()
+            await device.deliverMessages(to: continuation)
+            for await _ in changes {
+                await device.deliverMessages(to: continuation)
+            }
+        }
+    }
+
+    /// What a message is about.
+    public struct Reason: Hashable, Sendable {
+        let name: String
+
+        /// A message of another kind.
+        public static let generic = Reason(name: "generic")
+        /// A subscription's price rises and needs the customer's consent.
+        public static let priceIncreaseConsent = Reason(name: "priceIncreaseConsent")
+        /// Billing a subscription renewal failed.
+        public static let billingIssue = Reason(name: "billingIssue")
+        /// A win-back offer for a lapsed subscription.
+        public static let winBackOffer = Reason(name: "winBackOffer")
+
+        /// The reason in words.
+        public var localizedDescription: String {
+            switch self {
+            case .priceIncreaseConsent: "Price increase consent"
+            case .billingIssue: "Billing issue"
+            case .winBackOffer: "Win-back offer"
+            default: "Generic"
+            }
+        }
+    }
+
+    /// An asynchronous sequence of messages.
+    public struct Messages: AsyncSequence, Sendable {
+        /// A message.
+        public typealias Element = Message
+
+        private let produce: @Sendable (AsyncStream<Element>.Continuation) async -> Void
+
+        init(_ produce: @escaping @Sendable (AsyncStream<Element>.Continuation) async -> Void) {
+            self.produce = produce
+        }
+
+        /// Starts iterating.
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(base: producedStream(produce).makeAsyncIterator())
+        }
+
+        /// Iterates a ``Messages`` sequence.
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            var base: AsyncStream<Element>.Iterator
+
+            /// The next message, or `nil` at the end.
+            public mutating func next() async -> Element? {
+                await base.next()
+            }
+        }
+    }
+}
+
+extension StoreKitDevice {
+    /// Yields a message for each subscription that now waits for price-increase consent or entered billing retry,
+    /// once per subscription and cause on this device.
+    func deliverMessages(to continuation: AsyncStream<Message>.Continuation) async {
+        guard let subscriptions = try? await subscriptionRecords() else { return }
+        let store = DeviceStateStore.forAppDirectory(environment.appDirectory)
+        let messages = store.update { state in
+            var messages: [Message] = []
+            for subscription in subscriptions {
+                let pending: [(Message.Reason, Bool)] = [
+                    (.priceIncreaseConsent, subscription.priceIncrease == .pending),
+                    (.billingIssue, subscription.isInBillingRetry),
+                ]
+                for (reason, due) in pending {
+                    let key = "\(reason.name):\(subscription.id):\(subscription.expiresDate.timeIntervalSinceReferenceDate)"
+                    guard due, state.deliveredMessages.insert(key).inserted else { continue }
+                    messages.append(Message(reason: reason, productID: subscription.productID))
+                }
+            }
+            return messages
+        }
+        for message in messages { continuation.yield(message) }
+    }
+}

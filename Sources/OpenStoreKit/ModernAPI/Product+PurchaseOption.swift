@@ -1,0 +1,97 @@
+public import Foundation
+
+extension Product {
+    /// A choice the app makes for a purchase: an account token, a quantity, an offer.
+    public struct PurchaseOption: Hashable, Sendable {
+        enum Kind: Hashable, Sendable {
+            case appAccountToken(UUID)
+            case quantity(Int)
+            case simulatesAskToBuy(Bool)
+            case custom(key: String, value: CustomValue)
+            case promotionalOffer(offerID: String, signature: SubscriptionOffer.Signature)
+            case signedPromotionalOffer(offerID: String, compactJWS: String)
+            case winBackOffer(offerID: String)
+            case onStorefrontChange(StorefrontChangeHandler)
+            case promotionalOfferID(String)
+            case codeOffer(referenceName: String)
+        }
+
+        /// A value of a custom option.
+        enum CustomValue: Hashable, Sendable {
+            case string(String), double(Double), bool(Bool), data(Data)
+        }
+
+        /// A storefront-change callback, compared by identity.
+        struct StorefrontChangeHandler: Hashable, Sendable {
+            let id = UUID()
+            let shouldContinue: @Sendable (Storefront) -> Bool
+            static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
+            func hash(into hasher: inout Hasher) { hasher.combine(id) }
+        }
+
+        let kind: Kind
+
+        /// The offer of ``promotionalOffer(id:)``, which only `SKTestSession.buyProduct(identifier:options:)` honours.
+        package var promotionalOfferIdentifier: String? {
+            if case .promotionalOfferID(let id) = kind { id } else { nil }
+        }
+
+        /// Ties the purchase to an account of the app's own: the token appears in the transaction as
+        /// `appAccountToken` and in the App Store Server API.
+        public static func appAccountToken(_ token: UUID) -> PurchaseOption { PurchaseOption(kind: .appAccountToken(token)) }
+
+        /// Buys several units of a consumable (1 to 10).
+        public static func quantity(_ quantity: Int) -> PurchaseOption { PurchaseOption(kind: .quantity(quantity)) }
+
+        /// Makes the purchase wait for a parent's approval, as Ask to Buy does, in a test environment.
+        public static func simulatesAskToBuyInSandbox(_ simulateAskToBuy: Bool) -> PurchaseOption {
+            PurchaseOption(kind: .simulatesAskToBuy(simulateAskToBuy))
+        }
+
+        /// An option the App Store passes through without acting on it.
+        public static func custom(key: String, value: String) -> PurchaseOption { PurchaseOption(kind: .custom(key: key, value: .string(value))) }
+        /// An option the App Store passes through without acting on it.
+        public static func custom(key: String, value: Double) -> PurchaseOption { PurchaseOption(kind: .custom(key: key, value: .double(value))) }
+        /// An option the App Store passes through without acting on it.
+        public static func custom(key: String, value: Bool) -> PurchaseOption { PurchaseOption(kind: .custom(key: key, value: .bool(value))) }
+        /// An option the App Store passes through without acting on it.
+        public static func custom(key: String, value: Data) -> PurchaseOption { PurchaseOption(kind: .custom(key: key, value: .data(value))) }
+
+        /// Applies a promotional offer your server signed (version 1 signature).
+        public static func promotionalOffer(offerID: String, keyID: String, nonce: UUID, signature: Data, timestamp: Int) -> PurchaseOption {
+            promotionalOffer(offerID: offerID, signature: SubscriptionOffer.Signature(keyID: keyID, nonce: nonce, timestamp: timestamp, signature: signature))
+        }
+
+        /// Applies a promotional offer your server signed (version 1 signature).
+        public static func promotionalOffer(offerID: String, signature: Product.SubscriptionOffer.Signature) -> PurchaseOption {
+            PurchaseOption(kind: .promotionalOffer(offerID: offerID, signature: signature))
+        }
+
+        /// Applies a promotional offer your server signed as a compact JWS (version 2 signature).
+        public static func promotionalOffer(_ offerID: String, compactJWS: String) -> [PurchaseOption] {
+            [PurchaseOption(kind: .signedPromotionalOffer(offerID: offerID, compactJWS: compactJWS))]
+        }
+
+        /// Applies a win-back offer of the subscription.
+        public static func winBackOffer(_ offer: Product.SubscriptionOffer) -> PurchaseOption {
+            PurchaseOption(kind: .winBackOffer(offerID: offer.id ?? ""))
+        }
+
+        /// Decides whether a purchase continues when the customer's storefront changes while it is made.
+        @preconcurrency
+        public static func onStorefrontChange(shouldContinuePurchase: @escaping @Sendable (Storefront) -> Bool) -> PurchaseOption {
+            PurchaseOption(kind: .onStorefrontChange(StorefrontChangeHandler(shouldContinue: shouldContinuePurchase)))
+        }
+
+        /// StoreKit Test: applies a promotional offer by identifier, without a signature, in
+        /// `SKTestSession.buyProduct(identifier:options:)`.
+        public static func promotionalOffer(id identifier: String) -> PurchaseOption {
+            PurchaseOption(kind: .promotionalOfferID(identifier))
+        }
+
+        /// Applies an offer code by its reference name in the configuration (StoreKit Test).
+        public static func codeOffer(referenceName: String) -> PurchaseOption {
+            PurchaseOption(kind: .codeOffer(referenceName: referenceName))
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import AppStoreEngine
+import Foundation
+
+extension Transaction {
+    /// Shows the refund request sheet for a transaction. With no screen, the customer's answer comes from the test
+    /// environment (`SKTestSession.refundRequestSheetAnswer`), else the request is submitted. A submitted request is
+    /// approved, and the refunded transaction arrives through ``updates``; a request whose reason is `REJECT` is
+    /// declined, as in the sandbox, and the app's server hears `REFUND_DECLINED`.
+    ///
+    /// - Returns: ``RefundRequestStatus/success`` when the customer submitted the request,
+    ///   ``RefundRequestStatus/userCancelled`` when they closed the sheet.
+    /// - Throws: ``RefundRequestError/duplicateRequest`` for a transaction already refunded,
+    ///   ``RefundRequestError/failed`` for one the customer does not own, ``StoreKitError`` when the store cannot
+    ///   be reached.
+    @MainActor
+    public static func beginRefundRequest(for transactionID: UInt64, in scene: UIWindowScene) async throws -> Transaction.RefundRequestStatus {
+        let device = try StoreKitDevice.current()
+        try device.throwSimulatedFailure(for: .refundRequest)
+        guard case .submit(let reason) = device.sheets.withLock({ $0.refundRequest }) else { return .userCancelled }
+        let accountID = device.environment.accountID
+        let approve = reason.trimmingCharacters(in: .whitespacesAndNewlines) != "REJECT"
+        do {
+            try await device.environment.connection.requestRefund(transactionID: transactionID, accountID: accountID, approve: approve)
+        } catch .invalidTransactionState {
+            throw RefundRequestError.duplicateRequest
+        } catch .unknownTransaction {
+            throw RefundRequestError.failed
+        } catch {
+            throw StoreKitError(error)
+        }
+        return .success
+    }
+
+    /// Shows the refund request sheet for this transaction; see ``beginRefundRequest(for:in:)``.
+    @MainActor
+    public func beginRefundRequest(in scene: UIWindowScene) async throws -> Transaction.RefundRequestStatus {
+        try await Self.beginRefundRequest(for: id, in: scene)
+    }
+}
+
+extension AppStore {
+    /// Shows the sheet where the customer manages their subscriptions. With no screen, the store records that the
+    /// sheet was shown (`SKTestSession.manageSubscriptionsSheetsShown`) and the customer closes it; changes they
+    /// would make there reach the app through `Transaction.updates` when a test makes them.
+    ///
+    /// - Throws: ``StoreKitError`` when the store cannot be reached.
+    @MainActor
+    public static func showManageSubscriptions(in scene: UIWindowScene) async throws {
+        try await showManageSubscriptions(group: "")
+    }
+
+    /// Shows the manage-subscriptions sheet for one subscription group; see ``showManageSubscriptions(in:)``.
+    @MainActor
+    public static func showManageSubscriptions(in scene: UIWindowScene, subscriptionGroupID: String) async throws {
+        try await showManageSubscriptions(group: subscriptionGroupID)
+    }
+
+    private static func showManageSubscriptions(group: String) async throws {
+        let device = try StoreKitDevice.current()
+        try device.throwSimulatedFailure(for: .manageSubscriptions)
+        try await sync()
+        device.sheets.withLock { $0.manageSubscriptionsShown.append(group) }
+    }
+
+    /// Shows the sheet where the customer redeems an offer code. With no screen, the code comes from the test
+    /// environment (`SKTestSession.offerCodeRedeemSheetEntry`); without one the customer closes the sheet. The
+    /// transaction a redeemed code makes arrives through `Transaction.updates`.
+    ///
+    /// - Throws: ``StoreKitError`` when the store cannot be reached or refuses the code.
+    @MainActor
+    public static func presentOfferCodeRedeemSheet(in scene: UIWindowScene) async throws {
+        let device = try StoreKitDevice.current()
+        try device.throwSimulatedFailure(for: .offerCodeRedeem)
+        guard let code = device.sheets.withLock({ $0.offerCode }) else { return }
+        let (accountID, bundleID) = (device.environment.accountID, device.environment.bundleID)
+        _ = try await device.call { connection throws(StoreError) in try await connection.redeemOfferCode(code, accountID: accountID, bundleID: bundleID) }
+    }
+}

@@ -1,0 +1,127 @@
+import AppStoreEngine
+import AppStoreFormats
+import Foundation
+public import OpenStoreKit
+import StoreKitConfiguration
+
+extension SKTestSession {
+    /// Runs `body` with StoreKit 2's static API — `Product.products(for:)`, `Transaction.updates`,
+    /// `AppStore.sync()` and the rest — bound to this session's store, for the current task and the tasks it
+    /// creates (not detached ones). An OpenStoreKit addition: it lets tests of the modern API run in parallel, each
+    /// on a store of its own, where a `.process` session would make them share one.
+    public func run<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        try await StoreKitDevice.$bound.withValue(environment, operation: body)
+    }
+
+    private var device: StoreKitDevice { StoreKitDevice.of(environment) }
+
+    /// Makes a StoreKit API fail with `error` until it is cleared with `nil`; only that API fails.
+    ///
+    /// ```swift
+    /// try await session.setSimulatedError(.generic(.networkError(URLError(.notConnectedToInternet))), forAPI: .loadProducts)
+    /// ```
+    public func setSimulatedError<API: FailableStoreKitAPI>(_ error: API.Failure?, forAPI api: API) async throws {
+        device.setSimulatedFailure(error.map { StoreKitDevice.SimulatedFailure($0) }, for: StoreKitDevice.FailableAPI(api))
+        simulatedErrors.withLock { $0[StoreKitDevice.FailableAPI(api)] = error }
+    }
+
+    /// The error a StoreKit API is set to fail with, if any.
+    public func simulatedError<API: FailableStoreKitAPI>(forAPI api: API) async -> API.Failure? {
+        simulatedErrors.withLock { $0[StoreKitDevice.FailableAPI(api)] } as? API.Failure
+    }
+
+    /// Buys a product outside the app, as the customer would on another device, with StoreKit 2 purchase options:
+    /// `appAccountToken`, `quantity`, `promotionalOffer(id:)` (signed by the session), the signed promotional
+    /// offer options, `codeOffer(referenceName:)` and `winBackOffer`. The app hears of it through
+    /// `Transaction.updates` and its payment queue.
+    ///
+    /// - Returns: the transaction, signed for the session's device.
+    /// - Throws: ``SKTestError`` `invalidProductIdentifier` when the store does not sell the product, `invalidAction`
+    ///   when the purchase does not complete (Ask to Buy, an interrupted purchase) or an offer does not check out.
+    @discardableResult
+    public func buyProduct(identifier: Product.ID, options: Set<Product.PurchaseOption> = []) async throws -> Transaction {
+        let product = try await run { try await Product.products(for: [identifier]) }.first
+        guard let product else {
+            throw SKTestError(.invalidProductIdentifier, message: "The store does not sell \(identifier). Check the product identifiers in the configuration.")
+        }
+        var request = product.purchaseRequest(options: options, environment: environment)
+        request.deviceID = nil
+        if let offerID = options.lazy.compactMap(\.promotionalOfferIdentifier).first {
+            request.offer = try await signedPromotionalOffer(offerID, for: request)
+        }
+        let record: TransactionRecord
+        do {
+            record = try await engine.purchase(request)
+        } catch {
+            throw SKTestError(error)
+        }
+        guard record.state.isCompleted else {
+            throw SKTestError(.invalidAction, message: "The purchase of \(identifier) did not complete: it is \(record.state).")
+        }
+        guard let result = try await device.verifiedTransactions([record]).first else {
+            throw SKTestError(.invalidAction, message: "The store did not sign transaction \(record.id).")
+        }
+        return result.unsafePayloadValue
+    }
+
+    /// A promotional offer redemption signed with the session's own key, which the store learns on first use.
+    private func signedPromotionalOffer(_ offerID: String, for request: PurchaseRequest) async throws -> OfferRedemption {
+        let signer = PromotionalOfferSigner(privateKey: offerSigningKey, keyID: "SKTestSession", bundleID: request.bundleID)
+        await engine.addPromotionalOfferKey(signer.key)
+        let nonce = UUID()
+        let timestamp = Int64(engine.clock.now().timeIntervalSince1970 * 1000)
+        let signature = try signer.signV1(
+            productID: request.productID, offerID: offerID, appAccountToken: request.appAccountToken?.uuidString.lowercased() ?? "",
+            nonce: nonce, timestamp: timestamp
+        )
+        return .promotional(offerID: offerID, keyID: signer.keyID, nonce: nonce, timestamp: timestamp, signature: signature.signature)
+    }
+
+    // MARK: Sheets
+
+    /// What the customer does in the refund request sheet `Transaction.beginRefundRequest` shows: submit (approved,
+    /// unless the reason is `REJECT`, which declines as in the sandbox), or cancel. By default the customer submits.
+    /// An OpenStoreKit addition: there is no screen to tap.
+    public var refundRequestSheetAnswer: RefundRequestSheetAnswer {
+        get {
+            switch device.sheets.withLock({ $0.refundRequest }) {
+            case .submit(let reason): .submit(reason: reason)
+            case .cancel: .cancel
+            }
+        }
+        set {
+            let answer: SheetAnswers.RefundRequestAnswer = switch newValue {
+            case .submit(let reason): .submit(reason: reason)
+            case .cancel: .cancel
+            }
+            device.sheets.withLock { $0.refundRequest = answer }
+        }
+    }
+
+    /// What the customer does in a refund request sheet.
+    public enum RefundRequestSheetAnswer: Sendable, Hashable {
+        /// Submits the request with this reason. `REJECT` makes the App Store decline it; anything else is approved.
+        case submit(reason: String)
+        /// Closes the sheet without submitting.
+        case cancel
+    }
+
+    /// The code the customer types into the sheet `AppStore.presentOfferCodeRedeemSheet(in:)` shows; `nil` closes it.
+    /// An OpenStoreKit addition.
+    public var offerCodeRedeemSheetEntry: String? {
+        get { device.sheets.withLock { $0.offerCode } }
+        set { device.sheets.withLock { $0.offerCode = newValue } }
+    }
+
+    /// The subscription groups the app showed the manage-subscriptions sheet for, oldest first; `""` stands for the
+    /// sheet of every group. An OpenStoreKit addition.
+    public var manageSubscriptionsSheetsShown: [String] {
+        device.sheets.withLock { $0.manageSubscriptionsShown }
+    }
+
+    /// The reasons of the messages the app displayed with `Message.display(in:)`, oldest first. An OpenStoreKit
+    /// addition.
+    public var messagesDisplayed: [Message.Reason] {
+        device.sheets.withLock { $0.messagesDisplayed }
+    }
+}
