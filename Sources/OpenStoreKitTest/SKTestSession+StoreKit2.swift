@@ -30,6 +30,53 @@ extension SKTestSession {
         simulatedErrors.withLock { $0[StoreKitDevice.FailableAPI(api)] } as? API.Failure
     }
 
+    /// Sets the simulated errors the configuration's `_storeKitErrors` turns on (Xcode's StoreKit Errors settings) and
+    /// clears the others. An entry's `current` choice picks the error by its position in the error enum (`index`);
+    /// an enabled entry without one fails with `StoreKitError.unknown`.
+    func applyConfiguredSimulatedErrors() {
+        let apis: [String: StoreKitDevice.FailableAPI] = [
+            "Load Products": .loadProducts, "Purchase": .purchase, "Verification": .verification, "App Store Sync": .appStoreSync,
+            "Subscription Status": .subscriptionStatus, "App Transaction": .appTransaction,
+            "Manage Subscriptions Sheet": .manageSubscriptions, "Refund Request Sheet": .refundRequest,
+            "Offer Code Redeem Sheet": .offerCodeRedeem,
+        ]
+        for api in apis.values { device.setSimulatedFailure(nil, for: api) }
+        simulatedErrors.withLock { $0.removeAll() }
+        for setting in configuration.settings.storeKitErrors where setting.enabled {
+            guard let api = apis[setting.name] else { continue }
+            device.setSimulatedFailure(Self.failure(setting.current), for: api)
+        }
+    }
+
+    /// The failure an Xcode `_storeKitErrors` choice names: `type` is the `SKTestFailures` case, `index` the error's
+    /// position in its enum.
+    static func failure(_ choice: SimulatedErrorSetting.Choice?) -> StoreKitDevice.SimulatedFailure {
+        guard let choice else { return .generic(.unknown) }
+        switch choice.type {
+        case "purchase":
+            let errors: [Product.PurchaseError] = [
+                .invalidQuantity, .productUnavailable, .purchaseNotAllowed, .ineligibleForOffer, .invalidOfferIdentifier,
+                .invalidOfferPrice, .invalidOfferSignature, .missingOfferParameters,
+            ]
+            return errors.indices.contains(choice.index) ? .purchase(errors[choice.index]) : .generic(.unknown)
+        case "verification":
+            let errors: [VerificationResult<Any>.VerificationError] = [
+                .revokedCertificate, .invalidCertificateChain, .invalidDeviceVerification, .invalidEncoding, .invalidSignature,
+                .missingRequiredProperties,
+            ]
+            return .verification(errors.indices.contains(choice.index) ? errors[choice.index] : .invalidSignature)
+        case "refundRequest":
+            return .refundRequest(choice.index == 0 ? .duplicateRequest : .failed)
+        default:
+            let errors: [StoreKitError] = [
+                .unknown, .userCancelled, .networkError(URLError(.notConnectedToInternet)),
+                .systemError(SKTestError(.serviceUnavailable, message: "A simulated system error.")), .notAvailableInStorefront,
+                .notEntitled, .unsupported,
+            ]
+            return .generic(errors.indices.contains(choice.index) ? errors[choice.index] : .unknown)
+        }
+    }
+
     /// Buys a product outside the app, as the customer would on another device, with StoreKit 2 purchase options:
     /// `appAccountToken`, `quantity`, `promotionalOffer(id:)` (signed by the session), the signed promotional
     /// offer options, `codeOffer(referenceName:)` and `winBackOffer`. The app hears of it through

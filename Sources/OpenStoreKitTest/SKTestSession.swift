@@ -78,7 +78,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     /// The session's scope.
     public let scope: Scope
 
-    private let configuration: StoreKitConfigurationFile
+    let configuration: StoreKitConfigurationFile
     private let ownedDirectory: URL
     /// The failures set with `setSimulatedError(_:forAPI:)`, as the test gave them.
     let simulatedErrors = Locked<[StoreKitDevice.FailableAPI: any SKTestFailure]>([:])
@@ -122,6 +122,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
             paymentQueue = SKPaymentQueue(environment: environment)
         }
         super.init()
+        applyConfiguredSimulatedErrors()
     }
 
     /// A session for the configuration file `<filename>.storekit`, looked up in the process's bundles and their
@@ -162,6 +163,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         let defaults = StoreSettings(configuration: configuration)
         changeSettings { $0 = defaults }
         setStorefront(defaults.storefront)
+        applyConfiguredSimulatedErrors()
     }
 
     /// The storefront (ISO 3166-1 alpha-3, e.g. `USA`) the customer buys in. Setting it moves the customer
@@ -408,12 +410,14 @@ open class SKTestSession: NSObject, @unchecked Sendable {
 
     private func setStorefront(_ code: String) {
         guard AppStoreEngine.Storefront.named(code) != nil else { return }
-        changeSettings { $0.storefront = code.uppercased() }
+        // The account first: an account never saved takes the settings' storefront, so changing the settings first
+        // would move it silently, and the store would announce no change to the app.
         _ = try? wait { [engine, environment] () async throws(StoreError) in
             var account = try await engine.account(environment.accountID)
             account.storefront = code.uppercased()
             try await engine.saveAccount(account)
         }
+        changeSettings { $0.storefront = code.uppercased() }
         syncQueueAccount()
     }
 

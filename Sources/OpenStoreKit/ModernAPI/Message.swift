@@ -24,8 +24,10 @@ public struct Message: Equatable, Hashable, Sendable {
             guard let device = try? device.get() else { return }
             let changes = await device.environment.connection.changes()
             await device.deliverMessages(to: continuation)
-            for await _ in changes {
-                await device.deliverMessages(to: continuation)
+            await device.listening {
+                for await _ in changes {
+                    await device.deliverMessages(to: continuation)
+                }
             }
         }
     }

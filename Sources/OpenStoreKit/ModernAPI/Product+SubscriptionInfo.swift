@@ -233,14 +233,16 @@ extension StoreKitDevice {
         let changes = await environment.connection.changes()
         var known: [UInt64: SubscriptionRecord] = [:]
         for subscription in (try? await subscriptionRecords()) ?? [] { known[subscription.id] = subscription }
-        for await _ in changes {
-            guard let subscriptions = try? await subscriptionRecords() else { continue }
-            var changed: [SubscriptionRecord] = []
-            for subscription in subscriptions where known.updateValue(subscription, forKey: subscription.id) != subscription {
-                changed.append(subscription)
+        await listening {
+            for await _ in changes {
+                guard let subscriptions = try? await subscriptionRecords() else { continue }
+                var changed: [SubscriptionRecord] = []
+                for subscription in subscriptions where known.updateValue(subscription, forKey: subscription.id) != subscription {
+                    changed.append(subscription)
+                }
+                guard let statuses = try? await statuses(of: changed) else { continue }
+                for status in statuses { continuation.yield(status) }
             }
-            guard let statuses = try? await statuses(of: changed) else { continue }
-            for status in statuses { continuation.yield(status) }
         }
     }
 }

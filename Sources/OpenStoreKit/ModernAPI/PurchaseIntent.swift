@@ -20,8 +20,10 @@ public struct PurchaseIntent: Identifiable, Equatable, Sendable {
             guard let device = try? device.get() else { return }
             let changes = await device.environment.connection.changes()
             await device.deliverPurchaseIntents(to: continuation)
-            for await _ in changes {
-                await device.deliverPurchaseIntents(to: continuation)
+            await device.listening {
+                for await _ in changes {
+                    await device.deliverPurchaseIntents(to: continuation)
+                }
             }
         }
     }

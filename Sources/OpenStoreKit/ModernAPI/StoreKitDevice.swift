@@ -17,6 +17,9 @@ package final class StoreKitDevice: Sendable {
     private let simulatedFailures = Locked<[FailableAPI: SimulatedFailure]>([:])
     /// What the customer does in the sheets StoreKit 2 would show, which have no screen here.
     package let sheets = Locked(SheetAnswers())
+    /// How many of this device's update sequences (transactions, statuses, storefronts, purchase intents, messages)
+    /// have read where the store stands and wait for changes: a test waits for one before it changes the store.
+    package let listeningSequences = Locked(0)
 
     private init(environment: StoreEnvironment) {
         self.environment = environment
@@ -53,6 +56,13 @@ package final class StoreKitDevice: Sendable {
         } catch {
             throw .systemError(error)
         }
+    }
+
+    /// Counts an update sequence as listening until `body` returns.
+    func listening(_ body: () async -> Void) async {
+        listeningSequences.withLock { $0 += 1 }
+        await body()
+        listeningSequences.withLock { $0 -= 1 }
     }
 
     // MARK: Store calls
@@ -153,12 +163,11 @@ package final class StoreKitDevice: Sendable {
     }
 
     private static func verificationError<Value>(_ failure: JWSVerificationFailure) -> VerificationResult<Value>.VerificationError {
-        switch failure {
-        case .malformedToken, .unsupportedAlgorithm: .invalidEncoding
-        case .invalidSignature: .invalidSignature
-        case .malformedPayload, .missingSigningDate: .missingRequiredProperties
-        default: .invalidCertificateChain
-        }
+        // Compared with `==`: in a `switch`, `.invalidSignature` would also match `SKError.Code`'s `~=` for errors.
+        if failure == .malformedToken || failure == .unsupportedAlgorithm { return .invalidEncoding }
+        if failure == .invalidSignature { return .invalidSignature }
+        if failure == .malformedPayload || failure == .missingSigningDate { return .missingRequiredProperties }
+        return .invalidCertificateChain
     }
 
     // MARK: Simulated errors

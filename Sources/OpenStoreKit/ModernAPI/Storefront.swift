@@ -41,10 +41,12 @@ public struct Storefront: Identifiable, Equatable, Hashable, Sendable {
             let accountID = device.environment.accountID
             let changes = await device.environment.connection.changes()
             var last = try? await device.environment.connection.account(accountID).storefront
-            for await _ in changes {
-                guard let storefront = try? await device.environment.connection.account(accountID).storefront, storefront != last else { continue }
-                last = storefront
-                if let value = Storefront(countryCode: storefront) { continuation.yield(value) }
+            await device.listening {
+                for await _ in changes {
+                    guard let storefront = try? await device.environment.connection.account(accountID).storefront, storefront != last else { continue }
+                    last = storefront
+                    if let value = Storefront(countryCode: storefront) { continuation.yield(value) }
+                }
             }
         }
     }

@@ -58,7 +58,8 @@ extension AppStore {
     private static func showManageSubscriptions(group: String) async throws {
         let device = try StoreKitDevice.current()
         try device.throwSimulatedFailure(for: .manageSubscriptions)
-        try await sync()
+        let accountID = device.environment.accountID
+        _ = try await device.call { connection throws(StoreError) in try await connection.account(accountID) }
         device.sheets.withLock { $0.manageSubscriptionsShown.append(group) }
     }
 

@@ -154,13 +154,17 @@ extension StoreKitDevice {
         if let unfinished = try? await unfinishedRecords(), let results = try? await verifiedTransactions(unfinished) {
             for result in results { continuation.yield(result) }
         }
-        for await change in changes {
+        await listening {
+            for await change in changes { await deliver(change) }
+        }
+
+        func deliver(_ change: StoreChange) async {
             let candidates: [TransactionRecord]
             switch change {
             case .transactions(let records):
                 candidates = records.filter { $0.accountID == query.accountID && $0.bundleID == query.bundleID }
             case .other:
-                guard let records = try? await connection.transactions(query) else { continue }
+                guard let records = try? await connection.transactions(query) else { return }
                 candidates = records
             }
             var updated: [TransactionRecord] = []
@@ -169,7 +173,7 @@ extension StoreKitDevice {
                 guard before != record, Self.isShown(record), !isOwnPurchase(record, firstSeen: before == nil) else { continue }
                 updated.append(record)
             }
-            guard let results = try? await verifiedTransactions(updated) else { continue }
+            guard let results = try? await verifiedTransactions(updated) else { return }
             for result in results { continuation.yield(result) }
         }
     }

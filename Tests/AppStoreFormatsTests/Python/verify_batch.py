@@ -3,7 +3,7 @@
 
 Usage: verify_batch.py BATCH_FILE --root CERT.der [--root ...] --bundle-id ID [--environment SANDBOX]
 
-BATCH_FILE is JSON: [{"kind": "transaction" | "renewal-info" | "notification" | "receipt", "data": "..."}].
+BATCH_FILE is JSON: [{"kind": "transaction" | "renewal-info" | "app-transaction" | "notification" | "receipt", "data": "..."}].
 A receipt's data is base64. Prints one JSON array with, per item, {"status": "OK", "payload": {...}} or
 {"status": "<VerificationStatus name>", "error": "..."}; a receipt's payload is {"transactionId": ...}, the
 transaction identifier ReceiptUtility extracts. Exits 3 when the library is not installed.
@@ -43,6 +43,7 @@ def main():
         "transaction": verifier.verify_and_decode_signed_transaction,
         "renewal-info": verifier.verify_and_decode_renewal_info,
         "notification": verifier.verify_and_decode_notification,
+        "app-transaction": verifier.verify_and_decode_app_transaction,
     }
     results = []
     for item in json.load(open(args.batch_file)):

@@ -1,0 +1,1 @@
+../OpenStoreKitTests/StoreKit2Tests.swift
