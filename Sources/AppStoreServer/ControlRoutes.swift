@@ -70,6 +70,8 @@ struct ControlAccountRequest: Decodable {
     var productId: String?
     var account: String?
     var bundleId: String?
+    /// For a purchase intent: the win-back offer the customer chose.
+    var winBackOfferId: String?
 }
 
 /// The body of subscription switches: `{"enabled": true}` for auto-renew, `{"consented": true}` for a price increase.
@@ -127,9 +129,12 @@ struct ControlRoutes {
         control.post("purchase-intents") { request, context in
             let body = try? await request.decode(as: ControlAccountRequest.self, context: context)
             return try await answer {
-                guard let productID = body?.productId else { throw ControlError.badRequest(#"Give {"productId": …} and optionally account and bundleId."#) }
+                guard let productID = body?.productId else {
+                    throw ControlError.badRequest(#"Give {"productId": …} and optionally account, bundleId and winBackOfferId."#)
+                }
                 return try await engine.addPurchaseIntent(
-                    productID: productID, accountID: body?.account ?? StoreDefaults.accountID, bundleID: body?.bundleId ?? StoreDefaults.bundleID
+                    productID: productID, accountID: body?.account ?? StoreDefaults.accountID, bundleID: body?.bundleId ?? StoreDefaults.bundleID,
+                    winBackOfferID: body?.winBackOfferId
                 )
             }
         }

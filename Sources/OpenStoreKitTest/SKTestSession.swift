@@ -373,13 +373,21 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         _ = try control { [engine] () async throws(StoreError) in try await engine.purchase(request) }
     }
 
-    /// Starts a promoted in-app purchase, as if the customer tapped the product on the App Store: observers
-    /// get `paymentQueue(_:shouldAddStorePayment:for:)`. An OpenStoreKit addition.
+    /// Starts a promoted in-app purchase, as if the customer tapped the product on the App Store: StoreKit 2's
+    /// `PurchaseIntent.intents` yields it (with the win-back offer, if one is given), and the Original API's
+    /// observers get `paymentQueue(_:shouldAddStorePayment:for:)`. An OpenStoreKit addition.
     ///
-    /// - Throws: ``SKTestError`` `invalidProductIdentifier` when the store does not sell the product.
-    open func startPromotedPurchase(productIdentifier: String) throws {
+    /// - Parameters:
+    ///   - productIdentifier: The product.
+    ///   - winBackOfferIdentifier: A win-back offer of the subscription the customer chose on the App Store.
+    /// - Throws: ``SKTestError`` `invalidProductIdentifier` when the store does not sell the product, `invalidAction`
+    ///   when it has no such win-back offer.
+    open func startPromotedPurchase(productIdentifier: String, winBackOfferIdentifier: String? = nil) throws {
         _ = try control { [engine, environment] () async throws(StoreError) in
-            try await engine.addPurchaseIntent(productID: productIdentifier, accountID: environment.accountID, bundleID: environment.bundleID)
+            try await engine.addPurchaseIntent(
+                productID: productIdentifier, accountID: environment.accountID, bundleID: environment.bundleID,
+                winBackOfferID: winBackOfferIdentifier
+            )
         }
     }
 

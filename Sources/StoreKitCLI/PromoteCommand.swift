@@ -9,12 +9,14 @@ struct PromoteCommand: AsyncParsableCommand {
         commandName: "promote",
         abstract: "Start a promoted in-app purchase: the app's observer is asked shouldAddStorePayment.",
         discussion: """
-        The purchase waits in the store until the app runs with a transaction observer; the device then asks \
-        `paymentQueue(_:shouldAddStorePayment:for:)`. `true` buys at once; `false` leaves the app to add the \
-        payment later. Either way the promotion is consumed. Pass a product identifier, or Apple's test URL.
+        The purchase waits in the store until the app runs; the device then hands it to the app: StoreKit 2's \
+        `PurchaseIntent.intents` (with the win-back offer, if one was chosen), or the Original API's \
+        `paymentQueue(_:shouldAddStorePayment:for:)`, where `true` buys at once and `false` leaves the app to add \
+        the payment later. Either way the promotion is consumed. Pass a product identifier, or Apple's test URL.
 
         Example:
           storekit promote com.example.demo.premium --config Examples/Demo.storekit --bundle-id com.example.demo
+          storekit promote com.example.demo.plus.monthly --win-back-offer plus.monthly.winback --config Examples/Demo.storekit
           storekit promote 'itms-services://?action=purchaseIntent&bundleId=com.example.demo&productIdentifier=com.example.demo.premium' --config Examples/Demo.storekit
         """
     )
@@ -40,6 +42,12 @@ struct PromoteCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The customer's account (Apple ID).", valueName: "name"))
     var account: String = StoreDefaults.accountID
 
+    @Option(name: .customLong("win-back-offer"), help: ArgumentHelp(
+        "A win-back offer of the subscription the customer chose on the App Store; StoreKit 2's PurchaseIntent.offer.",
+        valueName: "offer-id"
+    ))
+    var winBackOffer: String?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let (productID, app) = try resolveTarget(environment: environment)
@@ -49,8 +57,9 @@ struct PromoteCommand: AsyncParsableCommand {
             }
             return try loadConfiguration(path)
         }
-        let intent = try await store.promote(productID: productID, accountID: account, bundleID: app)
-        print("promoted \(intent.productID) for \(intent.bundleID) [\(intent.accountID)]: the app's observer is asked on its next sync")
+        let intent = try await store.promote(productID: productID, accountID: account, bundleID: app, winBackOfferID: winBackOffer)
+        let offer = intent.winBackOfferID.map { " with win-back offer \($0)" } ?? ""
+        print("promoted \(intent.productID)\(offer) for \(intent.bundleID) [\(intent.accountID)]: the app hears of it on its next sync")
     }
 
     /// The product and app: from the URL, or from the arguments.

@@ -34,7 +34,7 @@ protocol StoreControl: Sendable {
     /// Redeems an offer code outside any app.
     func redeem(code: String, accountID: String, bundleID: String) async throws -> TransactionSummary
     /// Starts a promoted purchase, as a customer tapping the product on the App Store.
-    func promote(productID: String, accountID: String, bundleID: String) async throws -> PurchaseIntentRecord
+    func promote(productID: String, accountID: String, bundleID: String, winBackOfferID: String?) async throws -> PurchaseIntentRecord
     /// An account's auto-renewable subscriptions, every app's when `bundleID` is `nil`.
     func subscriptions(accountID: String, bundleID: String?) async throws -> [SubscriptionRecord]
 }
@@ -103,8 +103,8 @@ struct EngineControl: StoreControl {
         try await TransactionSummary.signed(try await engine.redeemOfferCode(code, accountID: accountID, bundleID: bundleID), by: engine)
     }
 
-    func promote(productID: String, accountID: String, bundleID: String) async throws -> PurchaseIntentRecord {
-        try await engine.addPurchaseIntent(productID: productID, accountID: accountID, bundleID: bundleID)
+    func promote(productID: String, accountID: String, bundleID: String, winBackOfferID: String?) async throws -> PurchaseIntentRecord {
+        try await engine.addPurchaseIntent(productID: productID, accountID: accountID, bundleID: bundleID, winBackOfferID: winBackOfferID)
     }
 
     func subscriptions(accountID: String, bundleID: String?) async throws -> [SubscriptionRecord] {
@@ -165,8 +165,10 @@ struct ServerControl: StoreControl {
         try await call("POST", "control/offer-codes", ["code": code, "account": accountID, "bundleId": bundleID])
     }
 
-    func promote(productID: String, accountID: String, bundleID: String) async throws -> PurchaseIntentRecord {
-        try await call("POST", "control/purchase-intents", ["productId": productID, "account": accountID, "bundleId": bundleID])
+    func promote(productID: String, accountID: String, bundleID: String, winBackOfferID: String?) async throws -> PurchaseIntentRecord {
+        var body = ["productId": productID, "account": accountID, "bundleId": bundleID]
+        body["winBackOfferId"] = winBackOfferID
+        return try await call("POST", "control/purchase-intents", body)
     }
 
     func subscriptions(accountID: String, bundleID: String?) async throws -> [SubscriptionRecord] {

@@ -111,6 +111,31 @@ struct StoreKit2Tests {
         }
     }
 
+    @Test("The store's refusals become Apple's purchase errors; a failed Ask to Buy or interrupted purchase is pending")
+    func purchaseErrors() async throws {
+        let session = try makeSession()
+        try await session.run {
+            let products = try await Product.products(for: [Demo.premium, Demo.monthly])
+            let premium = try #require(products.first { $0.id == Demo.premium })
+            let monthly = try #require(products.first { $0.id == Demo.monthly })
+            await #expect(throws: Product.PurchaseError.invalidOfferIdentifier) {
+                try await monthly.purchase(options: [.codeOffer(referenceName: "No such code")])
+            }
+            let signature = Product.SubscriptionOffer.Signature(keyID: "KEY", nonce: UUID(), timestamp: 0, signature: Data(count: 70))
+            await #expect(throws: Product.PurchaseError.self) { try await monthly.purchase(options: [.promotionalOffer(offerID: "none", signature: signature)]) }
+
+            session.interruptedPurchasesEnabled = true
+            guard case .pending = try await premium.purchase() else {
+                Issue.record("an interrupted purchase is pending")
+                return
+            }
+            session.interruptedPurchasesEnabled = false
+            session.canMakePayments = false
+            await #expect(throws: Product.PurchaseError.purchaseNotAllowed) { try await premium.purchase() }
+            #expect(!AppStore.canMakePayments)
+        }
+    }
+
     @Test("Purchases made with the Original API are seen by the modern API, and the reverse")
     func bothAPIs() async throws {
         let session = try makeSession()
@@ -449,6 +474,17 @@ struct StoreKit2Tests {
             let intent = try #require(await intents.next())
             #expect(intent.id == Demo.premium)
             #expect(try await intent.product.purchase().verifiedTransaction?.productID == Demo.premium)
+
+            // A win-back offer chosen on the App Store comes with the intent; this customer never subscribed, so the
+            // store refuses it.
+            try session.startPromotedPurchase(productIdentifier: Demo.monthly, winBackOfferIdentifier: "plus.monthly.winback")
+            let winBack = try #require(await intents.next())
+            #expect(winBack.id == Demo.monthly)
+            let offer = try #require(winBack.offer)
+            #expect(offer.id == "plus.monthly.winback")
+            #expect(offer.type == .winBack)
+            await #expect(throws: Product.PurchaseError.ineligibleForOffer) { try await winBack.product.purchase(options: [.winBackOffer(offer)]) }
+            #expect(throws: SKTestError.self) { try session.startPromotedPurchase(productIdentifier: Demo.monthly, winBackOfferIdentifier: "nope") }
 
             try await Product.PromotionInfo.updateProductOrder(byID: [Demo.darkTheme, Demo.premium])
             try await Product.PromotionInfo.updateProductVisibility(.hidden, for: Demo.darkTheme)

@@ -16,13 +16,16 @@ public struct PurchaseIntentRecord: Sendable, Hashable, Codable, Identifiable {
     public var productID: String
     /// When the customer started the purchase, from the store's clock.
     public var date: Date
+    /// The win-back offer the customer chose on the App Store (StoreKit 2's `PurchaseIntent.offer`), if any.
+    public var winBackOfferID: String?
 
     /// Creates an intent.
-    public init(id: UUID = UUID(), accountID: String, bundleID: String, productID: String, date: Date) {
+    public init(id: UUID = UUID(), accountID: String, bundleID: String, productID: String, date: Date, winBackOfferID: String? = nil) {
         self.id = id
         self.accountID = accountID
         self.bundleID = bundleID
         self.productID = productID
         self.date = date
+        self.winBackOfferID = winBackOfferID
     }
 }

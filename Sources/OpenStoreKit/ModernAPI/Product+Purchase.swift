@@ -105,15 +105,16 @@ extension Product {
 
     /// The error `purchase` throws for a store refusal.
     static func purchaseError(_ error: StoreError) -> any Error {
+        // `StoreError.` spelled out: a bare `.invalidOfferPrice` would also match `SKError.Code`'s `~=` for errors.
         switch error {
-        case .unknownProduct: PurchaseError.productUnavailable
-        case .invalidQuantity: PurchaseError.invalidQuantity
-        case .paymentNotAllowed: PurchaseError.purchaseNotAllowed
-        case .invalidOfferIdentifier: PurchaseError.invalidOfferIdentifier
-        case .invalidOfferSignature: PurchaseError.invalidOfferSignature
-        case .missingOfferParameters: PurchaseError.missingOfferParameters
-        case .invalidOfferPrice: PurchaseError.invalidOfferPrice
-        case .ineligibleForOffer: PurchaseError.ineligibleForOffer
+        case StoreError.unknownProduct: PurchaseError.productUnavailable
+        case StoreError.invalidQuantity: PurchaseError.invalidQuantity
+        case StoreError.paymentNotAllowed: PurchaseError.purchaseNotAllowed
+        case StoreError.invalidOfferIdentifier: PurchaseError.invalidOfferIdentifier
+        case StoreError.invalidOfferSignature: PurchaseError.invalidOfferSignature
+        case StoreError.missingOfferParameters: PurchaseError.missingOfferParameters
+        case StoreError.invalidOfferPrice: PurchaseError.invalidOfferPrice
+        case StoreError.ineligibleForOffer: PurchaseError.ineligibleForOffer
         default: StoreKitError(error)
         }
     }

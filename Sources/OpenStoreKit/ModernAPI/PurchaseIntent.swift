@@ -8,7 +8,8 @@ public struct PurchaseIntent: Identifiable, Equatable, Sendable {
     public var id: Product.ID { product.id }
     /// The product the customer wants to buy.
     public let product: Product
-    /// The subscription offer the customer chose, if any.
+    /// The win-back offer the customer chose on the App Store, if any: pass it to `purchase` with
+    /// `.winBackOffer(_:)`.
     public let offer: Product.SubscriptionOffer?
 
     /// The purchase intents the customer starts, from the App Store (`storekit promote`, the control API) or
@@ -66,7 +67,8 @@ extension StoreKitDevice {
         for intent in intents {
             guard (try? await connection.removePurchaseIntent(intent.id)) != nil else { continue }
             guard let product = products.first(where: { $0.id == intent.productID }) else { continue }
-            continuation.yield(PurchaseIntent(product: product, offer: nil))
+            let offer = intent.winBackOfferID.flatMap { id in product.subscription?.winBackOffers.first { $0.id == id } }
+            continuation.yield(PurchaseIntent(product: product, offer: offer))
         }
     }
 }

@@ -242,8 +242,8 @@ extension StoreKitError {
     /// The StoreKit 2 error for a store refusal.
     init(_ error: StoreError) {
         switch error {
-        case .storeUnreachable: self = .networkError(URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: error.message]))
-        case .unknownStorefront: self = .notAvailableInStorefront
+        case StoreError.storeUnreachable: self = .networkError(URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: error.message]))
+        case StoreError.unknownStorefront: self = .notAvailableInStorefront
         default: self = .systemError(error)
         }
     }

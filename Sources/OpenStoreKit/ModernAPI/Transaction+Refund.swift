@@ -21,9 +21,9 @@ extension Transaction {
         let approve = reason.trimmingCharacters(in: .whitespacesAndNewlines) != "REJECT"
         do {
             try await device.environment.connection.requestRefund(transactionID: transactionID, accountID: accountID, approve: approve)
-        } catch .invalidTransactionState {
+        } catch StoreError.invalidTransactionState {
             throw RefundRequestError.duplicateRequest
-        } catch .unknownTransaction {
+        } catch StoreError.unknownTransaction {
             throw RefundRequestError.failed
         } catch {
             throw StoreKitError(error)
