@@ -92,6 +92,11 @@ let package = Package(
             dependencies: ["OpenStoreKit"],
             path: "Examples/InAppPurchases"
         ),
+        .executableTarget(
+            name: "ModernStore",
+            dependencies: ["OpenStoreKit"],
+            path: "Examples/ModernStore"
+        ),
         .target(name: "TestProcesses", path: "Tests/TestProcesses"),
         .testTarget(name: "StoreKitConfigurationTests", dependencies: ["StoreKitConfiguration"], exclude: ["Fixtures"]),
         .testTarget(

@@ -152,6 +152,8 @@ extension StoreKitDevice {
             for record in records { known[record.id] = record }
         }
         if let unfinished = try? await unfinishedRecords(), let results = try? await verifiedTransactions(unfinished) {
+            // One that arrived after the first look is yielded here, not again when its change comes in.
+            for record in unfinished { known[record.id] = record }
             for result in results { continuation.yield(result) }
         }
         await listening {
