@@ -12,6 +12,8 @@ public struct ChangeBatch: Codable, Sendable, Hashable {
     public enum Change: Codable, Sendable, Hashable {
         /// These transactions were created or changed their state.
         case transactions([TransactionRecord])
+        /// These subscriptions changed their renewal state.
+        case subscriptions([SubscriptionRecord])
         /// Anything else: a refund, a deletion, a storefront, a purchase intent; or changes the server no longer
         /// remembers. The device looks at everything again.
         case other

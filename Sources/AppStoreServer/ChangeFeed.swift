@@ -40,8 +40,11 @@ actor ChangeFeed {
     }
 
     private static func change(for event: StoreEvent) -> ChangeBatch.Change {
-        if case .transactionUpdated(let record) = event { return .transactions([record]) }
-        return .other
+        switch event {
+        case .transactionUpdated(let record): .transactions([record])
+        case .subscriptionsChanged(let subscriptions): .subscriptions(subscriptions)
+        default: .other
+        }
     }
 
     private func record(_ change: ChangeBatch.Change) {

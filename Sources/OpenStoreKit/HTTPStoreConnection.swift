@@ -168,6 +168,7 @@ public final class HTTPStoreConnection: StoreConnection {
                     for change in batch.changes {
                         switch change {
                         case .transactions(let records): continuation.yield(.transactions(records))
+                        case .subscriptions(let subscriptions): continuation.yield(.subscriptions(subscriptions))
                         case .other: continuation.yield(.other)
                         }
                     }

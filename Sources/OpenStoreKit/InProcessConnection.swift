@@ -131,10 +131,10 @@ public final class InProcessConnection: StoreConnection {
             await withDiscardingTaskGroup { group in
                 group.addTask {
                     for await event in events {
-                        if case .transactionUpdated(let record) = event {
-                            continuation.yield(.transactions([record]))
-                        } else {
-                            continuation.yield(.other)
+                        switch event {
+                        case .transactionUpdated(let record): continuation.yield(.transactions([record]))
+                        case .subscriptionsChanged(let subscriptions): continuation.yield(.subscriptions(subscriptions))
+                        default: continuation.yield(.other)
                         }
                     }
                 }

@@ -314,11 +314,13 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// Asks for one synchronization with the store, unless one is already waiting to run; the waiting one then
     /// looks at `change` too.
     func requestSynchronization(_ change: StoreChange = .other) {
+        // A subscription's state alone changes nothing in the queue; its transactions arrive as changes of their own.
+        if case .subscriptions = change { return }
         let alreadyPending = state.withLock { state -> Bool in
             let pending = state.pendingSynchronization
             switch (pending, change) {
             case (nil, .transactions(let records)): state.pendingSynchronization = .transactions(records)
-            case (nil, .other): state.pendingSynchronization = .everything
+            case (nil, .other), (nil, .subscriptions): state.pendingSynchronization = .everything
             case (let pending?, _): state.pendingSynchronization = pending.adding(change)
             }
             return pending != nil

@@ -80,6 +80,9 @@ public protocol StoreConnection: Sendable {
 public enum StoreChange: Sendable, Hashable {
     /// These transactions were created or changed their state; nothing else changed.
     case transactions([TransactionRecord])
+    /// These subscriptions changed (renewal state, auto-renew, billing retry); what they mean for transactions arrives
+    /// as a change of its own. StoreKit 2's subscription statuses follow them; the payment queue has nothing to do.
+    case subscriptions([SubscriptionRecord])
     /// Anything else, or something unknown (another process wrote to the store): refunds, deletions, storefronts,
     /// purchase intents. A device looks at everything again.
     case other

@@ -39,6 +39,8 @@ struct StoreKit2Tests {
             #expect(monthly.type == .autoRenewable)
             let subscription = try #require(monthly.subscription)
             #expect(subscription.subscriptionGroupID == "DE0A0300")
+            #expect(subscription.groupDisplayName == "Demo Plus")
+            #expect(subscription.groupLevel == 2)
             #expect(subscription.subscriptionPeriod == .monthly)
             #expect(subscription.introductoryOffer?.paymentMode == .freeTrial)
             #expect(subscription.introductoryOffer?.period == .weekly)
@@ -53,6 +55,7 @@ struct StoreKit2Tests {
         try await session.run {
             let premium = try #require(try await Product.products(for: [Demo.coins]).first)
             #expect(premium.displayName == "100 pièces")
+            #expect(try await Product.products(for: [Demo.monthly]).first?.subscription?.groupDisplayName == "Démo Plus")
             #expect(premium.displayPrice.contains("€"))
         }
     }
@@ -100,7 +103,7 @@ struct StoreKit2Tests {
         let session = try makeSession()
         try await session.run {
             let coins = try #require(try await Product.products(for: [Demo.coins]).first)
-            let transaction = try #require(try await coins.purchase(options: [.quantity(3)]).verifiedTransaction)
+            let transaction = try #require(try await coins.purchase(confirmIn: UIWindowScene(), options: [.quantity(3)]).verifiedTransaction)
             #expect(transaction.purchasedQuantity == 3)
             #expect(transaction.price == Decimal(string: "2.97"))
             #expect(await verifiedIDs(Transaction.currentEntitlements).isEmpty, "consumables are no entitlement")
@@ -232,20 +235,31 @@ struct StoreKit2Tests {
 
             let updates = UpdateCollector()
             updates.start()
-            try await updates.waitForListening(session)
+            let statuses = StatusCollector()
+            statuses.start()
+            try await updates.waitForListening(session, count: 2)
             try await session.advanceTime(by: 8 * 86_400)
             let renewed = try await updates.next()
             #expect(renewed.reason == .renewal)
             #expect(renewed.originalID == purchase.id)
             #expect(renewed.offer == nil)
             #expect(await verifiedIDs(Transaction.currentEntitlements) == [renewed.id])
+            let renewedStatus = try await statuses.next()
+            #expect(renewedStatus.state == .subscribed)
+            #expect(try renewedStatus.transaction.payloadValue.id == renewed.id)
+            #expect(try await Product.SubscriptionInfo.status(transactionID: purchase.id)?.transaction.payloadValue.id == renewed.id)
 
             try session.expireSubscription(productIdentifier: Demo.monthly)
             let expired = try #require(try await Product.SubscriptionInfo.status(for: "DE0A0300").first)
             #expect(expired.state == .expired)
             #expect(try expired.renewalInfo.payloadValue.willAutoRenew == false)
+            #expect(try await statuses.next().state == .expired)
             #expect(await verifiedIDs(Transaction.currentEntitlements).isEmpty)
+            var groups: [String] = []
+            for await group in Product.SubscriptionInfo.Status.all { groups.append(group.groupID) }
+            #expect(groups == ["DE0A0300"])
             updates.stop()
+            statuses.stop()
         }
     }
 
@@ -574,16 +588,17 @@ class Collector<Element: Sendable>: @unchecked Sendable {
 
     func stop() { task?.cancel() }
 
-    /// Waits until the sequence has read where the store stands, so a change made now reaches it.
-    func waitForListening(_ session: SKTestSession) async throws {
+    /// Waits until `count` update sequences of the session's device have read where the store stands, so a change
+    /// made now reaches them.
+    func waitForListening(_ session: SKTestSession, count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let device = StoreKitDevice.of(session.environment)
-        try await eventually { device.listeningSequences.current > 0 }
+        try await eventually(sourceLocation: sourceLocation) { device.listeningSequences.current >= count }
     }
 
     /// The next element not taken yet; fails after ten seconds.
-    func next() async throws -> Element {
+    func next(sourceLocation: SourceLocation = #_sourceLocation) async throws -> Element {
         let index = taken
-        try await eventually { self.received.current.count > index }
+        try await eventually(sourceLocation: sourceLocation) { self.received.current.count > index }
         taken += 1
         return received.current[index]
     }
@@ -599,6 +614,22 @@ final class UpdateCollector: Collector<Transaction>, @unchecked Sendable {
                     for await result in updates {
                         if case .verified(let transaction) = result { continuation.yield(transaction) }
                     }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+    }
+}
+
+/// Collects `Product.SubscriptionInfo.Status.updates`.
+final class StatusCollector: Collector<Product.SubscriptionInfo.Status>, @unchecked Sendable {
+    init() {
+        let updates = Product.SubscriptionInfo.Status.updates
+        super.init {
+            AsyncStream { continuation in
+                let task = Task {
+                    for await status in updates { continuation.yield(status) }
                     continuation.finish()
                 }
                 continuation.onTermination = { _ in task.cancel() }
@@ -623,16 +654,22 @@ final class StorefrontCollector: Collector<OpenStoreKit.Storefront>, @unchecked 
     }
 }
 
-struct TimedOut: Error {}
+/// A condition that did not come true in time, and where the test waited for it.
+struct TimedOut: Error, CustomStringConvertible {
+    var location: SourceLocation
+    var description: String { "waited ten seconds in vain at \(location)" }
+}
 
 /// Waits until `condition` holds, checking every 10 ms; throws after ten seconds.
-func eventually(_ condition: @escaping () async throws -> Bool) async throws {
+func eventually(
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: @escaping () async throws -> Bool
+) async throws {
     let deadline = ContinuousClock.now + .seconds(10)
     while ContinuousClock.now < deadline {
         if try await condition() { return }
         try await Task.sleep(for: .milliseconds(10))
     }
-    throw TimedOut()
+    throw TimedOut(location: sourceLocation)
 }
 
 /// The APIs a test can make fail, with how to set each one's error and how to tell that the API failed.

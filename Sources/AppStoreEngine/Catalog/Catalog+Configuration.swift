@@ -7,7 +7,13 @@ extension Catalog {
     ///
     /// A product whose price was never set (`""`) sells for zero.
     public init(configuration: StoreKitConfigurationFile) {
-        self.init(products: configuration.allProducts.map(CatalogProduct.init(configured:)))
+        var groupNames: [String: [LocalizedText]] = [:]
+        for group in configuration.subscriptionGroups {
+            let localized = group.localizations.filter { !$0.displayName.isEmpty }
+                .map { LocalizedText(locale: $0.locale, displayName: $0.displayName, description: $0.description) }
+            groupNames[group.id] = localized.isEmpty ? [LocalizedText(locale: "", displayName: group.name, description: "")] : localized
+        }
+        self.init(products: configuration.allProducts.map { CatalogProduct(configured: $0, groupNames: groupNames) })
     }
 }
 
@@ -23,7 +29,7 @@ extension PromotionalOfferKey {
 
 extension CatalogProduct {
     /// The product a configuration entry describes.
-    init(configured: ConfiguredProduct) {
+    init(configured: ConfiguredProduct, groupNames: [String: [LocalizedText]]) {
         let localizations: [Localization]
         var subscription: SubscriptionTerms?
         switch configured {
@@ -34,7 +40,8 @@ extension CatalogProduct {
             subscription = SubscriptionTerms(
                 groupID: definition.groupID, level: definition.groupLevel, period: definition.period,
                 introductoryOffer: definition.introductoryOffer, promotionalOffers: definition.promotionalOffers,
-                offerCodes: definition.offerCodes, winBackOffers: definition.winBackOffers
+                offerCodes: definition.offerCodes, winBackOffers: definition.winBackOffers,
+                groupNames: groupNames[definition.groupID] ?? []
             )
         }
         self.init(

@@ -54,6 +54,13 @@ public struct CatalogProduct: Sendable, Equatable, Identifiable, Codable {
     ///
     /// Locale identifiers are compared loosely: `en-US` matches `en_US`, and `fr_CA` falls back to `fr`.
     public func localization(for locale: String) -> LocalizedText? {
+        LocalizedText.best(of: localizations, for: locale)
+    }
+}
+
+extension LocalizedText {
+    /// The text for `locale` (`fr_FR`, `en-US`): the exact locale, else its language, else the first.
+    public static func best(of localizations: [LocalizedText], for locale: String) -> LocalizedText? {
         let wanted = locale.replacingOccurrences(of: "-", with: "_")
         let language = wanted.split(separator: "_").first.map(String.init) ?? wanted
         return localizations.first { $0.locale.replacingOccurrences(of: "-", with: "_") == wanted }
@@ -78,12 +85,16 @@ public struct SubscriptionTerms: Sendable, Equatable, Codable {
     public var offerCodes: [OfferDefinition]
     /// Offers for customers whose subscription lapsed.
     public var winBackOffers: [OfferDefinition]
+    /// The group's name as customers see it, per locale (the group's `localizations`, else its reference name).
+    public var groupNames: [LocalizedText]
 
     /// Creates subscription terms.
     public init(
         groupID: String, level: Int, period: SubscriptionPeriod, introductoryOffer: OfferDefinition? = nil,
-        promotionalOffers: [OfferDefinition] = [], offerCodes: [OfferDefinition] = [], winBackOffers: [OfferDefinition] = []
+        promotionalOffers: [OfferDefinition] = [], offerCodes: [OfferDefinition] = [], winBackOffers: [OfferDefinition] = [],
+        groupNames: [LocalizedText] = []
     ) {
+        self.groupNames = groupNames
         self.groupID = groupID
         self.level = level
         self.period = period

@@ -7,7 +7,11 @@ extension StoreEngine {
     /// The intent waits in the store until a device running the app picks it up with
     /// ``purchaseIntents(accountID:bundleID:)`` and removes it with ``removePurchaseIntent(_:)``.
     ///
-    /// - Parameter winBackOfferID: A win-back offer of the subscription the customer chose on the App Store.
+    /// - Parameters:
+    ///   - productID: The product the customer wants.
+    ///   - accountID: The customer's account.
+    ///   - bundleID: The app.
+    ///   - winBackOfferID: A win-back offer of the subscription the customer chose on the App Store.
     /// - Throws: ``StoreError`` `unknownProduct` when the catalog does not sell the product, `invalidOfferIdentifier`
     ///   when the product has no such win-back offer.
     @discardableResult

@@ -344,17 +344,21 @@ public actor StoreEngine: ScheduledEventSource {
     func perform<Result: Sendable>(_ body: @escaping @Sendable (StoreOperation) throws -> Result) async throws(StoreError) -> Result {
         let catalog = catalog, settings = settings, clock = clock
         let offerVerifier = PromotionalOfferVerifier(keys: promotionalOfferKeys)
-        let (renewals, nextDue, recordedNotifications, result) = try await storageCall { [tenantID] storage in
+        let (renewals, nextDue, recordedNotifications, subscriptions, result) = try await storageCall { [tenantID] storage in
             try await storage.transaction(tenant: tenantID) { base in
                 let transaction = OutboxWatchingTransaction(base)
                 let now = try Self.currentDate(on: clock, in: transaction)
                 let operation = StoreOperation(storage: transaction, catalog: catalog, settings: settings, now: now, offerVerifier: offerVerifier)
                 let renewals = catalog.products.isEmpty ? [] : try operation.applyDueSubscriptionEvents()
                 let result = try body(operation)
-                return (renewals, try transaction.nextSubscriptionEventDate(), transaction.recordedNotifications, result)
+                return (
+                    renewals, try transaction.nextSubscriptionEventDate(), transaction.recordedNotifications,
+                    Array(transaction.savedSubscriptions.values), result
+                )
             }
         }
         for renewal in renewals { publish(.transactionUpdated(renewal)) }
+        if !subscriptions.isEmpty { publish(.subscriptionsChanged(subscriptions.sorted { $0.id < $1.id })) }
         if recordedNotifications { for continuation in outboxSubscribers.values { continuation.yield() } }
         scheduleWake(at: nextDue)
         return result
@@ -437,18 +441,24 @@ extension StoreEngine {
     }
 }
 
-/// A storage transaction that notes whether anything was added to the notification outbox, so the engine can
-/// announce it after the commit; every call goes to the transaction it wraps.
+/// A storage transaction that notes whether anything was added to the notification outbox and which subscriptions
+/// were saved, so the engine can announce them after the commit; every call goes to the transaction it wraps.
 private final class OutboxWatchingTransaction: StorageTransaction {
     private let base: any StorageTransaction
     private(set) var recordedNotifications = false
+    /// The subscriptions saved, last version of each.
+    private(set) var savedSubscriptions: [UInt64: SubscriptionRecord] = [:]
 
     init(_ base: any StorageTransaction) {
         self.base = base
     }
 
     func write(_ change: StorageChange) throws {
-        if case .saveNotification = change { recordedNotifications = true }
+        switch change {
+        case .saveNotification: recordedNotifications = true
+        case .saveSubscription(let subscription): savedSubscriptions[subscription.id] = subscription
+        default: break
+        }
         try base.write(change)
     }
 

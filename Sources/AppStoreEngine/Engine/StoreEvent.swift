@@ -14,4 +14,7 @@ public enum StoreEvent: Sendable, Hashable {
     case purchaseIntentAdded(PurchaseIntentRecord)
     /// The App Store asked a subscriber to consent to a price increase; the app may show its consent sheet.
     case priceIncreaseConsentRequested(SubscriptionRecord)
+    /// These subscriptions changed: a renewal, an expiry, billing retry or a grace period, auto-renew turned off or on,
+    /// an upgrade. StoreKit 2's `Product.SubscriptionInfo.Status.updates` follows them.
+    case subscriptionsChanged([SubscriptionRecord])
 }

@@ -36,7 +36,9 @@ extension StoreEngine {
 
     /// The renewal info of subscriptions signed now for the device `deviceVerificationID`, in the order of `ids`.
     ///
-    /// - Parameter ids: The subscriptions' original transaction identifiers.
+    /// - Parameters:
+    ///   - ids: The subscriptions' original transaction identifiers.
+    ///   - deviceVerificationID: The device the signatures are for.
     /// - Throws: `StoreError.unknownTransaction` for an identifier that is not a subscription of this store.
     public func signedRenewalInfo(subscriptions ids: [UInt64], deviceVerificationID: UUID) async throws(StoreError) -> [String] {
         let found = try await read { storage in

@@ -17,18 +17,18 @@ extension Product {
         public let promotionalOffers: [Product.SubscriptionOffer]
         /// The win-back offers.
         public let winBackOffers: [Product.SubscriptionOffer]
+        /// The group's name as the customer sees it.
+        public let groupDisplayName: String
 
-        init(_ terms: SubscriptionTerms, productID: String, currency: String, locale: Locale) {
+        init(_ terms: SubscriptionTerms, productID: String, currency: String, locale: Locale, language: String) {
             subscriptionGroupID = terms.groupID
+            groupDisplayName = LocalizedText.best(of: terms.groupNames, for: language)?.displayName ?? terms.groupID
             groupLevel = terms.level
             subscriptionPeriod = SubscriptionPeriod(terms.period)
             introductoryOffer = terms.introductoryOffer.map { SubscriptionOffer($0, type: .introductory, currency: currency, locale: locale) }
             promotionalOffers = terms.promotionalOffers.map { SubscriptionOffer($0, type: .promotional, currency: currency, locale: locale) }
             winBackOffers = terms.winBackOffers.map { SubscriptionOffer($0, type: .winBack, currency: currency, locale: locale) }
         }
-
-        /// The group's name as the customer sees it: the group's identifier, which `.storekit` files name groups by.
-        public var groupDisplayName: String { subscriptionGroupID }
 
         /// Whether the customer may still get the introductory offer of this subscription's group.
         public var isEligibleForIntroOffer: Bool {

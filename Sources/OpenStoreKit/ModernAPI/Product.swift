@@ -40,7 +40,9 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable, CustomDebugS
         price = product.price
         displayPrice = Self.format(product.price, currency: currency, locale: priceLocale)
         isFamilyShareable = product.isFamilyShareable
-        subscription = product.subscription.map { SubscriptionInfo($0, productID: product.id, currency: currency, locale: priceLocale) }
+        subscription = product.subscription.map {
+            SubscriptionInfo($0, productID: product.id, currency: currency, locale: priceLocale, language: locale)
+        }
         self.priceLocale = priceLocale
         currencyCode = currency
     }

@@ -1,4 +1,12 @@
 #if !canImport(UIKit)
+/// Stands in for UIKit's scene where UIKit does not exist, so that StoreKit calls that take one
+/// (`purchase(confirmIn:options:)`) compile unchanged.
+@MainActor
+open class UIScene {
+    /// A scene.
+    public nonisolated init() {}
+}
+
 /// Stands in for UIKit's window scene where UIKit does not exist, so that StoreKit calls that take a scene
 /// (`beginRefundRequest(in:)`, `showManageSubscriptions(in:)`, `presentOfferCodeRedeemSheet(in:)`,
 /// `Message.display(in:)`) compile unchanged.
@@ -6,8 +14,18 @@
 /// There is no screen: the customer's part in each sheet comes from the test environment (`SKTestSession`'s sheet
 /// answers), and without one the sheet is answered with the defaults each call documents.
 @MainActor
-public final class UIWindowScene: Sendable {
-    /// A scene.
-    public nonisolated init() {}
+public final class UIWindowScene: UIScene {
+    /// A window scene.
+    public nonisolated override init() {
+        super.init()
+    }
+}
+
+extension Product {
+    /// Buys the product, confirming in `scene`; with no screen, exactly ``purchase(options:)``.
+    @MainActor
+    public func purchase(confirmIn scene: some UIScene, options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
+        try await purchase(options: options)
+    }
 }
 #endif

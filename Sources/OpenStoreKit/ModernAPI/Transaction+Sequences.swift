@@ -168,6 +168,8 @@ extension StoreKitDevice {
             case .other:
                 guard let records = try? await connection.transactions(query) else { return }
                 candidates = records
+            case .subscriptions:
+                return
             }
             var updated: [TransactionRecord] = []
             for record in candidates {
