@@ -1,5 +1,6 @@
 import AppStoreEngine
 import AppStoreFormats
+import Crypto
 import Foundation
 import OpenStoreKit
 import OpenStoreKitTest
@@ -112,6 +113,44 @@ struct StoreKit2Tests {
             #expect(await verifiedIDs(Transaction.all).isEmpty)
             await #expect(throws: Product.PurchaseError.invalidQuantity) { try await coins.purchase(options: [.quantity(11)]) }
         }
+    }
+
+    @Test("Promotional offers: a version 1 signature, a version 2 compact JWS, and SKTestSession.buyProduct's promotionalOffer(id:)")
+    func promotionalOffers() async throws {
+        let session = try makeSession()
+        let signer = PromotionalOfferSigner(privateKey: P256.Signing.PrivateKey(), keyID: "DEMOKEY", bundleID: session.environment.bundleID)
+        await session.engine.addPromotionalOfferKey(signer.key)
+        let offerID = "plus.monthly.comeback"
+        try await session.run {
+            let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
+            #expect(monthly.subscription?.promotionalOffers.map(\.id) == [offerID])
+            #expect(monthly.subscription?.promotionalOffers.first?.displayPrice == "$1.99")
+
+            let v1 = try signer.signV1(productID: Demo.monthly, offerID: offerID, nonce: UUID(), timestamp: Int64(testStart.timeIntervalSince1970 * 1000))
+            let signature = try #require(Data(base64Encoded: v1.signature))
+            let first = try #require(try await monthly.purchase(options: [
+                .promotionalOffer(offerID: offerID, keyID: v1.keyID, nonce: v1.nonce, signature: signature, timestamp: Int(v1.timestamp)),
+            ]).verifiedTransaction)
+            #expect(first.offer?.type == .promotional)
+            #expect(first.offer?.id == offerID)
+            #expect(first.price == Decimal(string: "1.99"))
+
+        }
+        // Version 2, for a customer of another store who is not subscribed yet.
+        let other = try makeSession()
+        await other.engine.addPromotionalOfferKey(signer.key)
+        try await other.run {
+            let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
+            let v2 = try signer.signV2(productID: Demo.monthly, offerID: offerID, issuerID: nil, nonce: UUID(), issuedAt: Int64(testStart.timeIntervalSince1970))
+            let options = Set(Product.PurchaseOption.promotionalOffer(offerID, compactJWS: v2))
+            let second = try #require(try await monthly.purchase(options: options).verifiedTransaction)
+            #expect(second.offer?.type == .promotional)
+            #expect(second.offer?.id == offerID)
+        }
+        let fresh = try makeSession()
+        let promoted = try await fresh.buyProduct(identifier: Demo.monthly, options: [.promotionalOffer(id: offerID)])
+        #expect(promoted.offer?.type == .promotional)
+        #expect(promoted.offer?.id == offerID)
     }
 
     @Test("The store's refusals become Apple's purchase errors; a failed Ask to Buy or interrupted purchase is pending")

@@ -153,7 +153,7 @@ extension VerificationResult where SignedType == Transaction {
     public var signedDate: Date { unsafePayloadValue.signedDate }
     /// The hash that ties the data to the device it was signed for.
     public var deviceVerification: Data { unsafePayloadValue.deviceVerification }
-    /// The nonce hashed into ``deviceVerification``.
+    /// The nonce hashed into `deviceVerification`.
     public var deviceVerificationNonce: UUID { unsafePayloadValue.deviceVerificationNonce }
 }
 
@@ -176,7 +176,7 @@ extension VerificationResult where SignedType == Product.SubscriptionInfo.Renewa
     public var signedDate: Date { unsafePayloadValue.signedDate }
     /// The hash that ties the data to the device it was signed for.
     public var deviceVerification: Data { unsafePayloadValue.deviceVerification }
-    /// The nonce hashed into ``deviceVerification``.
+    /// The nonce hashed into `deviceVerification`.
     public var deviceVerificationNonce: UUID { unsafePayloadValue.deviceVerificationNonce }
 }
 
@@ -199,6 +199,6 @@ extension VerificationResult where SignedType == AppTransaction {
     public var signedDate: Date { unsafePayloadValue.signedDate }
     /// The hash that ties the data to the device it was signed for.
     public var deviceVerification: Data { unsafePayloadValue.deviceVerification }
-    /// The nonce hashed into ``deviceVerification``.
+    /// The nonce hashed into `deviceVerification`.
     public var deviceVerificationNonce: UUID { unsafePayloadValue.deviceVerificationNonce }
 }
