@@ -153,6 +153,32 @@ struct StoreKit2Tests {
         #expect(promoted.offer?.id == offerID)
     }
 
+    @Test("onStorefrontChange: a storefront that changed since the app last looked asks whether to continue", arguments: [false, true])
+    func storefrontChangeDuringPurchase(shouldContinue: Bool) async throws {
+        let session = try makeSession()
+        var environment = session.environment
+        let connection = StorefrontChangingConnection(base: environment.connection, engine: session.engine, accountID: environment.accountID, to: "GBR")
+        environment.connection = connection
+        environment.appDirectory = environment.appDirectory.appendingPathComponent("changing", isDirectory: true)
+        let asked = Locked<[String]>([])
+        try await StoreKitDevice.$bound.withValue(environment) {
+            let premium = try #require(try await Product.products(for: [Demo.premium]).first)
+            connection.arm()
+            let option = Product.PurchaseOption.onStorefrontChange { storefront in
+                asked.withLock { $0.append(storefront.countryCode) }
+                return shouldContinue
+            }
+            if shouldContinue {
+                let transaction = try #require(try await premium.purchase(options: [option]).verifiedTransaction)
+                #expect(transaction.storefront.countryCode == "GBR")
+            } else {
+                await #expect(throws: Product.PurchaseError.productUnavailable) { try await premium.purchase(options: [option]) }
+                #expect(session.allTransactions().isEmpty)
+            }
+        }
+        #expect(asked.current == ["GBR"])
+    }
+
     @Test("The store's refusals become Apple's purchase errors; a failed Ask to Buy or interrupted purchase is pending")
     func purchaseErrors() async throws {
         let session = try makeSession()
@@ -366,6 +392,7 @@ struct StoreKit2Tests {
             #expect(parts.count == 3)
             #expect(result.headerData.isEmpty == false)
             #expect(result.signatureData.count == 64)
+            #expect(result.signature.rawRepresentation == result.signatureData)
             #expect(result.signedData == Data("\(parts[0]).\(parts[1])".utf8))
 
             let payload = String(decoding: result.payloadData, as: UTF8.self)

@@ -58,6 +58,9 @@ extension Product {
         let device = try StoreKitDevice.current()
         try device.throwSimulatedFailure(for: .purchase)
         let request = purchaseRequest(options: options, environment: device.environment)
+        if let handler = options.lazy.compactMap(\.storefrontChangeHandler).first {
+            try await checkStorefront(on: device, shouldContinue: handler)
+        }
         let record: TransactionRecord
         do {
             record = try await device.environment.connection.purchase(request)
@@ -76,6 +79,21 @@ extension Product {
             if code == SKError.Code.paymentCancelled.rawValue { return .userCancelled }
             throw Self.purchaseError(SKError.Code(rawValue: code) ?? .unknown)
         }
+    }
+
+    /// Asks `shouldContinue` whether to go on when the customer's storefront is not the one the app last saw.
+    ///
+    /// - Throws: ``PurchaseError/productUnavailable`` when it says no, as the Original API fails such a payment with
+    ///   `storeProductNotAvailable`.
+    private func checkStorefront(on device: StoreKitDevice, shouldContinue: @Sendable (Storefront) -> Bool) async throws {
+        let accountID = device.environment.accountID
+        let current = try await device.call { connection throws(StoreError) in try await connection.account(accountID) }.storefront
+        let previous = device.storefrontSeen.withLock { seen in
+            defer { seen = current }
+            return seen
+        }
+        guard let previous, previous != current, let storefront = Storefront(countryCode: current) else { return }
+        if !shouldContinue(storefront) { throw PurchaseError.productUnavailable }
     }
 
     /// The store's request for this product and the options.

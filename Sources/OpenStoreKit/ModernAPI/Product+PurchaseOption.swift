@@ -31,6 +31,11 @@ extension Product {
 
         let kind: Kind
 
+        /// The callback of ``onStorefrontChange(shouldContinuePurchase:)``.
+        var storefrontChangeHandler: (@Sendable (Storefront) -> Bool)? {
+            if case .onStorefrontChange(let handler) = kind { handler.shouldContinue } else { nil }
+        }
+
         /// The offer of ``promotionalOffer(id:)``, which only `SKTestSession.buyProduct(identifier:options:)` honours.
         package var promotionalOfferIdentifier: String? {
             if case .promotionalOfferID(let id) = kind { id } else { nil }

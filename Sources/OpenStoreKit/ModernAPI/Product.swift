@@ -91,6 +91,7 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable, CustomDebugS
         let (products, settings, account) = try await device.call { connection throws(StoreError) in
             (try await connection.products(for: wanted), try await connection.settings(), try await connection.account(accountID))
         }
+        device.storefrontSeen.withLock { $0 = account.storefront }
         let currency = AppStoreEngine.Storefront.named(account.storefront)?.currency ?? "USD"
         return products.map { Product($0, locale: settings.locale, currency: currency) }
     }

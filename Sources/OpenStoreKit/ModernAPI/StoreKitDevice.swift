@@ -9,7 +9,7 @@ import Foundation
 /// `Product.products(for:)`, `Transaction.updates` and the rest have no parameter for the store: they use the
 /// environment bound to the current task (`SKTestSession.run(_:)`), else the one of `SKPaymentQueue.default()`:
 /// the `OPENSTOREKIT_*` variables or the latest `.process` `SKTestSession`. So a purchase made with either API is
-/// seen by the other, as on iOS. There is one device object per app directory in a process.
+/// seen by the other, as on iOS. There is one device object per app directory and account in a process.
 package final class StoreKitDevice: Sendable {
     /// The app, account, device and store.
     package let environment: StoreEnvironment
@@ -17,6 +17,9 @@ package final class StoreKitDevice: Sendable {
     private let simulatedFailures = Locked<[FailableAPI: SimulatedFailure]>([:])
     /// What the customer does in the sheets StoreKit 2 would show, which have no screen here.
     package let sheets = Locked(SheetAnswers())
+    /// The storefront the app last saw through StoreKit 2 (loading products, a purchase): a purchase that finds
+    /// another one asks its `onStorefrontChange` option whether to continue.
+    let storefrontSeen = Locked<String?>(nil)
     /// How many of this device's update sequences (transactions, statuses, storefronts, purchase intents, messages)
     /// have read where the store stands and wait for changes: a test waits for one before it changes the store.
     package let listeningSequences = Locked(0)
@@ -30,9 +33,9 @@ package final class StoreKitDevice: Sendable {
 
     private static let registry = Locked<[String: StoreKitDevice]>([:])
 
-    /// The device of `environment`; one per app directory.
+    /// The device of `environment`; one per app directory and account.
     package static func of(_ environment: StoreEnvironment) -> StoreKitDevice {
-        let key = environment.appDirectory.standardizedFileURL.path
+        let key = registryKey(environment)
         return registry.withLock { devices in
             if let device = devices[key] { return device }
             let device = StoreKitDevice(environment: environment)
@@ -43,7 +46,11 @@ package final class StoreKitDevice: Sendable {
 
     /// Forgets the device of an app directory that is going away (an `SKTestSession` that ends).
     package static func forget(_ environment: StoreEnvironment) {
-        _ = registry.withLock { $0.removeValue(forKey: environment.appDirectory.standardizedFileURL.path) }
+        _ = registry.withLock { $0.removeValue(forKey: registryKey(environment)) }
+    }
+
+    private static func registryKey(_ environment: StoreEnvironment) -> String {
+        environment.appDirectory.standardizedFileURL.path + "\u{1F}" + environment.accountID
     }
 
     /// The device the current task's StoreKit 2 calls act as.

@@ -98,11 +98,11 @@ package struct SignedToken: Sendable, Hashable {
     package let payload: Data
     package let signature: Data
 
-    /// Splits a compact JWS; `nil` when it is not three base64url parts.
+    /// Splits a compact JWS; `nil` when it is not three base64url parts with a 64-byte ES256 signature.
     package init?(_ compact: String) {
         let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let header = Data(base64URL: parts[0]), let payload = Data(base64URL: parts[1]),
-              let signature = Data(base64URL: parts[2]) else { return nil }
+              let signature = Data(base64URL: parts[2]), signature.count == 64 else { return nil }
         self.compact = compact
         self.header = header
         self.payload = payload
@@ -127,10 +127,9 @@ extension Data {
 extension VerificationResult where SignedType: SignedValue {
     var token: SignedToken { unsafePayloadValue.signedToken }
 
-    /// The ES256 signature; a zero signature for a token whose signature is not 64 bytes (it never verified).
+    /// The ES256 signature. `SignedToken` holds only 64-byte signatures, the one size this initializer checks.
     var ecdsaSignature: P256.Signing.ECDSASignature {
-        (try? P256.Signing.ECDSASignature(rawRepresentation: token.signature))
-            ?? (try! P256.Signing.ECDSASignature(rawRepresentation: Data(count: 64)))
+        try! P256.Signing.ECDSASignature(rawRepresentation: token.signature)
     }
 }
 
