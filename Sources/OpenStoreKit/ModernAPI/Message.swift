@@ -22,13 +22,7 @@ public struct Message: Equatable, Hashable, Sendable {
         let device = Result { () throws(StoreKitError) in try StoreKitDevice.current() }
         return Messages { continuation in
             guard let device = try? device.get() else { return }
-            let changes = await device.environment.connection.changes()
-            await device.deliverMessages(to: continuation)
-            await device.listening {
-                for await _ in changes {
-                    await device.deliverMessages(to: continuation)
-                }
-            }
+            await device.followChanges { await device.deliverMessages(to: continuation) }
         }
     }
 
@@ -67,19 +61,12 @@ public struct Message: Equatable, Hashable, Sendable {
             self.produce = produce
         }
 
+        /// Iterates the sequence.
+        public typealias AsyncIterator = AsyncStream<Element>.Iterator
+
         /// Starts iterating.
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(base: producedStream(produce).makeAsyncIterator())
-        }
-
-        /// Iterates a ``Messages`` sequence.
-        public struct AsyncIterator: AsyncIteratorProtocol {
-            var base: AsyncStream<Element>.Iterator
-
-            /// The next message, or `nil` at the end.
-            public mutating func next() async -> Element? {
-                await base.next()
-            }
+            producedStream(produce).makeAsyncIterator()
         }
     }
 }

@@ -138,22 +138,17 @@ extension Product.SubscriptionInfo {
         /// The statuses of every subscription group of the app, one element per group.
         public static var all: AsyncStream<(groupID: String, statuses: [Product.SubscriptionInfo.Status])> {
             let device = Result { () throws(StoreKitError) in try StoreKitDevice.current() }
-            let (stream, continuation) = AsyncStream.makeStream(of: (groupID: String, statuses: [Product.SubscriptionInfo.Status]).self)
-            let task = Task {
-                if let device = try? device.get(), let statuses = try? await device.subscriptionStatuses({ _ in true }) {
-                    var groups: [String] = []
-                    var byGroup: [String: [Product.SubscriptionInfo.Status]] = [:]
-                    for status in statuses {
-                        let group = status.transaction.unsafePayloadValue.subscriptionGroupID ?? ""
-                        if byGroup[group] == nil { groups.append(group) }
-                        byGroup[group, default: []].append(status)
-                    }
-                    for group in groups { continuation.yield((groupID: group, statuses: byGroup[group] ?? [])) }
+            return producedStream { continuation in
+                guard let device = try? device.get(), let statuses = try? await device.subscriptionStatuses({ _ in true }) else { return }
+                var groups: [String] = []
+                var byGroup: [String: [Product.SubscriptionInfo.Status]] = [:]
+                for status in statuses {
+                    let group = status.transaction.unsafePayloadValue.subscriptionGroupID ?? ""
+                    if byGroup[group] == nil { groups.append(group) }
+                    byGroup[group, default: []].append(status)
                 }
-                continuation.finish()
+                for group in groups { continuation.yield((groupID: group, statuses: byGroup[group] ?? [])) }
             }
-            continuation.onTermination = { _ in task.cancel() }
-            return stream
         }
 
         /// An asynchronous sequence of subscription statuses.
@@ -167,26 +162,12 @@ extension Product.SubscriptionInfo {
                 self.produce = produce
             }
 
+            /// Iterates the sequence.
+            public typealias AsyncIterator = AsyncStream<Element>.Iterator
+
             /// Starts iterating.
             public func makeAsyncIterator() -> AsyncIterator {
-                let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .unbounded)
-                let produce = self.produce
-                let task = Task {
-                    await produce(continuation)
-                    continuation.finish()
-                }
-                continuation.onTermination = { _ in task.cancel() }
-                return AsyncIterator(base: stream.makeAsyncIterator())
-            }
-
-            /// Iterates a ``Statuses`` sequence.
-            public struct AsyncIterator: AsyncIteratorProtocol {
-                var base: AsyncStream<Element>.Iterator
-
-                /// The next status, or `nil` at the end.
-                public mutating func next() async -> Element? {
-                    await base.next()
-                }
+                producedStream(produce).makeAsyncIterator()
             }
         }
     }

@@ -19,13 +19,7 @@ public struct PurchaseIntent: Identifiable, Equatable, Sendable {
         let device = Result { () throws(StoreKitError) in try StoreKitDevice.current() }
         return PurchaseIntents { continuation in
             guard let device = try? device.get() else { return }
-            let changes = await device.environment.connection.changes()
-            await device.deliverPurchaseIntents(to: continuation)
-            await device.listening {
-                for await _ in changes {
-                    await device.deliverPurchaseIntents(to: continuation)
-                }
-            }
+            await device.followChanges { await device.deliverPurchaseIntents(to: continuation) }
         }
     }
 
@@ -40,19 +34,12 @@ public struct PurchaseIntent: Identifiable, Equatable, Sendable {
             self.produce = produce
         }
 
+        /// Iterates the sequence.
+        public typealias AsyncIterator = AsyncStream<Element>.Iterator
+
         /// Starts iterating.
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(base: producedStream(produce).makeAsyncIterator())
-        }
-
-        /// Iterates a ``PurchaseIntents`` sequence.
-        public struct AsyncIterator: AsyncIteratorProtocol {
-            var base: AsyncStream<Element>.Iterator
-
-            /// The next purchase intent, or `nil` at the end.
-            public mutating func next() async -> Element? {
-                await base.next()
-            }
+            producedStream(produce).makeAsyncIterator()
         }
     }
 }

@@ -65,6 +65,16 @@ package final class StoreKitDevice: Sendable {
         }
     }
 
+    /// Runs `deliver` now and again after each change of the store, until the iterating task is cancelled: the
+    /// loop of update sequences that look at the store as it is (purchase intents, messages).
+    func followChanges(_ deliver: () async -> Void) async {
+        let changes = await environment.connection.changes()
+        await deliver()
+        await listening {
+            for await _ in changes { await deliver() }
+        }
+    }
+
     /// Counts an update sequence as listening until `body` returns.
     func listening(_ body: () async -> Void) async {
         listeningSequences.withLock { $0 += 1 }

@@ -62,19 +62,12 @@ public struct Storefront: Identifiable, Equatable, Hashable, Sendable {
             self.produce = produce
         }
 
+        /// Iterates the sequence.
+        public typealias AsyncIterator = AsyncStream<Element>.Iterator
+
         /// Starts iterating.
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(base: producedStream(produce).makeAsyncIterator())
-        }
-
-        /// Iterates a ``Storefronts`` sequence.
-        public struct AsyncIterator: AsyncIteratorProtocol {
-            var base: AsyncStream<Element>.Iterator
-
-            /// The next storefront, or `nil` at the end.
-            public mutating func next() async -> Element? {
-                await base.next()
-            }
+            producedStream(produce).makeAsyncIterator()
         }
     }
 }

@@ -26,19 +26,12 @@ extension Transaction {
             }
         }
 
+        /// Iterates the sequence.
+        public typealias AsyncIterator = AsyncStream<Element>.Iterator
+
         /// Starts iterating.
         public func makeAsyncIterator() -> AsyncIterator {
-            AsyncIterator(base: producedStream(produce).makeAsyncIterator())
-        }
-
-        /// Iterates a ``Transactions`` sequence.
-        public struct AsyncIterator: AsyncIteratorProtocol {
-            var base: AsyncStream<Element>.Iterator
-
-            /// The next transaction, or `nil` at the end.
-            public mutating func next() async -> Element? {
-                await base.next()
-            }
+            producedStream(produce).makeAsyncIterator()
         }
     }
 
