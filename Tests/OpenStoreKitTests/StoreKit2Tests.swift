@@ -192,6 +192,12 @@ struct StoreKit2Tests {
             let signature = Product.SubscriptionOffer.Signature(keyID: "KEY", nonce: UUID(), timestamp: 0, signature: Data(count: 70))
             await #expect(throws: Product.PurchaseError.self) { try await monthly.purchase(options: [.promotionalOffer(offerID: "none", signature: signature)]) }
 
+            guard case .pending = try await premium.purchase(options: [.simulatesAskToBuyInSandbox(true)]) else {
+                Issue.record("a purchase that simulates Ask to Buy is pending")
+                return
+            }
+            #expect(session.allTransactions().last?.pendingAskToBuyConfirmation == true)
+
             session.interruptedPurchasesEnabled = true
             guard case .pending = try await premium.purchase() else {
                 Issue.record("an interrupted purchase is pending")
@@ -328,7 +334,7 @@ struct StoreKit2Tests {
         }
     }
 
-    @Test("Billing retry with a grace period: the status says inGracePeriod and the customer stays entitled")
+    @Test("Billing retry: in a grace period the customer stays entitled; without one the status is inBillingRetryPeriod and a message comes")
     func gracePeriod() async throws {
         let session = try makeSession()
         session.shouldEnterBillingRetryOnRenewal = true
@@ -343,6 +349,22 @@ struct StoreKit2Tests {
             #expect(renewal.isInBillingRetry)
             #expect(renewal.gracePeriodExpirationDate != nil)
             #expect(await verifiedIDs(Transaction.currentEntitlements) == [purchase.id])
+        }
+
+        // Without a grace period the customer loses the service while the App Store retries, and the app gets a
+        // billing-issue message.
+        let retrying = try makeSession()
+        retrying.shouldEnterBillingRetryOnRenewal = true
+        try await retrying.run {
+            let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
+            _ = try await monthly.purchase()
+            try await retrying.advanceTime(by: 8 * 86_400)
+            let status = try #require(try await monthly.subscription?.status.first)
+            #expect(status.state == .inBillingRetryPeriod)
+            #expect(try status.renewalInfo.payloadValue.isInBillingRetry)
+            #expect(await verifiedIDs(Transaction.currentEntitlements).isEmpty)
+            var messages = Message.messages.makeAsyncIterator()
+            #expect(await messages.next()?.reason == .billingIssue)
         }
     }
 
