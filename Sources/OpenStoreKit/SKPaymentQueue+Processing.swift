@@ -52,7 +52,7 @@ extension SKPaymentQueue {
             state.withLock { $0.known[record.id] = transaction }
             var snapshot = await self.snapshot(for: record, in: environment)
             attachDownloads(&snapshot, to: transaction)
-            if record.state == .purchased { receiptMayHaveChanged() }
+            if record.state == .purchased { await receiptMayHaveChanged(in: environment) }
             deliver([(transaction, snapshot)])
         } catch {
             fail(transaction, SKError(error, purchase: true))
@@ -104,7 +104,7 @@ extension SKPaymentQueue {
                 state.withLock { $0.known[record.id] = transaction }
                 updates.append((transaction, snapshot))
             }
-            receiptMayHaveChanged()
+            await receiptMayHaveChanged(in: environment)
             if !updates.isEmpty { deliver(updates) }
             tellObservers { $0.paymentQueueRestoreCompletedTransactionsFinished(self) }
         } catch {
@@ -187,7 +187,7 @@ extension SKPaymentQueue {
             return Array(gone.values)
         }
         if updates.contains(where: { $0.1.state == .purchased || $0.1.state == .restored }) {
-            receiptMayHaveChanged()
+            await receiptMayHaveChanged(in: environment)
         }
         if !updates.isEmpty { deliver(updates) }
         if !removed.isEmpty {

@@ -54,6 +54,9 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         /// Changes that may have made the receipt on the device out of date, and how many a written receipt covers.
         var receiptChanges = 0
         var receiptChangesWritten = 0
+        /// Whether the app was given the receipt's URL: it may read the file at any time from now on, so the queue
+        /// keeps the file current itself.
+        var receiptURLHandedOut = false
         /// Price increases the queue asked its delegate about, and what became of them.
         var priceConsents = PriceConsents()
         /// The code a customer types into the offer-code redemption sheet; `nil` closes it.
@@ -440,11 +443,13 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     }
 
     /// The app receipt's file on this device — what `Bundle.main.appStoreReceiptURL` gives on Apple platforms,
-    /// which Foundation on Linux cannot provide. `nil` until the receipt exists: after the first purchase,
-    /// a restore or an `SKReceiptRefreshRequest`.
+    /// which Foundation on Linux cannot provide. As on iOS, the URL is there from launch whenever the process has a
+    /// store; the file appears with the first purchase (or a restore or `SKReceiptRefreshRequest` that finds one).
+    /// `nil` only when the process has no store.
     ///
-    /// The receipt is signed when the app asks for it, not on every purchase: when purchases, restores or
-    /// refunds changed what it lists since it was last written, this call writes it anew before it returns.
+    /// The receipt is signed when the app first asks for the URL, not on every purchase while nobody reads it. Once
+    /// the app has the URL, it may read the file whenever it likes, so the queue writes the file anew whenever
+    /// purchases, restores or refunds change what it lists, before observers hear of the change.
     ///
     /// ```swift
     /// #if canImport(StoreKit)
@@ -455,19 +460,36 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
     /// ```
     public var appStoreReceiptURL: URL? {
         guard let environment = try? environment() else { return nil }
-        let url = environment.receiptURL
-        let (changes, written) = state.withLock { ($0.receiptChanges, $0.receiptChangesWritten) }
+        let (changes, written) = state.withLock { state in
+            state.receiptURLHandedOut = true
+            return (state.receiptChanges, state.receiptChangesWritten)
+        }
         if changes > written {
             let update = BlockingBridge.wait { () async -> ReceiptUpdate in await self.updateReceipt(in: environment, afterPurchase: false) }
             if update == .written || update == .noPurchases {
                 state.withLock { $0.receiptChangesWritten = max($0.receiptChangesWritten, changes) }
             }
         }
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        return environment.receiptURL
     }
 
-    /// Notes that the receipt may no longer list what the store has; the next ``appStoreReceiptURL`` writes it.
-    func receiptMayHaveChanged() {
-        state.withLock { $0.receiptChanges += 1 }
+    /// Whether the receipt file exists, without writing it: `appStoreReceiptURL` now names the file before it exists.
+    var receiptFileExists: Bool {
+        guard let environment = try? environment() else { return false }
+        return FileManager.default.fileExists(atPath: environment.receiptURL.path)
+    }
+
+    /// Notes that the receipt may no longer list what the store has. When the app holds the receipt's URL, the
+    /// receipt is written now, before the caller tells observers; otherwise the next ``appStoreReceiptURL`` writes it.
+    func receiptMayHaveChanged(in environment: StoreEnvironment) async {
+        let (handedOut, changes) = state.withLock { state in
+            state.receiptChanges += 1
+            return (state.receiptURLHandedOut, state.receiptChanges)
+        }
+        guard handedOut else { return }
+        let update = await updateReceipt(in: environment, afterPurchase: false)
+        if update == .written || update == .noPurchases {
+            state.withLock { $0.receiptChangesWritten = max($0.receiptChangesWritten, changes) }
+        }
     }
 }

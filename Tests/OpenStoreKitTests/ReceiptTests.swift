@@ -15,15 +15,35 @@ struct ReceiptTests {
         return try await verifier.verify(try Data(contentsOf: url), deviceIdentifier: harness.session.environment.deviceID).get()
     }
 
-    @Test("There is no receipt before the first purchase, even after a refresh or a restore")
+    @Test("The receipt URL is there from launch, as on iOS; no file before the first purchase, even after a refresh or a restore")
     func noReceiptBeforePurchase() async throws {
         let harness = try Harness(autoFinish: true)
-        #expect(harness.queue.appStoreReceiptURL == nil)
+        let url = try #require(harness.queue.appStoreReceiptURL)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
         try await RefreshRunner.refresh(harness.queue)
-        #expect(harness.queue.appStoreReceiptURL == nil)
+        #expect(harness.queue.appStoreReceiptURL == url)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
         harness.queue.restoreCompletedTransactions()
         try await harness.spy.waitForRestoreFinished()
-        #expect(harness.queue.appStoreReceiptURL == nil)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test("Code that reads the receipt URL once at launch finds the receipt there after each purchase, before its observer hears of it")
+    func urlReadOnceAtLaunch() async throws {
+        let harness = try Harness(autoFinish: true)
+        let url = try #require(harness.queue.appStoreReceiptURL)
+        let receiptWhenDelivered = Locked<[String]>([])
+        harness.spy.onUpdate { transaction in
+            guard transaction.transactionState == .purchased, let data = try? Data(contentsOf: url),
+                  let receipt = try? AppReceipt(receiptData: data) else { return }
+            receiptWhenDelivered.withLock { $0 = receipt.inAppPurchases.map(\.productID) }
+        }
+        try await harness.buy(Demo.premium)
+        try await harness.spy.waitForTransaction(Demo.premium, .purchased)
+        #expect(receiptWhenDelivered.current == [Demo.premium])
+        try await harness.buy(Demo.darkTheme)
+        try await harness.spy.waitForTransaction(Demo.darkTheme, .purchased)
+        #expect(Set(receiptWhenDelivered.current) == [Demo.premium, Demo.darkTheme])
     }
 
     @Test("The receipt appears with the first purchase, signed for the device, before the observer hears of the purchase")
@@ -32,7 +52,8 @@ struct ReceiptTests {
         let receiptWhenDelivered = Locked<Bool?>(nil)
         let queue = harness.queue
         harness.spy.onUpdate { transaction in
-            if transaction.transactionState == .purchased { receiptWhenDelivered.withLock { $0 = queue.appStoreReceiptURL != nil } }
+            guard transaction.transactionState == .purchased, let url = queue.appStoreReceiptURL else { return }
+            receiptWhenDelivered.withLock { $0 = FileManager.default.fileExists(atPath: url.path) }
         }
         try await harness.buy(Demo.coins)
         try await harness.spy.waitForTransaction(Demo.coins, .purchased)
@@ -86,7 +107,7 @@ struct ReceiptTests {
         try await harness.spy.waitForTransaction(Demo.darkTheme, .purchased)
         let url = try #require(harness.queue.appStoreReceiptURL)
         try FileManager.default.removeItem(at: url)
-        #expect(harness.queue.appStoreReceiptURL == nil)
+        #expect(!FileManager.default.fileExists(atPath: url.path))
         try await RefreshRunner.refresh(harness.queue)
         #expect(try await verifiedReceipt(harness).inAppPurchases.map(\.productID) == [Demo.darkTheme])
     }
