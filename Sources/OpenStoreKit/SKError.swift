@@ -78,6 +78,11 @@ public struct SKError: CustomNSError, Hashable, Error, Sendable {
     /// The user info, as on an `NSError`: at least a localized description saying what happened.
     public var userInfo: [String: Any] { errorUserInfo }
 
+    /// The error as an `NSError` of ``SKErrorDomain``, as Apple's bridged `SKError` exposes it.
+    public var _nsError: NSError {
+        NSError(domain: SKErrorDomain, code: code.rawValue, userInfo: errorUserInfo)
+    }
+
     /// `"SKErrorDomain"`.
     public static var errorDomain: String { SKErrorDomain }
 

@@ -14,4 +14,19 @@ struct ModuleTests {
         #expect(SKError(_nsError: error).code == .paymentCancelled)
         #expect(Date(timeIntervalSince1970: 0) < Date())
     }
+
+    @Test("SKError bridges to and from NSError as Apple's does")
+    func errorBridging() {
+        let error = SKError(.storeProductNotAvailable, userInfo: [NSLocalizedDescriptionKey: "Not in this storefront."])
+        let bridged = error._nsError
+        #expect(bridged.domain == SKErrorDomain)
+        #expect(bridged.code == SKError.Code.storeProductNotAvailable.rawValue)
+        #expect(bridged.localizedDescription == "Not in this storefront.")
+        #expect((error as NSError).domain == SKErrorDomain)
+        #expect((error as NSError).code == 5)
+        let back = SKError(_nsError: bridged)
+        #expect(back == error)
+        #expect(back.userInfo[NSLocalizedDescriptionKey] as? String == "Not in this storefront.")
+        #expect(SKError.errorDomain == "SKErrorDomain")
+    }
 }
