@@ -4,7 +4,7 @@
 //
 //   OPENSTOREKIT_CONFIG=Examples/Demo.storekit OPENSTOREKIT_DATA_DIR=/tmp/demo-store swift run InAppPurchases
 //
-// Purchases land in the data directory: `storekit transactions --data-dir /tmp/demo-store` lists them.
+// Purchases land in the data directory: `storekit tx list --data-dir /tmp/demo-store` lists them.
 #if canImport(StoreKit)
 import StoreKit
 #else

@@ -12,8 +12,8 @@ import Foundation
 //
 //   OPENSTOREKIT_CONFIG=Examples/Demo.storekit OPENSTOREKIT_DATA_DIR=/tmp/demo-store swift run ModernStore
 //
-// Purchases land in the data directory: `storekit transactions --data-dir /tmp/demo-store` lists them, and what
-// `storekit purchase` or `storekit refund` do there reaches the running app through `Transaction.updates`.
+// Purchases land in the data directory: `storekit tx list --data-dir /tmp/demo-store` lists them, and what
+// `storekit purchase` or `storekit tx refund` do there reaches the running app through `Transaction.updates`.
 
 let usage = "products, buy <product-id>, entitlements, status, refund <transaction-id>, sync, help, quit"
 

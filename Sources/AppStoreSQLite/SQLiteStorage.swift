@@ -269,6 +269,12 @@ private struct SQLiteTransaction: StorageTransaction {
         return try String.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { try Self.decode(NotificationRecord.self, from: $0) }
     }
 
+    func notification(id: UUID) throws -> NotificationRecord? {
+        try String.fetchOne(
+            try db.cachedStatement(sql: "SELECT body FROM notification WHERE tenant = ? AND id = ?"), arguments: [tenant, id.uuidString]
+        ).map { try Self.decode(NotificationRecord.self, from: $0) }
+    }
+
     func notificationsDue(by date: Date, limit: Int) throws -> [NotificationRecord] {
         try String.fetchAll(
             try db.cachedStatement(

@@ -34,16 +34,21 @@ actor ChangeFeed {
         listener = Task { [weak self] in
             for await event in events {
                 guard let self else { return }
-                await self.record(Self.change(for: event))
+                if let change = Self.change(for: event) { await self.record(change) }
             }
         }
     }
 
-    private static func change(for event: StoreEvent) -> ChangeBatch.Change {
+    /// What devices hear of an event; `nil` for what no device holds.
+    private static func change(for event: StoreEvent) -> ChangeBatch.Change? {
         switch event {
         case .transactionUpdated(let record): .transactions([record])
         case .subscriptionsChanged(let subscriptions): .subscriptions(subscriptions)
-        default: .other
+        case .transactionsRevoked, .transactionsDeleted, .transactionsCleared, .storefrontChanged, .purchaseIntentAdded,
+             .priceIncreaseConsentRequested:
+            .other
+        // Renewals the clock brought were announced on their own.
+        case .notificationsChanged, .clockMoved, .settingsChanged: nil
         }
     }
 

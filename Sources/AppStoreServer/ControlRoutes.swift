@@ -21,10 +21,12 @@ struct ControlClockRequest: Decodable {
     var to: String?
 }
 
-/// `GET /control/clock`.
+/// `GET /control/clock`, and what moving it answers.
 struct ControlClockResponse: Encodable {
     var now: String
     var timeRate: Int
+    /// After a move: the notifications the renewals, expiries and retries on the way wrote, oldest first.
+    var fired: [NotificationLogEntry]?
 }
 
 /// The body of `PUT /control/settings`: the switches to change; others stay.
@@ -95,6 +97,8 @@ struct ControlRoutes {
         control.post("clock/advance") { request, context in
             let body = try? await request.decode(as: ControlClockRequest.self, context: context)
             return try await answer {
+                let before = engine.clock.now()
+                let earlier = Set(try await engine.notifications(NotificationQuery(startDate: before)).map(\.id))
                 if let text = body?.by {
                     let now = engine.clock.now()
                     guard let duration = ClockDuration(parsing: text), let target = duration.added(to: now) else {
@@ -109,7 +113,11 @@ struct ControlRoutes {
                 } else {
                     throw ControlError.badRequest("Give {\"by\": \"1mo\"} or {\"to\": \"2027-01-01T00:00:00Z\"}.")
                 }
-                return ControlClockResponse(now: engine.clock.now().formatted(.iso8601), timeRate: await engine.settings.timeRate.rawValue)
+                let fired = try await engine.notifications(NotificationQuery(startDate: before)).filter { !earlier.contains($0.id) }
+                return ControlClockResponse(
+                    now: engine.clock.now().formatted(.iso8601), timeRate: await engine.settings.timeRate.rawValue,
+                    fired: fired.map(NotificationLogEntry.init)
+                )
             }
         }
         control.put("clock/rate") { request, context in
@@ -162,6 +170,9 @@ struct ControlRoutes {
                 let revoked = try await engine.leaveFamily(accountID: context.parameters.get("account") ?? "")
                 return ["revoked": revoked.map { String($0.id) }]
             }
+        }
+        control.get("settings") { _, _ in
+            try await answer { await engine.settings }
         }
         control.put("settings") { request, context in
             let body = try? await request.decode(as: ControlSettingsRequest.self, context: context)
@@ -283,17 +294,34 @@ struct ControlRoutes {
                 return destinations
             }
         }
-        control.get("notifications") { _, _ in
+        control.get("notifications") { request, _ in
             try await answer {
-                try await engine.notifications().map { notification in
-                    [
-                        "notificationUUID": notification.id.uuidString.lowercased(), "notificationType": notification.type.rawValue,
-                        "subtype": notification.subtype?.rawValue ?? "", "date": notification.date.formatted(.iso8601),
-                        "transactionId": String(notification.transactionID), "delivery": notification.delivery.state.rawValue,
-                    ]
+                let parameters = request.uri.queryParameters
+                let since = try parameters["since"].map { text in
+                    guard let date = try? Date(String(text), strategy: .iso8601) else {
+                        throw ControlError.badRequest("since=\"\(text)\" is not an ISO 8601 date such as 2027-01-01T00:00:00Z.")
+                    }
+                    return date
                 }
+                let query = NotificationQuery(bundleID: parameters["bundleId"].map(String.init), startDate: since)
+                return try await engine.notifications(query).map(NotificationLogEntry.init)
             }
         }
+        control.get("notifications/:uuid") { _, context in
+            try await answer { try await NotificationLogEntry.signed(try await engine.notification(id: try notificationID(context)), by: engine) }
+        }
+        control.post("notifications/:uuid/redeliver") { _, context in
+            try await answer { NotificationLogEntry(try await engine.redeliverNotification(id: try notificationID(context))) }
+        }
+        ControlEventStream(engine: engine).add(to: router)
+    }
+
+    private func notificationID(_ context: BasicRequestContext) throws -> UUID {
+        let text = context.parameters.get("uuid") ?? ""
+        guard let id = UUID(uuidString: text) else {
+            throw ControlError.badRequest("\"\(text)\" is not a notification identifier (a notificationUUID such as 6b3e5c1e-…).")
+        }
+        return id
     }
 
     private func id(_ context: BasicRequestContext) throws -> UInt64 {
@@ -313,7 +341,7 @@ struct ControlRoutes {
         } catch let error as ControlError {
             return try json(["error": error.message], status: .badRequest)
         } catch let error as StoreError {
-            let status: HTTPResponse.Status = error == .unknownTransaction || error == .unknownProduct ? .notFound : .badRequest
+            let status: HTTPResponse.Status = [.unknownTransaction, .unknownProduct, .unknownNotification].contains(error) ? .notFound : .badRequest
             return try json(["error": error.message], status: status)
         }
     }

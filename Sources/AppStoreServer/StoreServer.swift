@@ -32,6 +32,11 @@ public struct StoreServer: Sendable {
     /// The keys of this store alone, accepted besides ``apiKeys`` (the server's, valid for every tenant): a tenant's
     /// own keys, made with `POST /t/{tenant}/control/keys`.
     public var ownAPIKeys: ServerAPIKeyRing?
+    /// Where this store's routes start, for the links of the transaction manager's page: `/`, or `/t/{tenant}/` for
+    /// a tenant's routes.
+    var basePath = "/"
+    /// For a tenant's routes: the name of the store at the server's bare paths, for the page's tenant picker.
+    var serverStoreName: String?
 
     /// Creates a server for `engine`.
     ///
@@ -87,6 +92,9 @@ public struct StoreServer: Sendable {
         }
         DeviceRoutes(engine: engine, feed: ChangeFeed(following: engine)).add(to: router)
         ControlRoutes(engine: engine, notificationSender: notificationSender).add(to: router)
+        TransactionManagerRoutes(
+            engine: engine, notificationSender: notificationSender, tenants: tenants, basePath: basePath, serverStoreName: serverStoreName
+        ).add(to: router)
         ServerAPIRoutes(
             engine: engine, authenticator: authenticator, notificationSender: notificationSender, logger: logger
         ).add(to: router)

@@ -202,6 +202,10 @@ public actor TenantDirectory {
         )
         tenantServer.sharedSecrets = server.sharedSecrets
         tenantServer.ownAPIKeys = try keyRing(of: name)
+        // The tenant's routes are not server-wide: the directory serves only its page's tenant picker there.
+        tenantServer.tenants = self
+        tenantServer.basePath = "/t/\(name)/"
+        tenantServer.serverStoreName = server.engine.tenantID
         let responder = tenantServer.makeRouter(serverWide: false).buildResponder()
         responders[name] = responder
         return responder

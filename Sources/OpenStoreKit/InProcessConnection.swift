@@ -134,7 +134,12 @@ public final class InProcessConnection: StoreConnection {
                         switch event {
                         case .transactionUpdated(let record): continuation.yield(.transactions([record]))
                         case .subscriptionsChanged(let subscriptions): continuation.yield(.subscriptions(subscriptions))
-                        default: continuation.yield(.other)
+                        case .transactionsRevoked, .transactionsDeleted, .transactionsCleared, .storefrontChanged,
+                             .purchaseIntentAdded, .priceIncreaseConsentRequested:
+                            continuation.yield(.other)
+                        case .notificationsChanged, .clockMoved, .settingsChanged:
+                            // Nothing a device holds: renewals the clock brought were announced on their own.
+                            break
                         }
                     }
                 }

@@ -48,8 +48,7 @@ struct ClockStoreOptions: ParsableArguments {
 
     /// The running server's store to act on instead, with `--server`.
     func serverStore() throws -> ServerControl? {
-        guard try remote.serverURL() != nil else { return nil }
-        return try remote.control(location: location) { nil } as? ServerControl
+        try remote.serverControl(location: location)
     }
 
     /// A line that says where deferred events go, when no configuration was given.

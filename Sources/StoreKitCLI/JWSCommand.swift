@@ -52,13 +52,13 @@ struct JWSCommand: AsyncParsableCommand {
             let chain = JWSRendering.chain(jws)
             if json {
                 print(JSONValue.object([
-                    .init(key: "header", value: JWSRendering.headerWithoutCertificates(jws)),
+                    .init(key: "header", value: jws.readableHeader),
                     .init(key: "chain", value: chain),
                     .init(key: "payload", value: payload),
                 ]).prettyPrinted)
             } else {
                 print("header:")
-                print(JWSRendering.headerWithoutCertificates(jws).prettyPrinted)
+                print(jws.readableHeader.prettyPrinted)
                 print("chain:")
                 if case .array(let certificates) = chain {
                     for (index, certificate) in certificates.enumerated() {
@@ -172,19 +172,8 @@ extension FormatsCLI {
     }
 }
 
-/// Renderings of a JWS header and chain.
+/// Renderings of a JWS's certificate chain.
 enum JWSRendering {
-    /// The header with each x5c entry shortened to its length, so the output stays readable.
-    static func headerWithoutCertificates(_ jws: CompactJWS) -> JSONValue {
-        guard case .object(let members) = jws.header else { return jws.header }
-        return .object(members.map { member in
-            guard member.key == "x5c", case .array(let entries) = member.value else { return member }
-            return .init(key: "x5c", value: .array(entries.map { entry in
-                .string("<\((entry.stringValue ?? "").count) base64 characters>")
-            }))
-        })
-    }
-
     static func chain(_ jws: CompactJWS) -> JSONValue {
         let certificates = (try? jws.certificates) ?? []
         return .array(certificates.map { certificate in

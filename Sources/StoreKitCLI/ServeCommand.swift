@@ -40,9 +40,10 @@ struct ServeCommand: AsyncParsableCommand {
         without one accepts any password.
 
         With --notification-url the server sends App Store Server Notifications V2 as the App Store does: each change \
-        in the store's outbox (see `storekit notifications`) is POSTed as {"signedPayload": "<JWS>"}, and an answer \
+        in the store's outbox is POSTed as {"signedPayload": "<JWS>"}, and an answer \
         other than 200–206 is retried 1, 12, 24, 48 and 72 hours later on the store's clock, in order per original \
-        transaction. Attempts are saved, so a restart resumes where it stopped. Give one URL for every app, or \
+        transaction. Attempts are saved, so a restart resumes where it stopped; `storekit notifications list` shows \
+        them, and `storekit notifications redeliver UUID` sends a notification again. Give one URL for every app, or \
         BUNDLE_ID=URL for one app (repeatable).
 
         Example:

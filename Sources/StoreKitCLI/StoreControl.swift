@@ -37,6 +37,17 @@ protocol StoreControl: Sendable {
     func promote(productID: String, accountID: String, bundleID: String, winBackOfferID: String?) async throws -> PurchaseIntentRecord
     /// An account's auto-renewable subscriptions, every app's when `bundleID` is `nil`.
     func subscriptions(accountID: String, bundleID: String?) async throws -> [SubscriptionRecord]
+    /// One transaction, with its JWS when it completed.
+    func transaction(_ id: UInt64) async throws -> TransactionSummary
+    /// The subscription a transaction belongs to; `nil` when it is not of an auto-renewable subscription.
+    func subscription(of transaction: TransactionSummary) async throws -> SubscriptionRecord?
+    /// The notifications of the store's outbox that match the query, oldest first; with `signed`, each with the
+    /// `signedPayload` an app server receives.
+    func notifications(_ query: NotificationQuery, signed: Bool) async throws -> [NotificationLogEntry]
+    /// One notification of the outbox, with its `signedPayload`.
+    func notification(_ id: UUID) async throws -> NotificationLogEntry
+    /// Sends a notification again: pending from now with a full retry schedule, its earlier attempts kept.
+    func redeliver(notification id: UUID) async throws -> NotificationLogEntry
 }
 
 /// What `approve`, `decline` and `resolve` do.
@@ -110,6 +121,36 @@ struct EngineControl: StoreControl {
     func subscriptions(accountID: String, bundleID: String?) async throws -> [SubscriptionRecord] {
         try await engine.subscriptions(accountID: accountID, bundleID: bundleID)
     }
+
+    func transaction(_ id: UInt64) async throws -> TransactionSummary {
+        try await TransactionSummary.signed(try await engine.transaction(id), by: engine)
+    }
+
+    func subscription(of transaction: TransactionSummary) async throws -> SubscriptionRecord? {
+        guard let id = UInt64(transaction.transactionId) else { return nil }
+        do throws(StoreError) {
+            return try await engine.subscription(forTransaction: id)
+        } catch {
+            if error == .invalidProductType { return nil }
+            throw error
+        }
+    }
+
+    func notifications(_ query: NotificationQuery, signed: Bool) async throws -> [NotificationLogEntry] {
+        var entries: [NotificationLogEntry] = []
+        for notification in try await engine.notifications(query) {
+            entries.append(signed ? try await NotificationLogEntry.signed(notification, by: engine) : NotificationLogEntry(notification))
+        }
+        return entries
+    }
+
+    func notification(_ id: UUID) async throws -> NotificationLogEntry {
+        try await NotificationLogEntry.signed(try await engine.notification(id: id), by: engine)
+    }
+
+    func redeliver(notification id: UUID) async throws -> NotificationLogEntry {
+        NotificationLogEntry(try await engine.redeliverNotification(id: id))
+    }
 }
 
 /// A running `storekit serve`'s store (or one of its tenants), through the control API.
@@ -177,6 +218,46 @@ struct ServerControl: StoreControl {
         return try await call("GET", "control/subscriptions", query: query)
     }
 
+    func transaction(_ id: UInt64) async throws -> TransactionSummary {
+        try await call("GET", "control/transactions/\(id)")
+    }
+
+    func subscription(of transaction: TransactionSummary) async throws -> SubscriptionRecord? {
+        try await subscriptions(accountID: transaction.account, bundleID: transaction.bundleId)
+            .first { String($0.id) == transaction.originalTransactionId }
+    }
+
+    func notifications(_ query: NotificationQuery, signed: Bool) async throws -> [NotificationLogEntry] {
+        var parameters: [URLQueryItem] = []
+        if let bundle = query.bundleID { parameters.append(URLQueryItem(name: "bundleId", value: bundle)) }
+        if let since = query.startDate { parameters.append(URLQueryItem(name: "since", value: since.formatted(.iso8601))) }
+        let entries: [NotificationLogEntry] = try await call("GET", "control/notifications", query: parameters)
+        guard signed else { return entries }
+        var signedEntries: [NotificationLogEntry] = []
+        for entry in entries {
+            signedEntries.append(try await call("GET", "control/notifications/\(entry.notificationUUID)"))
+        }
+        return signedEntries
+    }
+
+    func notification(_ id: UUID) async throws -> NotificationLogEntry {
+        try await call("GET", "control/notifications/\(id.uuidString.lowercased())")
+    }
+
+    func redeliver(notification id: UUID) async throws -> NotificationLogEntry {
+        try await call("POST", "control/notifications/\(id.uuidString.lowercased())/redeliver")
+    }
+
+    /// The store's settings: its test switches, storefront and locale.
+    func settings() async throws -> StoreSettings {
+        try await call("GET", "control/settings")
+    }
+
+    /// Changes the settings named in `changes` (the control API's field names); the settings afterwards.
+    func updateSettings(_ changes: [String: Any]) async throws -> StoreSettings {
+        try await call("PUT", "control/settings", changes)
+    }
+
     /// Sends a control request and decodes its JSON answer; a refusal becomes a `ValidationError` with the server's
     /// message.
     func call<Answer: Decodable>(_ method: String, _ path: String, _ body: [String: Any]? = nil, query: [URLQueryItem] = []) async throws -> Answer {
@@ -232,13 +313,22 @@ struct ServerOptions: ParsableArguments {
     /// The store to act on: the server's (its tenant's with `--tenant`), else the data directory's, opened with the
     /// configuration `configuration` loads — which only a store in the data directory needs.
     func control(location: StoreLocationOptions, configuration: () throws -> StoreKitConfigurationFile?) throws -> any StoreControl {
-        if let server = try serverURL() {
-            var base = server.path.hasSuffix("/") ? server : server.appendingPathComponent("", isDirectory: true)
-            if location.resolvedTenant != StoreDefaults.tenant {
-                base = base.appendingPathComponent("t", isDirectory: true).appendingPathComponent(location.resolvedTenant, isDirectory: true)
-            }
-            return ServerControl(baseURL: base)
-        }
+        if let server = try serverControl(location: location) { return server }
         return EngineControl(engine: try location.openStore(configuration: try configuration()))
+    }
+
+    /// The running server's store (its tenant's with `--tenant`) when `--server` or `$OPENSTOREKIT_SERVER` names one.
+    func serverControl(location: StoreLocationOptions) throws -> ServerControl? {
+        guard let server = try serverURL() else { return nil }
+        var base = server.path.hasSuffix("/") ? server : server.appendingPathComponent("", isDirectory: true)
+        if location.resolvedTenant != StoreDefaults.tenant {
+            base = base.appendingPathComponent("t", isDirectory: true).appendingPathComponent(location.resolvedTenant, isDirectory: true)
+        }
+        return ServerControl(baseURL: base)
+    }
+
+    /// Where the command acts, for messages: the server, or the data directory.
+    func place(location: StoreLocationOptions) throws -> String {
+        try serverURL().map { "the server at \($0.absoluteString)" } ?? location.directory.url.path
     }
 }

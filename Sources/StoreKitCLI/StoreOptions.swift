@@ -56,7 +56,7 @@ func loadConfiguration(_ path: String) throws -> StoreKitConfigurationFile {
 /// Parses a transaction identifier argument.
 func parseTransactionID(_ text: String) throws -> UInt64 {
     guard let id = UInt64(text) else {
-        throw ValidationError("\"\(text)\" is not a transaction identifier. Use the number `storekit transactions` lists, e.g. 2000000000000001.")
+        throw ValidationError("\"\(text)\" is not a transaction identifier. Use the number `storekit tx list` prints, e.g. 2000000000000001.")
     }
     return id
 }

@@ -62,8 +62,16 @@ struct SubscriptionOutput: Encodable {
     var autoRenewStatus: Int
     var expiresDate: String
     var recentSubscriptionStartDate: String
+    /// When the current period started.
+    var periodStartDate: String
     var renewals: Int
     var expirationIntent: Int?
+    /// Apple's `isInBillingRetryPeriod`: renewing failed and the App Store keeps trying.
+    var isInBillingRetryPeriod: Bool
+    /// While billing retry runs with a grace period: when the grace period ends.
+    var gracePeriodExpiresDate: String?
+    /// A price increase: `pending` consent, `agreed` or `declined`.
+    var priceIncrease: String?
 
     init(_ subscription: SubscriptionRecord) {
         originalTransactionId = String(subscription.id)
@@ -75,17 +83,40 @@ struct SubscriptionOutput: Encodable {
         autoRenewStatus = subscription.autoRenewEnabled ? 1 : 0
         expiresDate = subscription.expiresDate.formatted(.iso8601)
         recentSubscriptionStartDate = subscription.recentStartDate.formatted(.iso8601)
+        periodStartDate = subscription.periodStartDate.formatted(.iso8601)
         renewals = subscription.renewalCount
         expirationIntent = subscription.expirationIntent.map { Int($0.rawValue) }
+        isInBillingRetryPeriod = subscription.isInBillingRetry
+        gracePeriodExpiresDate = subscription.gracePeriodExpiresDate?.formatted(.iso8601)
+        priceIncrease = subscription.priceIncrease?.rawValue
     }
 
-    /// One line for people.
-    var line: String {
-        let next = switch (status, autoRenewStatus) {
+    /// The renewal state for people, a line per fact: what `storekit tx show` prints under the transaction.
+    var detailLines: [String] {
+        var lines = [
+            "product:      \(productId)\(autoRenewProductId == productId ? "" : ", renews into \(autoRenewProductId)")",
+            "status:       \(status)",
+            "auto-renew:   \(autoRenewStatus == 1 ? "on" : "off")",
+            "period:       \(periodStartDate) to \(expiresDate) (\(renewals) renewals, subscribed since \(recentSubscriptionStartDate))",
+        ]
+        if let expirationIntent { lines.append("ended:        expirationIntent \(expirationIntent)") }
+        if isInBillingRetryPeriod { lines.append("billing:      in retry\(gracePeriodExpiresDate.map { ", grace period until \($0)" } ?? "")") }
+        if let priceIncrease { lines.append("price:        increase \(priceIncrease)") }
+        lines.append("next:         \(next)")
+        return lines
+    }
+
+    /// What happens at the end of the period, for people.
+    var next: String {
+        switch (status, autoRenewStatus) {
         case ("active", 1): "renews into \(autoRenewProductId) at \(expiresDate)"
         case ("active", _): "expires at \(expiresDate)"
         default: "ended at \(expiresDate)"
         }
-        return "\(originalTransactionId)  \(productId)  \(status)  \(next)  (\(renewals) renewals)"
+    }
+
+    /// One line for people.
+    var line: String {
+        "\(originalTransactionId)  \(productId)  \(status)  \(next)  (\(renewals) renewals)"
     }
 }

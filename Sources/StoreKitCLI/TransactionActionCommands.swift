@@ -3,8 +3,8 @@ import AppStoreEngine
 import ArgumentParser
 import Foundation
 
-/// The store's answer to an action on a transaction: what `storekit approve`, `decline`, `resolve`, `renew`,
-/// `expire`, `auto-renew` and `price-consent` share.
+/// What `storekit tx approve`, `decline`, `resolve`, `renew`, `expire`, `auto-renew` and `price-consent` share: the
+/// transaction, and the store to act on.
 struct TransactionActionOptions: ParsableArguments {
     @Argument(help: "The transaction identifier (for a subscription action, any transaction of the subscription).")
     var transactionID: String
@@ -19,6 +19,7 @@ struct TransactionActionOptions: ParsableArguments {
     @OptionGroup var remote: ServerOptions
 
     func validate() throws {
+        _ = try parseTransactionID(transactionID)
         if config == nil, try remote.serverURL() == nil {
             throw ValidationError("Missing --config: the store in the data directory needs the .storekit file it sells. Or act on a running server with --server URL.")
         }
@@ -31,11 +32,19 @@ struct TransactionActionOptions: ParsableArguments {
     }
 }
 
-/// `storekit approve`: a parent approves an Ask to Buy request.
+/// `storekit tx approve`: a parent approves an Ask to Buy request.
 struct ApproveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "approve", abstract: "Approve a pending Ask to Buy request: the purchase completes now.",
-        discussion: "Example:\n  storekit approve 2000000000000001 --config Examples/Demo.storekit"
+        discussion: """
+            A purchase waits for approval when Ask to Buy is on (the .storekit file's setting, or \
+            `storekit settings set --ask-to-buy on` on a running server); approving completes it and the app \
+            receives the transaction through Transaction.updates.
+
+            Example:
+              storekit tx approve 2000000000000001 --config Examples/Demo.storekit
+              storekit tx approve 2000000000000001 --server http://127.0.0.1:8080
+            """
     )
     @OptionGroup var options: TransactionActionOptions
 
@@ -45,11 +54,17 @@ struct ApproveCommand: AsyncParsableCommand {
     }
 }
 
-/// `storekit decline`: a parent declines an Ask to Buy request.
+/// `storekit tx decline`: a parent declines an Ask to Buy request.
 struct DeclineCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decline", abstract: "Decline a pending Ask to Buy request: the purchase fails, nothing is charged.",
-        discussion: "Example:\n  storekit decline 2000000000000001 --config Examples/Demo.storekit"
+        discussion: """
+            The purchase that waited for approval is declined; the app sees it fail, nothing is charged.
+
+            Example:
+              storekit tx decline 2000000000000001 --config Examples/Demo.storekit
+              storekit tx decline 2000000000000001 --server http://127.0.0.1:8080
+            """
     )
     @OptionGroup var options: TransactionActionOptions
 
@@ -59,12 +74,19 @@ struct DeclineCommand: AsyncParsableCommand {
     }
 }
 
-/// `storekit resolve`: the customer fixes a billing issue.
+/// `storekit tx resolve`: the customer fixes a billing issue.
 struct ResolveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resolve",
         abstract: "Resolve a billing issue: an interrupted purchase completes; a subscription in billing retry renews.",
-        discussion: "Example:\n  storekit resolve 2000000000000001 --config Examples/Demo.storekit"
+        discussion: """
+            An interrupted purchase (interrupted purchases on) completes; a subscription in billing retry or grace \
+            period (billing issues on) renews now.
+
+            Example:
+              storekit tx resolve 2000000000000001 --config Examples/Demo.storekit
+              storekit tx resolve 2000000000000001 --server http://127.0.0.1:8080
+            """
     )
     @OptionGroup var options: TransactionActionOptions
 
@@ -74,11 +96,18 @@ struct ResolveCommand: AsyncParsableCommand {
     }
 }
 
-/// `storekit renew`: a subscription renews now.
+/// `storekit tx renew`: a subscription renews now.
 struct RenewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "renew", abstract: "Renew a subscription now: its period ends and a new one starts, auto-renew on.",
-        discussion: "Example:\n  storekit renew 2000000000000001 --config Examples/Demo.storekit"
+        discussion: """
+            Give any transaction of the subscription; the renewal transaction is printed, and the app's server \
+            receives DID_RENEW.
+
+            Example:
+              storekit tx renew 2000000000000001 --config Examples/Demo.storekit
+              storekit tx renew 2000000000000001 --server http://127.0.0.1:8080
+            """
     )
     @OptionGroup var options: TransactionActionOptions
 
@@ -88,11 +117,17 @@ struct RenewCommand: AsyncParsableCommand {
     }
 }
 
-/// `storekit expire`: a subscription expires now.
+/// `storekit tx expire`: a subscription expires now.
 struct ExpireCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "expire", abstract: "Expire a subscription now: auto-renew off, the period ends (EXPIRED/VOLUNTARY).",
-        discussion: "Example:\n  storekit expire 2000000000000001 --config Examples/Demo.storekit"
+        discussion: """
+            Give any transaction of the subscription. The app's server receives EXPIRED/VOLUNTARY.
+
+            Example:
+              storekit tx expire 2000000000000001 --config Examples/Demo.storekit
+              storekit tx expire 2000000000000001 --server http://127.0.0.1:8080
+            """
     )
     @OptionGroup var options: TransactionActionOptions
 
@@ -103,11 +138,18 @@ struct ExpireCommand: AsyncParsableCommand {
     }
 }
 
-/// `storekit auto-renew`: the customer turns auto-renew on or off.
+/// `storekit tx auto-renew`: the customer turns auto-renew on or off.
 struct AutoRenewCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "auto-renew", abstract: "Turn a subscription's auto-renew on or off, as the customer does in their settings.",
-        discussion: "Example:\n  storekit auto-renew 2000000000000001 off --config Examples/Demo.storekit"
+        discussion: """
+            With auto-renew off the subscription expires at the end of its period; the app's server receives \
+            DID_CHANGE_RENEWAL_STATUS.
+
+            Example:
+              storekit tx auto-renew 2000000000000001 off --config Examples/Demo.storekit
+              storekit tx auto-renew 2000000000000001 on --server http://127.0.0.1:8080
+            """
     )
     /// On or off.
     enum Switch: String, ExpressibleByArgument, CaseIterable { case on, off }
@@ -123,7 +165,7 @@ struct AutoRenewCommand: AsyncParsableCommand {
     }
 }
 
-/// `storekit price-consent`: ask for, or answer, consent to a price increase.
+/// `storekit tx price-consent`: ask for, or answer, consent to a price increase.
 struct PriceConsentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "price-consent",
@@ -133,8 +175,8 @@ struct PriceConsentCommand: AsyncParsableCommand {
             accept consents (it renews at the new price), decline turns auto-renew off.
 
             Example:
-              storekit price-consent 2000000000000001 request --config Examples/Demo.storekit
-              storekit price-consent 2000000000000001 accept --config Examples/Demo.storekit
+              storekit tx price-consent 2000000000000001 request --config Demo.storekit
+              storekit tx price-consent 2000000000000001 accept --config Demo.storekit
             """
     )
     /// What to do.

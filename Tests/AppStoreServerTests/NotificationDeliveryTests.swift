@@ -168,4 +168,50 @@ struct NotificationDeliveryTests {
         let restarted = NotificationSender(engine: engine, destinations: NotificationDestinations(), destinationsFile: saved)
         #expect(await restarted.destinations.url(for: Self.bundleID) == receiver.url)
     }
+
+    @Test("Redelivering sends a notification again: one that gave up after every retry, and one already delivered; the attempts stay on record")
+    func redelivery() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-redeliver-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (engine, clock) = try openStore(directory.appendingPathComponent("store.sqlite"), at: Self.start)
+        let receiver = try await startReceiver(in: directory, trusting: engine)
+        defer { receiver.process.terminate() }
+        try receiver.setDown(true)
+        let sender = NotificationSender(engine: engine, destinations: NotificationDestinations(defaultURL: receiver.url))
+
+        // Down through all five retries (1 + 12 + 24 + 48 + 72 hours): the App Store gives up.
+        _ = try await engine.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID))
+        await sender.deliverDue()
+        try await clock.advance(by: 158 * 3_600)
+        let failed = try #require(try await engine.notifications().first)
+        #expect(failed.delivery.state == .failed)
+        #expect(failed.delivery.attempts.count == 6)
+
+        // Up again, and redelivered: it arrives, with the six failures still on record.
+        try receiver.setDown(false)
+        let pending = try await engine.redeliverNotification(id: failed.id)
+        #expect(pending.delivery.state == .pending && pending.delivery.nextAttemptDate == clock.now())
+        await sender.deliverDue()
+        var delivered = try await engine.notification(id: failed.id)
+        #expect(delivered.delivery.state == .delivered)
+        #expect(delivered.delivery.attempts.map(\.result) == Array(repeating: "UNSUCCESSFUL_HTTP_RESPONSE_CODE", count: 6) + ["SUCCESS"])
+
+        // A delivered one goes again, as the same notification: the app's server sees its notificationUUID twice.
+        try await engine.redeliverNotification(id: failed.id)
+        await sender.deliverDue()
+        delivered = try await engine.notification(id: failed.id)
+        #expect(delivered.delivery.attempts.suffix(2).map(\.result) == ["SUCCESS", "SUCCESS"])
+        #expect(try receiver.received().map { $0["notificationUUID"] as? String } == Array(repeating: failed.id.uuidString.lowercased(), count: 2))
+
+        // A redelivered notification that fails again gets Apple's whole schedule: its first retry an hour later.
+        try receiver.setDown(true)
+        try await engine.redeliverNotification(id: failed.id)
+        await sender.deliverDue()
+        let retrying = try await engine.notification(id: failed.id)
+        #expect(retrying.delivery.state == .pending)
+        #expect(retrying.delivery.nextAttemptDate == clock.now().addingTimeInterval(3_600))
+
+        await #expect(throws: StoreError.unknownNotification) { try await engine.redeliverNotification(id: UUID()) }
+    }
 }

@@ -53,7 +53,7 @@ struct ProcessTests {
         let unfinished = try await first.waitForLine(containing: "unfinished com.example.demo.premium (transaction ")
         try await first.kill()
 
-        // The store in the data directory has the purchase, as `storekit transactions` shows.
+        // The store in the data directory has the purchase, as `storekit tx list` shows.
         let records = try await StoreLocationOptions.parse(["--data-dir", dataDirectory.path]).openStore().transactions()
         #expect(records.map(\.productID) == [Demo.premium])
         let identifier = try #require(records.first).id

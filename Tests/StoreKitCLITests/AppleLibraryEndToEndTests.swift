@@ -32,7 +32,7 @@ struct AppleLibraryEndToEndTests {
         return (try #require(json["transactionId"] as? String), try #require(json["signedTransaction"] as? String))
     }
 
-    @Test("storekit redeem and storekit notifications: the code's transaction and the OFFER_REDEEMED notification verify with Apple's library")
+    @Test("storekit redeem and storekit notifications list: the code's transaction and the OFFER_REDEEMED notification verify with Apple's library")
     func redeemedCodeAndNotificationVerify() throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
         let root = try exportJWSRoot()
@@ -50,7 +50,7 @@ struct AppleLibraryEndToEndTests {
         let unknown = try storekit(["redeem", "NOPE", "--config", demoConfiguration, "--data-dir", dataDirectory.path])
         #expect(unknown.errorOutput.contains("Launch code"), "the error lists the codes there are: \(unknown.errorOutput)")
 
-        let listed = try storekit(["notifications", "--data-dir", dataDirectory.path, "--signed"])
+        let listed = try storekit(["notifications", "list", "--data-dir", dataDirectory.path, "--signed"])
         #expect(listed.status == 0, "\(listed.errorOutput)")
         let notifications = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
         #expect(notifications.map { $0["notificationType"] as? String } == ["OFFER_REDEEMED"])
@@ -87,7 +87,7 @@ struct AppleLibraryEndToEndTests {
         let (subscriptionID, _) = try buy("com.example.demo.plus.monthly")
         var coins: [String] = []
         for _ in 0..<21 { coins.append(try buy("com.example.demo.coins.100").id) }
-        #expect(try storekit(["refund", coins[0], "--data-dir", dataDirectory.path]).status == 0)
+        #expect(try storekit(["tx", "refund", coins[0], "--data-dir", dataDirectory.path]).status == 0)
 
         let server = try ChildProcess(try ChildProcess.builtExecutable("storekit"), [
             "serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0",

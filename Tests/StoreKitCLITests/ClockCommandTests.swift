@@ -28,7 +28,7 @@ struct ClockCommandTests {
     }
 
     func renewals() throws -> [[String: Any]] {
-        try #require(try json(["transactions", "--json"]) as? [[String: Any]]).filter { $0["origin"] as? String == "renewal" }
+        try #require(try json(["tx", "list", "--json"]) as? [[String: Any]]).filter { $0["origin"] as? String == "renewal" }
     }
 
     @Test("`clock advance 3mo` renews a monthly subscription three times, and later processes see the moved clock")
@@ -161,7 +161,7 @@ struct ClockCommandTests {
         try await storage.transaction(tenant: StoreDefaults.tenant) { transaction in
             try transaction.write(.saveClockState(StoreClockState(offset: 93 * 86_400)))
         }
-        #expect(try renewals().isEmpty, "`storekit transactions` without --config leaves due renewals alone")
+        #expect(try renewals().isEmpty, "`storekit tx list` without --config leaves due renewals alone")
 
         let opening = ["subscriptions", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--json"]
         let runs = try storekitConcurrently([opening, opening])

@@ -9,7 +9,7 @@ struct ConcurrentProcessTests {
     static let rounds = 3
 
     func listed(_ dataDirectory: URL) throws -> [[String: Any]] {
-        let run = try storekit(["transactions", "--data-dir", dataDirectory.path, "--json"])
+        let run = try storekit(["tx", "list", "--data-dir", dataDirectory.path, "--json"])
         #expect(run.status == 0, "\(run.errorOutput)")
         return try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]])
     }
@@ -24,7 +24,7 @@ struct ConcurrentProcessTests {
             let payload = try #require(try JSONSerialization.jsonObject(with: Data(bought.output.utf8)) as? [String: Any])
             let id = try #require(payload["transactionId"] as? String)
 
-            let runs = try storekitConcurrently(Array(repeating: ["refund", id, "--data-dir", dataDirectory.path], count: Self.racers))
+            let runs = try storekitConcurrently(Array(repeating: ["tx", "refund", id, "--data-dir", dataDirectory.path], count: Self.racers))
             #expect(runs.filter { $0.status == 0 }.count == 1, "\(runs.map(\.errorOutput))")
             #expect(runs.filter { $0.status != 0 && $0.errorOutput.contains("already refunded") }.count == Self.racers - 1)
             let all = try listed(dataDirectory)

@@ -96,7 +96,7 @@ struct ServeCommandTests {
         #expect(bad.errorOutput.contains("is not an http or https URL"), "\(bad.errorOutput)")
     }
 
-    @Test("Each /t/{tenant}/ is an isolated store in the data directory: a purchase there shows in `storekit transactions --tenant`")
+    @Test("Each /t/{tenant}/ is an isolated store in the data directory: a purchase there shows in `storekit tx list --tenant`")
     func tenantsOverHTTP() async throws {
         let dataDirectory = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
@@ -110,10 +110,10 @@ struct ServeCommandTests {
         let bought = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
         let id = try #require(bought["transactionId"] as? String)
 
-        let inTenant = try storekit(["transactions", "--data-dir", dataDirectory.path, "--tenant", "qa-1", "--json"])
+        let inTenant = try storekit(["tx", "list", "--data-dir", dataDirectory.path, "--tenant", "qa-1", "--json"])
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(inTenant.output.utf8)) as? [[String: Any]])
         #expect(listed.map { $0["transactionId"] as? String } == [id])
-        let inDefault = try storekit(["transactions", "--data-dir", dataDirectory.path, "--json"])
+        let inDefault = try storekit(["tx", "list", "--data-dir", dataDirectory.path, "--json"])
         #expect((try JSONSerialization.jsonObject(with: Data(inDefault.output.utf8)) as? [Any])?.isEmpty == true)
     }
 

@@ -60,7 +60,7 @@ struct ServedAppTests {
         try app.closeInput()
         #expect(try await app.finished().status == 0)
         // The purchases are the server's: the CLI reads them from its data directory.
-        let listed = try storekit(["transactions", "--data-dir", serverDirectory.path])
+        let listed = try storekit(["tx", "list", "--data-dir", serverDirectory.path])
         #expect(listed.output.contains("com.example.demo.premium"))
         #expect(listed.output.contains("com.example.demo.season.pass"))
     }
@@ -69,7 +69,7 @@ struct ServedAppTests {
 /// The transaction-manager commands with `--server`: the same commands, acting on a running server's store.
 @Suite("storekit commands on a running server")
 struct ServerCommandTests {
-    @Test("purchase, transactions, approve, refund, auto-renew, renew, delete and clear act on the server's store (and its tenant's with --tenant)")
+    @Test("purchase, tx list, refund, auto-renew, renew, delete and clear act on the server's store (and its tenant's with --tenant)")
     func commandsOnServer() async throws {
         let dataDirectory = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
@@ -87,27 +87,27 @@ struct ServerCommandTests {
         let bought = try run(["purchase", "com.example.demo.plus.monthly", "--bundle-id", "com.example.demo", "--json"])
         let monthly = try #require(try JSONSerialization.jsonObject(with: Data(bought.utf8)) as? [String: Any])
         #expect((monthly["signedTransaction"] as? String)?.split(separator: ".").count == 3)
-        #expect(try run(["auto-renew", "2000000000000002", "off"]).contains("auto-renew off"))
+        #expect(try run(["tx", "auto-renew", "2000000000000002", "off"]).contains("auto-renew off"))
         #expect(try run(["subscriptions"]).contains("com.example.demo.plus.monthly"))
-        #expect(try run(["renew", "2000000000000002"]).contains("com.example.demo.plus.monthly  purchased"))
-        #expect(try run(["refund", "2000000000000001", "--reason", "app-issue"]).contains("refunded 2000000000000001"))
-        let listed = try run(["transactions"])
+        #expect(try run(["tx", "renew", "2000000000000002"]).contains("com.example.demo.plus.monthly  purchased"))
+        #expect(try run(["tx", "refund", "2000000000000001", "--reason", "app-issue"]).contains("refunded 2000000000000001"))
+        let listed = try run(["tx", "list"])
         #expect(listed.contains("2000000000000001  com.example.demo.premium") && listed.contains("refunded"))
-        #expect(try run(["delete", "2000000000000001"]).contains("deleted 2000000000000001"))
+        #expect(try run(["tx", "delete", "2000000000000001"]).contains("deleted 2000000000000001"))
 
         // --tenant picks one of the server's isolated stores.
         #expect(try run(["purchase", "com.example.demo.premium", "--tenant", "checkout"]).contains("2000000000000001"))
-        #expect(try run(["transactions", "--tenant", "checkout"]).split(separator: "\n").count == 1)
-        _ = try run(["clear"])
-        #expect(try run(["transactions"]).contains("No transactions in the server at"))
-        #expect(try run(["transactions", "--tenant", "checkout"]).contains("com.example.demo.premium"))
+        #expect(try run(["tx", "list", "--tenant", "checkout"]).split(separator: "\n").count == 1)
+        _ = try run(["tx", "clear"])
+        #expect(try run(["tx", "list"]).contains("No transactions in the server at"))
+        #expect(try run(["tx", "list", "--tenant", "checkout"]).contains("com.example.demo.premium"))
 
         // An offer code and a promoted purchase, as customers do them outside the app.
         #expect(try run(["redeem", "Launch code", "--bundle-id", "com.example.demo", "--account", "carol"]).contains("offer Launch code"))
         #expect(try run(["promote", "com.example.demo.theme.dark", "--bundle-id", "com.example.demo"]).contains("promoted com.example.demo.theme.dark"))
 
         // A refusal says what the server said; the data directory was never touched.
-        let refused = try storekit(["approve", "2000000000000009", "--server", address, "--data-dir", elsewhere])
+        let refused = try storekit(["tx", "approve", "2000000000000009", "--server", address, "--data-dir", elsewhere])
         #expect(refused.status != 0)
         #expect(refused.errorOutput.contains("2000000000000009"))
         #expect(!FileManager.default.fileExists(atPath: elsewhere))
@@ -128,7 +128,7 @@ extension ServerCommandTests {
         #expect(try storekit(["clock", "rate", "oneMinuteIsOneDay", "--server", address, "--tenant", "clocked"]).output.contains("time rate oneMinuteIsOneDay"))
         #expect(try storekit(["clock", "show", "--server", address, "--tenant", "clocked"]).output.contains("2040-01-02"))
         // The server renewed the subscription on the way, as its own clock moved.
-        let renewals = try storekit(["transactions", "--server", address, "--tenant", "clocked"]).output.split(separator: "\n")
+        let renewals = try storekit(["tx", "list", "--server", address, "--tenant", "clocked"]).output.split(separator: "\n")
         #expect(renewals.count > 100)
     }
 }

@@ -12,7 +12,7 @@ struct StoreCommandTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
     }
 
-    @Test("A purchase survives the process and shows in `storekit transactions` of a later process")
+    @Test("A purchase survives the process and shows in `storekit tx list` of a later process")
     func purchaseSurvivesRestart() throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
         let bought = try purchase("com.example.demo.premium", ["--account", "alice", "--bundle-id", "com.example.demo"])
@@ -22,7 +22,7 @@ struct StoreCommandTests {
         #expect(bought["bundleId"] as? String == "com.example.demo")
         #expect((bought["purchaseDate"] as? String)?.hasSuffix("Z") == true)
 
-        let listed = try storekit(["transactions", "--data-dir", dataDirectory.path, "--json"])
+        let listed = try storekit(["tx", "list", "--data-dir", dataDirectory.path, "--json"])
         #expect(listed.status == 0)
         let all = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
         #expect(all.map { $0["transactionId"] as? String } == [id])
@@ -31,29 +31,29 @@ struct StoreCommandTests {
         let second = try purchase("com.example.demo.coins.100", ["--quantity", "3"])
         #expect(second["quantity"] as? Int == 3)
         #expect((second["transactionId"] as? String).flatMap(UInt64.init)! > UInt64(id)!)
-        let aliceOnly = try storekit(["transactions", "--data-dir", dataDirectory.path, "--account", "alice"])
+        let aliceOnly = try storekit(["tx", "list", "--data-dir", dataDirectory.path, "--account", "alice"])
         #expect(aliceOnly.output.split(separator: "\n").count == 1)
     }
 
-    @Test("Refund, delete and clear change what `storekit transactions` shows")
+    @Test("`tx refund`, `tx delete` and `tx clear` change what `storekit tx list` shows")
     func refundDeleteClear() throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
         let premium = try #require(try purchase("com.example.demo.premium")["transactionId"] as? String)
         let coins = try #require(try purchase("com.example.demo.coins.100")["transactionId"] as? String)
 
-        #expect(try storekit(["refund", premium, "--reason", "app-issue", "--data-dir", dataDirectory.path]).status == 0)
-        var listed = try storekit(["transactions", "--data-dir", dataDirectory.path, "--json"])
+        #expect(try storekit(["tx", "refund", premium, "--reason", "app-issue", "--data-dir", dataDirectory.path]).status == 0)
+        var listed = try storekit(["tx", "list", "--data-dir", dataDirectory.path, "--json"])
         var all = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
         #expect(all.first { $0["transactionId"] as? String == premium }?["revocationReason"] as? Int == 1)
         #expect(all.first { $0["transactionId"] as? String == premium }?["revocationDate"] != nil)
 
-        #expect(try storekit(["delete", coins, "--data-dir", dataDirectory.path]).status == 0)
-        listed = try storekit(["transactions", "--data-dir", dataDirectory.path, "--json"])
+        #expect(try storekit(["tx", "delete", coins, "--data-dir", dataDirectory.path]).status == 0)
+        listed = try storekit(["tx", "list", "--data-dir", dataDirectory.path, "--json"])
         all = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
         #expect(all.map { $0["transactionId"] as? String } == [premium])
 
-        #expect(try storekit(["clear", "--data-dir", dataDirectory.path]).status == 0)
-        listed = try storekit(["transactions", "--data-dir", dataDirectory.path, "--json"])
+        #expect(try storekit(["tx", "clear", "--data-dir", dataDirectory.path]).status == 0)
+        listed = try storekit(["tx", "list", "--data-dir", dataDirectory.path, "--json"])
         all = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
         #expect(all.isEmpty)
     }
@@ -75,10 +75,10 @@ struct StoreCommandTests {
         let quantity = try storekit(["purchase", "com.example.demo.premium", "--quantity", "2", "--config", demoConfiguration, "--data-dir", dataDirectory.path])
         #expect(quantity.status == 1)
         #expect(quantity.errorOutput.contains("only consumables"))
-        let missingTransaction = try storekit(["refund", "2000000000000999", "--data-dir", dataDirectory.path])
+        let missingTransaction = try storekit(["tx", "refund", "2000000000000999", "--data-dir", dataDirectory.path])
         #expect(missingTransaction.status == 1)
         #expect(missingTransaction.errorOutput.contains("No transaction 2000000000000999"))
-        let notANumber = try storekit(["delete", "abc", "--data-dir", dataDirectory.path])
+        let notANumber = try storekit(["tx", "delete", "abc", "--data-dir", dataDirectory.path])
         #expect(notANumber.status != 0)
         #expect(notANumber.errorOutput.contains("not a transaction identifier"))
         let missingFile = try storekit(["purchase", "x", "--config", "/nonexistent/Nope.storekit", "--data-dir", dataDirectory.path])
@@ -108,12 +108,28 @@ struct StoreCommandTests {
         #expect(text.output.contains("renews into com.example.demo.plus.monthly"))
     }
 
-    @Test("Every command's help teaches with an example", arguments: ["serve", "purchase", "transactions", "subscriptions", "refund", "delete", "clear"])
+    @Test("Every command's help teaches with an example of itself", arguments: [
+        "serve", "purchase", "subscriptions", "tx", "tx list", "tx show", "tx refund", "tx approve", "tx decline", "tx resolve",
+        "tx expire", "tx renew", "tx auto-renew", "tx price-consent", "tx delete", "tx clear", "notifications",
+        "notifications list", "notifications show", "notifications redeliver", "settings", "settings show", "settings set",
+    ])
     func helpHasExamples(command: String) throws {
-        let run = try storekit([command, "--help"])
+        let run = try storekit(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(run.status == 0)
-        #expect(run.output.contains("Example"))
-        #expect(run.output.contains("storekit \(command)"))
+        #expect(run.output.contains("Example"), "\(command)")
+        #expect(run.output.contains("\n  storekit \(command) "), "an indented example line in the help of \(command)")
+    }
+
+    @Test("The transaction commands live under `storekit tx` only: a former name says which subcommand replaced it", arguments: [
+        ("transactions", "list"), ("refund", "refund"), ("approve", "approve"), ("auto-renew", "auto-renew"), ("clear", "clear"),
+    ])
+    func transactionCommandsMoved(command: String, replacement: String) throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let run = try storekit([command, "2000000000000001", "--data-dir", dataDirectory.path])
+        #expect(run.status != 0)
+        #expect(run.errorOutput.contains("`storekit \(command)` is now `storekit tx \(replacement)`"), "\(run.errorOutput)")
+        #expect(!FileManager.default.fileExists(atPath: dataDirectory.path), "nothing was done")
+        #expect(!(try storekit(["--help"]).output.contains("  \(command) ")), "not listed in help")
     }
 
     @Test("approve, resolve, renew, auto-renew, price-consent and expire act on the store as SKTestSession's controls do")
@@ -123,21 +139,21 @@ struct StoreCommandTests {
         func run(_ arguments: [String]) throws -> StorekitRun {
             try storekit(arguments + ["--config", demoConfiguration, "--data-dir", dataDirectory.path])
         }
-        let renewed = try run(["renew", monthly])
+        let renewed = try run(["tx", "renew", monthly])
         #expect(renewed.status == 0, "\(renewed.errorOutput)")
         #expect(renewed.output.contains("renewal of \(monthly)"))
-        #expect(try run(["auto-renew", monthly, "off"]).output.contains("auto-renew off"))
-        #expect(try run(["auto-renew", monthly, "on"]).output.contains("auto-renew on"))
-        #expect(try run(["price-consent", monthly, "request"]).output.contains("price increase pending"))
-        #expect(try run(["price-consent", monthly, "accept"]).output.contains("price increase agreed"))
-        let refused = try run(["price-consent", monthly, "accept"])
+        #expect(try run(["tx", "auto-renew", monthly, "off"]).output.contains("auto-renew off"))
+        #expect(try run(["tx", "auto-renew", monthly, "on"]).output.contains("auto-renew on"))
+        #expect(try run(["tx", "price-consent", monthly, "request"]).output.contains("price increase pending"))
+        #expect(try run(["tx", "price-consent", monthly, "accept"]).output.contains("price increase agreed"))
+        let refused = try run(["tx", "price-consent", monthly, "accept"])
         #expect(refused.status != 0)
         #expect(refused.errorOutput.contains("no price increase waiting"), "\(refused.errorOutput)")
-        #expect(try run(["expire", monthly]).output.contains("expired"))
-        let resolveNothing = try run(["resolve", monthly])
+        #expect(try run(["tx", "expire", monthly]).output.contains("expired"))
+        let resolveNothing = try run(["tx", "resolve", monthly])
         #expect(resolveNothing.status != 0)
         #expect(resolveNothing.errorOutput.contains("not interrupted"), "\(resolveNothing.errorOutput)")
-        let notifications = try storekit(["notifications", "--data-dir", dataDirectory.path]).output
+        let notifications = try storekit(["notifications", "--data-dir", dataDirectory.path]).output // list, the default
         for summary in ["DID_RENEW", "AUTO_RENEW_DISABLED", "AUTO_RENEW_ENABLED", "PRICE_INCREASE/PENDING", "PRICE_INCREASE/ACCEPTED", "EXPIRED/VOLUNTARY"] {
             #expect(notifications.contains(summary), "\(summary) in \(notifications)")
         }

@@ -49,6 +49,7 @@ extension StoreEngine {
             try operation.storage.write(.saveClockState(state))
         }
         if let rate { settings.timeRate = rate }
+        publish(.settingsChanged)
     }
 
     /// How far to move a clock.
@@ -58,6 +59,11 @@ extension StoreEngine {
     }
 
     private func moveClock(_ move: ClockMove) async throws(StoreError) {
+        try await moveClockAndCatchUp(move)
+        publish(.clockMoved(clock.now()))
+    }
+
+    private func moveClockAndCatchUp(_ move: ClockMove) async throws(StoreError) {
         switch clock {
         case let virtual as VirtualClock:
             switch move {

@@ -219,6 +219,38 @@ extension StoreEngine {
         try await read { try $0.notificationsDue(by: .distantFuture, limit: 1).first?.delivery.nextAttemptDate }
     }
 
+    /// The notification with the identifier (its `notificationUUID`).
+    ///
+    /// - Throws: ``StoreError/unknownNotification`` when the outbox holds none with it.
+    public func notification(id: UUID) async throws(StoreError) -> NotificationRecord {
+        let found = try await read { try $0.notification(id: id) }
+        guard let found else { throw Self.noNotification(id) }
+        return found
+    }
+
+    /// Sends a notification again, as soon as a notification URL is set for its app: whether it was delivered, gave
+    /// up after its retries or was never sent, it is pending from now with Apple's full retry schedule, and its
+    /// earlier attempts stay on record. The app's server receives the same `notificationUUID` again, as it does when
+    /// the App Store retries.
+    ///
+    /// - Returns: The notification, pending.
+    /// - Throws: ``StoreError/unknownNotification`` when the outbox holds none with the identifier.
+    @discardableResult
+    public func redeliverNotification(id: UUID) async throws(StoreError) -> NotificationRecord {
+        let notification = try await perform { operation in
+            guard var notification = try operation.storage.notification(id: id) else { throw Self.noNotification(id) }
+            notification.delivery.redeliver(from: operation.now)
+            try operation.storage.write(.updateNotification(notification))
+            return notification
+        }
+        announceOutboxWork()
+        return notification
+    }
+
+    private static func noNotification(_ id: UUID) -> StoreError {
+        .unknownNotification("This store's outbox holds no notification \(id.uuidString.lowercased()). List them with `storekit notifications list` or GET /control/notifications.")
+    }
+
     /// Saves a notification's delivery state after an attempt to send it. A notification no longer in the outbox (its
     /// transaction was deleted meanwhile) stays deleted.
     public func saveDelivery(of notification: NotificationRecord) async throws(StoreError) {

@@ -66,6 +66,7 @@ public actor StoreEngine: ScheduledEventSource {
     /// Changes the store's settings in place.
     public func updateSettings(_ change: @Sendable (inout StoreSettings) -> Void) {
         change(&settings)
+        publish(.settingsChanged)
     }
 
     // MARK: Events
@@ -99,6 +100,11 @@ public actor StoreEngine: ScheduledEventSource {
             Task { await self?.removeSubscriber(id) }
         }
         return stream
+    }
+
+    /// Wakes whatever sends notifications: the outbox holds work for it.
+    func announceOutboxWork() {
+        for continuation in outboxSubscribers.values { continuation.yield() }
     }
 
     func publish(_ event: StoreEvent) {
@@ -344,7 +350,7 @@ public actor StoreEngine: ScheduledEventSource {
     func perform<Result: Sendable>(_ body: @escaping @Sendable (StoreOperation) throws -> Result) async throws(StoreError) -> Result {
         let catalog = catalog, settings = settings, clock = clock
         let offerVerifier = PromotionalOfferVerifier(keys: promotionalOfferKeys)
-        let (renewals, nextDue, recordedNotifications, subscriptions, result) = try await storageCall { [tenantID] storage in
+        let (renewals, nextDue, notifications, subscriptions, result) = try await storageCall { [tenantID] storage in
             try await storage.transaction(tenant: tenantID) { base in
                 let transaction = OutboxWatchingTransaction(base)
                 let now = try Self.currentDate(on: clock, in: transaction)
@@ -352,14 +358,16 @@ public actor StoreEngine: ScheduledEventSource {
                 let renewals = catalog.products.isEmpty ? [] : try operation.applyDueSubscriptionEvents()
                 let result = try body(operation)
                 return (
-                    renewals, try transaction.nextSubscriptionEventDate(), transaction.recordedNotifications,
+                    renewals, try transaction.nextSubscriptionEventDate(),
+                    (recorded: transaction.recordedNotifications, changed: transaction.changedNotifications),
                     Array(transaction.savedSubscriptions.values), result
                 )
             }
         }
         for renewal in renewals { publish(.transactionUpdated(renewal)) }
         if !subscriptions.isEmpty { publish(.subscriptionsChanged(subscriptions.sorted { $0.id < $1.id })) }
-        if recordedNotifications { for continuation in outboxSubscribers.values { continuation.yield() } }
+        if notifications.changed { publish(.notificationsChanged) }
+        if notifications.recorded { announceOutboxWork() }
         scheduleWake(at: nextDue)
         return result
     }
@@ -446,6 +454,8 @@ extension StoreEngine {
 private final class OutboxWatchingTransaction: StorageTransaction {
     private let base: any StorageTransaction
     private(set) var recordedNotifications = false
+    /// Whether a notification was added or its delivery state changed.
+    private(set) var changedNotifications = false
     /// The subscriptions saved, last version of each.
     private(set) var savedSubscriptions: [UInt64: SubscriptionRecord] = [:]
 
@@ -455,7 +465,10 @@ private final class OutboxWatchingTransaction: StorageTransaction {
 
     func write(_ change: StorageChange) throws {
         switch change {
-        case .saveNotification: recordedNotifications = true
+        case .saveNotification:
+            recordedNotifications = true
+            changedNotifications = true
+        case .updateNotification: changedNotifications = true
         case .saveSubscription(let subscription): savedSubscriptions[subscription.id] = subscription
         default: break
         }
@@ -479,6 +492,7 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     func nextSubscriptionEventDate() throws -> Date? { try base.nextSubscriptionEventDate() }
     func notifications(matching query: NotificationQuery) throws -> [NotificationRecord] { try base.notifications(matching: query) }
     func notificationsDue(by date: Date, limit: Int) throws -> [NotificationRecord] { try base.notificationsDue(by: date, limit: limit) }
+    func notification(id: UUID) throws -> NotificationRecord? { try base.notification(id: id) }
     func clockState() throws -> StoreClockState { try base.clockState() }
     func snapshot() throws -> TenantSnapshot { try base.snapshot() }
 }

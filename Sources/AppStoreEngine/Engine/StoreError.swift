@@ -6,6 +6,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     private enum Code: String, Hashable, Sendable {
         case unknownProduct
         case unknownTransaction
+        case unknownNotification
         case invalidQuantity
         case paymentNotAllowed
         case unknownStorefront
@@ -37,6 +38,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let unknownProduct = StoreError(.unknownProduct, "The product is not in the store's catalog.")
     /// The transaction identifier matches no transaction in this store.
     public static let unknownTransaction = StoreError(.unknownTransaction, "No such transaction in this store.")
+    /// The notification identifier matches no notification in this store's outbox.
+    public static let unknownNotification = StoreError(.unknownNotification, "No such notification in this store's outbox.")
     /// The quantity is below 1 or above the store's limit, or above 1 for a product that is not a consumable.
     public static let invalidQuantity = StoreError(.invalidQuantity, "The quantity is not allowed.")
     /// The account may not make payments (a restricted account).
@@ -84,6 +87,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
 
     package static func unknownProduct(_ message: String) -> StoreError { StoreError(.unknownProduct, message) }
     package static func unknownTransaction(_ message: String) -> StoreError { StoreError(.unknownTransaction, message) }
+    package static func unknownNotification(_ message: String) -> StoreError { StoreError(.unknownNotification, message) }
     package static func invalidQuantity(_ message: String) -> StoreError { StoreError(.invalidQuantity, message) }
     package static func paymentNotAllowed(_ message: String) -> StoreError { StoreError(.paymentNotAllowed, message) }
     package static func unknownStorefront(_ message: String) -> StoreError { StoreError(.unknownStorefront, message) }

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Something that changed in a store, for clients that keep devices up to date.
 public enum StoreEvent: Sendable, Hashable {
     /// A transaction was created or changed state (purchase, approval, decline, resolved issue, restore).
@@ -17,4 +19,10 @@ public enum StoreEvent: Sendable, Hashable {
     /// These subscriptions changed: a renewal, an expiry, billing retry or a grace period, auto-renew turned off or on,
     /// an upgrade. StoreKit 2's `Product.SubscriptionInfo.Status.updates` follows them.
     case subscriptionsChanged([SubscriptionRecord])
+    /// Notifications were added to the outbox, or one's delivery state changed (an attempt, a redelivery).
+    case notificationsChanged
+    /// The store's clock was moved forward to this date (what was due on the way has been applied and announced).
+    case clockMoved(Date)
+    /// The store's settings (test switches, storefront, time rate) changed.
+    case settingsChanged
 }

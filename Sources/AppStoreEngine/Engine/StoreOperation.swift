@@ -700,7 +700,7 @@ extension StorageReader {
     /// - Throws: ``StoreError`` `unknownTransaction` when there is none.
     func knownTransaction(id: UInt64) throws -> TransactionRecord {
         guard let record = try transaction(id: id) else {
-            throw StoreError.unknownTransaction("No transaction \(id) in this store. List them with `storekit transactions`.")
+            throw StoreError.unknownTransaction("No transaction \(id) in this store. List them with `storekit tx list`.")
         }
         return record
     }

@@ -88,6 +88,9 @@ public struct NotificationDelivery: Sendable, Hashable, Codable {
     public var attempts: [Attempt]
     /// When the next attempt is due, while the notification is pending.
     public var nextAttemptDate: Date?
+    /// How many of ``attempts`` came before the latest redelivery, which starts Apple's retry schedule over; `nil`
+    /// when the notification was never redelivered.
+    public var attemptsBeforeRedelivery: Int?
 
     /// Creates a delivery state.
     public init(state: State = .pending, attempts: [Attempt] = [], nextAttemptDate: Date?) {
@@ -104,15 +107,24 @@ public struct NotificationDelivery: Sendable, Hashable, Codable {
     /// the last.
     public mutating func record(_ result: String, at date: Date) {
         attempts.append(Attempt(date: date, result: result))
+        let attemptsThisRound = attempts.count - (attemptsBeforeRedelivery ?? 0)
         if result == "SUCCESS" {
             state = .delivered
             nextAttemptDate = nil
-        } else if attempts.count > Self.retryDelays.count {
+        } else if attemptsThisRound > Self.retryDelays.count {
             state = .failed
             nextAttemptDate = nil
         } else {
-            nextAttemptDate = date.addingTimeInterval(Self.retryDelays[attempts.count - 1])
+            nextAttemptDate = date.addingTimeInterval(Self.retryDelays[attemptsThisRound - 1])
         }
+    }
+
+    /// Sends the notification again from `date` on, whatever became of it, with a full retry schedule; the attempts
+    /// made so far stay in ``attempts``.
+    public mutating func redeliver(from date: Date) {
+        state = .pending
+        nextAttemptDate = date
+        attemptsBeforeRedelivery = attempts.count
     }
 }
 

@@ -99,6 +99,10 @@ private final class MemoryTransaction: StorageTransaction {
         return query.limit.map { Array(matching.prefix($0)) } ?? matching
     }
 
+    func notification(id: UUID) -> NotificationRecord? {
+        state.notifications.first { $0.id == id }
+    }
+
     func notificationsDue(by date: Date, limit: Int) -> [NotificationRecord] {
         let due = state.notifications.enumerated().compactMap { entry in
             entry.element.delivery.nextAttemptDate.map { (date: $0, offset: entry.offset, record: entry.element) }

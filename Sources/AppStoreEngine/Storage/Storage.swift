@@ -94,6 +94,8 @@ public protocol StorageReader {
     /// The pending notifications whose next attempt is due at or before `date`, by that date and then in the order
     /// written, at most `limit` of them.
     func notificationsDue(by date: Date, limit: Int) throws -> [NotificationRecord]
+    /// The notification with the identifier (its `notificationUUID`), if it is in the outbox.
+    func notification(id: UUID) throws -> NotificationRecord?
     /// The tenant's clock state; wall time with no time rate override when none was ever saved.
     func clockState() throws -> StoreClockState
     /// Everything the tenant holds, for an export.

@@ -1,0 +1,280 @@
+import AppStoreEngine
+import AppStoreFormats
+import Foundation
+
+// What the templates render. Mustache reads these by reflection, so every property is a name a template uses.
+
+struct PageModel {
+    var tenant: String
+    var basePath: String
+    var version: String
+    var tenants: [TenantOption]
+    var hasTenants: Bool
+    var clock: ClockModel
+    var settings: SettingsModel
+    var buy: BuyModel
+    var transactions: TransactionsModel
+    var notifications: NotificationsModel
+    var catalog: CatalogModel
+}
+
+struct TenantOption {
+    var name: String
+    var path: String
+    var selected: Bool
+}
+
+/// A choice in a `<select>`.
+struct Option {
+    var value: String
+    var label: String
+    var selected: Bool
+}
+
+struct ClockModel {
+    var now: String
+    var nowReadable: String
+    /// The clock's now as a `datetime-local` value, the earliest date to advance to.
+    var localNow: String
+    var rates: [Option]
+    var presets: [Preset]
+}
+
+struct Preset {
+    var by: String
+    var label: String
+}
+
+struct SettingsModel {
+    var switches: [Switch]
+    var storefronts: [Option]
+    var locale: String
+    var failureErrorCode: Int
+    var renewalLimit: String
+}
+
+struct Switch {
+    var name: String
+    var label: String
+    var checked: Bool
+}
+
+struct BuyModel {
+    var products: [Option]
+    var accounts: [String]
+    var defaultAccount: String
+    var defaultBundle: String
+    var winBackOffers: [Option]
+}
+
+struct TransactionsModel {
+    var rows: [TransactionRow]
+    var isEmpty: Bool
+    var total: Int
+    var shown: Int
+    var accounts: [Option]
+    var apps: [Option]
+    var products: [Option]
+    var states: [Option]
+    var isFiltered: Bool
+}
+
+/// One transaction in the list, with the actions its state allows.
+struct TransactionRow {
+    var id: String
+    var productId: String
+    var productName: String
+    var account: String
+    var bundleId: String
+    var type: String
+    var state: String
+    /// The CSS class of the state's badge.
+    var tone: String
+    var purchaseDate: String
+    var purchaseDateText: String
+    var expiresDate: String?
+    var expiresDateText: String
+    var origin: String
+    /// ` · ×3` for more than one unit, else nothing.
+    var quantityLabel: String
+    var isRefunded: Bool
+    var revocationDate: String
+    var isPendingApproval: Bool
+    var canRefund: Bool
+    var canResolve: Bool
+    /// For the latest transaction of an auto-renewable subscription: where the subscription stands.
+    var subscriptionStatus: String?
+    var isSubscription: Bool
+
+    init(record: TransactionRecord, summary: TransactionSummary, name: String?, subscription: SubscriptionRecord?) {
+        id = summary.transactionId
+        productId = record.productID
+        productName = name ?? record.productID
+        account = record.accountID
+        bundleId = record.bundleID
+        type = summary.type
+        isRefunded = record.revocationDate != nil
+        state = isRefunded ? "refunded" : summary.state
+        tone = switch record.state {
+        case _ where isRefunded: "bad"
+        case .purchased: "good"
+        case .pendingApproval, .interrupted: "wait"
+        case .declined, .failed: "bad"
+        }
+        purchaseDate = summary.purchaseDate
+        purchaseDateText = ManagerPages.readable(summary.purchaseDate)
+        expiresDate = summary.expiresDate
+        expiresDateText = summary.expiresDate.map(ManagerPages.readable) ?? ""
+        origin = summary.origin
+        quantityLabel = summary.quantity > 1 ? " · ×\(summary.quantity)" : ""
+        revocationDate = summary.revocationDate ?? ""
+        isPendingApproval = record.state == .pendingApproval
+        canRefund = record.state.isCompleted && !isRefunded
+        let isLatest = subscription?.latestTransactionID == record.id
+        canResolve = record.state == .interrupted || (isLatest && subscription?.isInBillingRetry == true)
+        isSubscription = isLatest
+        subscriptionStatus = isLatest ? subscription.map(TransactionRow.describe) : nil
+    }
+
+    static func describe(_ subscription: SubscriptionRecord) -> String {
+        var words = [subscription.status.rawValue]
+        words.append(subscription.autoRenewEnabled ? "renews" : "auto-renew off")
+        if subscription.priceIncrease == .pending { words.append("price consent asked") }
+        return words.joined(separator: " · ")
+    }
+}
+
+/// The subscription panel of an expanded transaction.
+struct SubscriptionPanel {
+    var id: String
+    var productId: String
+    var status: String
+    var autoRenewEnabled: Bool
+    var autoRenewProductId: String
+    var expiresDate: String
+    var renewalCount: Int
+    var priceConsentPending: Bool
+    var canRequestPriceConsent: Bool
+    var isLive: Bool
+    var renewalInfo: String
+    var pendingRenewal: String
+
+    init(_ subscription: SubscriptionRecord, renewalInfo: String, pendingRenewal: String) {
+        id = String(subscription.latestTransactionID)
+        productId = subscription.productID
+        status = subscription.status.rawValue
+        autoRenewEnabled = subscription.autoRenewEnabled
+        autoRenewProductId = subscription.autoRenewProductID
+        expiresDate = subscription.expiresDate.formatted(.iso8601)
+        renewalCount = subscription.renewalCount
+        priceConsentPending = subscription.priceIncrease == .pending
+        isLive = subscription.status != .expired && subscription.status != .revoked
+        canRequestPriceConsent = isLive && subscription.priceIncrease != .pending
+        self.renewalInfo = renewalInfo
+        self.pendingRenewal = pendingRenewal
+    }
+}
+
+struct TransactionDetail {
+    var id: String
+    var header: String?
+    var payload: String?
+    var receiptEntry: String?
+    var subscription: SubscriptionPanel?
+}
+
+struct NotificationsModel {
+    var rows: [NotificationRow]
+    var count: Int
+    var isEmpty: Bool
+    /// Whether this server sends notifications at all.
+    var sends: Bool
+    var defaultURL: String
+    var appURLs: [AppURL]
+}
+
+struct AppURL {
+    var bundleId: String
+    var url: String
+}
+
+struct NotificationRow {
+    var uuid: String
+    var summary: String
+    var date: String
+    var dateText: String
+    var transactionId: String
+    var account: String
+    var bundleId: String
+    var delivery: String
+    var tone: String
+    var attemptCount: Int
+    var nextAttemptDate: String?
+    var nextAttemptDateText: String
+
+    init(_ notification: NotificationRecord) {
+        let entry = NotificationLogEntry(notification)
+        uuid = entry.notificationUUID
+        summary = entry.summary
+        date = entry.date
+        dateText = ManagerPages.readable(entry.date)
+        transactionId = entry.transactionId
+        account = entry.account
+        bundleId = entry.bundleId
+        delivery = entry.delivery
+        tone = switch notification.delivery.state {
+        case .delivered: "good"
+        case .pending: "wait"
+        case .failed: "bad"
+        case .notSent: "muted"
+        }
+        attemptCount = entry.attempts.count
+        nextAttemptDate = entry.nextAttemptDate
+        nextAttemptDateText = entry.nextAttemptDate.map(ManagerPages.readable) ?? ""
+    }
+}
+
+struct NotificationDetail {
+    var row: NotificationRow
+    var payload: String
+    var attempts: [AttemptRow]
+    var hasAttempts: Bool
+}
+
+struct AttemptRow {
+    var date: String
+    var result: String
+    var succeeded: Bool
+}
+
+struct CatalogModel {
+    var products: [ProductRow]
+    var hasProducts: Bool
+    var accounts: [AccountRow]
+    var hasAccounts: Bool
+}
+
+struct ProductRow {
+    var id: String
+    var type: String
+    var referenceName: String
+    var price: String
+    var group: String
+    var period: String
+
+    init(_ product: CatalogProduct) {
+        id = product.id
+        type = product.type.rawValue
+        referenceName = product.referenceName
+        price = "\(product.price)"
+        group = product.subscription.map { "\($0.groupID) · level \($0.level)" } ?? ""
+        period = product.subscription.map { "\($0.period)" } ?? ""
+    }
+}
+
+struct AccountRow {
+    var id: String
+    var storefront: String
+    var canMakePayments: Bool
+    var family: String
+}

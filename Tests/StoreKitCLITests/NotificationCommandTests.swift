@@ -1,0 +1,154 @@
+import AppStoreEngine
+import AppStoreSQLite
+import Foundation
+import Testing
+import TestProcesses
+
+/// `storekit notifications list|show|redeliver`: the outbox, on the data directory's store and on a running server.
+@Suite("storekit notifications")
+struct NotificationCommandTests {
+    let dataDirectory = temporaryDataDirectory()
+
+    func run(_ arguments: [String]) throws -> StorekitRun {
+        try storekit(arguments + ["--data-dir", dataDirectory.path])
+    }
+
+    func entries(_ arguments: [String] = []) throws -> [[String: Any]] {
+        try #require(try jsonOutput(try run(["notifications", "list", "--json"] + arguments)) as? [[String: Any]])
+    }
+
+    func entry(_ id: String, _ arguments: [String] = []) throws -> [String: Any] {
+        try #require(try jsonOutput(try run(["notifications", "show", id, "--json"] + arguments)) as? [String: Any])
+    }
+
+    /// Buys a product in the data directory and returns the notification it wrote.
+    func buyAndNotify(_ productID: String) throws -> (transactionID: String, notificationID: String) {
+        let bought = try #require(try jsonOutput(try run(["purchase", productID, "--config", demoConfiguration, "--bundle-id", "com.example.demo", "--json"])) as? [String: Any])
+        let transactionID = try #require(bought["transactionId"] as? String)
+        let notification = try #require(try entries().last { $0["transactionId"] as? String == transactionID })
+        return (transactionID, try #require(notification["notificationUUID"] as? String))
+    }
+
+    /// Records that every notification of the store was sent once and its app's server answered 200, as
+    /// `storekit serve --notification-url` records it. No server runs meanwhile, so the state is written directly.
+    func markAllDelivered() async throws {
+        let storage = try SQLiteStorage(url: dataDirectory.appendingPathComponent("store.sqlite"))
+        try await storage.transaction(tenant: StoreDefaults.tenant) { transaction in
+            for var notification in try transaction.notifications(matching: NotificationQuery()) {
+                notification.delivery.record("SUCCESS", at: notification.date)
+                try transaction.write(.updateNotification(notification))
+            }
+        }
+    }
+
+    @Test("`notifications list` shows each notification's UUID, type and delivery; `show` decodes the payload an app server receives")
+    func listAndShow() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let (transactionID, notificationID) = try buyAndNotify("com.example.demo.plus.monthly")
+        let listed = try entries()
+        #expect(listed.count == 1)
+        #expect(listed.first?["notificationType"] as? String == "SUBSCRIBED")
+        #expect(listed.first?["delivery"] as? String == "pending")
+        #expect((listed.first?["attempts"] as? [Any])?.isEmpty == true)
+        #expect(listed.first?["signedPayload"] == nil)
+
+        let text = try run(["notifications"]).output // list, the default
+        #expect(text.contains("\(notificationID)  "), "\(text)")
+        #expect(text.contains("SUBSCRIBED/INITIAL_BUY  transaction \(transactionID)  com.example.demo"))
+        #expect(text.contains("pending, 0 attempts"))
+
+        let shown = try entry(notificationID)
+        #expect(shown["notificationUUID"] as? String == notificationID)
+        #expect((shown["signedPayload"] as? String)?.split(separator: ".").count == 3)
+        let details = try run(["notifications", "show", notificationID.uppercased()])
+        #expect(details.status == 0, "\(details.errorOutput)")
+        #expect(details.output.contains("notification \(notificationID)\n"))
+        #expect(details.output.contains("delivery:     pending, 0 attempts"), "\(details.output)")
+        #expect(details.output.contains("payload:\n{"))
+        #expect(details.output.contains(#""notificationUUID": "\#(notificationID)""#), "\(details.output)")
+        // The JWS it carries are shown decoded in place, not as their text.
+        #expect(details.output.contains(#""signedTransactionInfo": {"#), "\(details.output)")
+        #expect(details.output.contains(#""transactionId": "\#(transactionID)""#))
+        #expect(details.output.contains(#""signedRenewalInfo": {"#))
+    }
+
+    @Test("`notifications redeliver` makes a delivered notification pending again from now and keeps its attempts")
+    func redeliver() async throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let (_, notificationID) = try buyAndNotify("com.example.demo.premium")
+        try await markAllDelivered()
+        let delivered = try entry(notificationID)
+        #expect(delivered["delivery"] as? String == "delivered")
+        #expect(delivered["nextAttemptDate"] == nil)
+        #expect(try run(["notifications", "list"]).output.contains("ONE_TIME_CHARGE  "))
+        #expect(try run(["notifications", "list"]).output.contains("delivered, 1 attempt"))
+
+        let redelivered = try #require(try jsonOutput(try run(["notifications", "redeliver", notificationID, "--json"])) as? [String: Any])
+        #expect(redelivered["delivery"] as? String == "pending")
+        #expect(redelivered["nextAttemptDate"] as? String != nil)
+        #expect((redelivered["attempts"] as? [[String: Any]])?.map { $0["result"] as? String } == ["SUCCESS"])
+
+        // The change is stored: another process sees it pending, the attempt kept.
+        let stored = try entry(notificationID)
+        #expect(stored["delivery"] as? String == "pending")
+        #expect((stored["attempts"] as? [Any])?.count == 1)
+        let text = try run(["notifications", "redeliver", notificationID])
+        #expect(text.status == 0, "\(text.errorOutput)")
+        #expect(text.output.contains("\(notificationID)  ONE_TIME_CHARGE  pending again, next attempt "), "\(text.output)")
+        #expect(text.output.contains("1 earlier attempt kept"))
+    }
+
+    @Test("A malformed or unknown notification identifier is refused with what to do")
+    func mistakes() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        for command in ["show", "redeliver"] {
+            let malformed = try run(["notifications", command, "2000000000000001"])
+            #expect(malformed.status != 0)
+            #expect(malformed.errorOutput.contains(#""2000000000000001" is not a notification identifier. Use the notificationUUID `storekit notifications list` prints"#), "\(malformed.errorOutput)")
+        }
+        let unknownID = UUID().uuidString.lowercased()
+        for command in ["show", "redeliver"] {
+            let unknown = try run(["notifications", command, unknownID])
+            #expect(unknown.status == 1)
+            #expect(unknown.errorOutput.contains("This store's outbox holds no notification \(unknownID)"), "\(unknown.errorOutput)")
+        }
+        let since = try run(["notifications", "--since", "yesterday"])
+        #expect(since.status != 0)
+        #expect(since.errorOutput.contains("--since \"yesterday\" is not an ISO 8601 date"))
+    }
+
+    @Test("`notifications list`, `show` and `redeliver` act on a running server's outbox with --server, as GET /control/notifications shows")
+    func onServer() async throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let (transactionID, notificationID) = try buyAndNotify("com.example.demo.premium")
+        try await markAllDelivered()
+        let (server, port, address) = try await startStorekitServe(dataDirectory: dataDirectory)
+        defer { server.terminate() }
+        let remote = ["--server", address]
+
+        let listed = try #require(try jsonOutput(try storekit(["notifications", "list", "--json"] + remote)) as? [[String: Any]])
+        #expect(listed.map { $0["notificationUUID"] as? String } == [notificationID])
+        #expect(listed.first?["delivery"] as? String == "delivered")
+        let signed = try #require(try jsonOutput(try storekit(["notifications", "--signed", "--bundle-id", "com.example.demo"] + remote)) as? [[String: Any]])
+        #expect((signed.first?["signedPayload"] as? String)?.split(separator: ".").count == 3)
+
+        let redelivered = try #require(try jsonOutput(try storekit(["notifications", "redeliver", notificationID, "--json"] + remote)) as? [String: Any])
+        #expect(redelivered["delivery"] as? String == "pending")
+        #expect((redelivered["attempts"] as? [Any])?.count == 1)
+        let seen = try await httpGet(URL(string: "http://127.0.0.1:\(port)/control/notifications/\(notificationID)")!)
+        let stored = try #require(try JSONSerialization.jsonObject(with: seen.body) as? [String: Any])
+        #expect(stored["delivery"] as? String == "pending")
+        #expect((stored["attempts"] as? [[String: Any]])?.first?["result"] as? String == "SUCCESS")
+
+        let details = try storekit(["notifications", "show", notificationID] + remote)
+        #expect(details.status == 0, "\(details.errorOutput)")
+        #expect(details.output.contains("delivery:     pending, 1 attempt, next attempt "), "\(details.output)")
+        #expect(details.output.contains(#""transactionId": "\#(transactionID)""#))
+
+        let unknownID = UUID().uuidString.lowercased()
+        let unknown = try storekit(["notifications", "redeliver", unknownID] + remote)
+        #expect(unknown.status != 0)
+        #expect(unknown.errorOutput.contains("(404)"), "\(unknown.errorOutput)")
+        #expect(unknown.errorOutput.contains("holds no notification \(unknownID)"))
+    }
+}
