@@ -11,6 +11,10 @@ public struct NotificationLogEntry: Codable, Sendable, Hashable {
         public var date: String
         /// `SUCCESS`, `UNSUCCESSFUL_HTTP_RESPONSE_CODE`, `TIMED_OUT`, `NO_RESPONSE`, …
         public var result: String
+        /// The HTTP status the app's server answered, when it answered.
+        public var httpStatusCode: Int?
+        /// The start of the app's server's answer, when it said anything.
+        public var responseExcerpt: String?
     }
 
     /// The notification's identifier.
@@ -49,7 +53,9 @@ public struct NotificationLogEntry: Codable, Sendable, Hashable {
         transactionId = String(notification.transactionID)
         status = notification.subscription.map { Int($0.appleStatus.rawValue) }
         delivery = notification.delivery.state.rawValue
-        attempts = notification.delivery.attempts.map { Attempt(date: $0.date.formatted(.iso8601), result: $0.result) }
+        attempts = notification.delivery.attempts.map { attempt in
+            Attempt(date: attempt.date.formatted(.iso8601), result: attempt.result, httpStatusCode: attempt.httpStatusCode, responseExcerpt: attempt.responseExcerpt)
+        }
         nextAttemptDate = notification.delivery.nextAttemptDate?.formatted(.iso8601)
     }
 

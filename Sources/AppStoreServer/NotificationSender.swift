@@ -152,10 +152,10 @@ public actor NotificationSender: ScheduledEventSource {
         let id = UUID()
         let now = engine.clock.now()
         guard let payload = try? await engine.signedTestNotification(bundleID: bundleID, id: id) else { return nil }
-        let result = await post(payload, to: url)
-        logger.info("test notification \(id) to \(url.absoluteString): \(result)")
+        let attempt = await post(payload, to: url, at: now)
+        logger.info("test notification \(id) to \(url.absoluteString): \(attempt.result)")
         let token = "\(id.uuidString.lowercased())_\(Int64((now.timeIntervalSince1970 * 1000).rounded()))"
-        let test = TestNotification(token: token, signedPayload: payload, attempts: [NotificationDelivery.Attempt(date: now, result: result)])
+        let test = TestNotification(token: token, signedPayload: payload, attempts: [attempt])
         testNotifications[token] = test
         return test
     }
@@ -189,10 +189,10 @@ public actor NotificationSender: ScheduledEventSource {
                 if let until = waiting[original], until > now {
                     notification.delivery.nextAttemptDate = until
                 } else if let url = destinations.url(for: notification.bundleID) {
-                    let result = await send(notification, to: url)
-                    notification.delivery.record(result, at: now)
+                    let attempt = await send(notification, to: url, at: now)
+                    notification.delivery.record(attempt)
                     waiting[original] = notification.delivery.state == .pending ? notification.delivery.nextAttemptDate : nil
-                    logger.info("notification \(notification.summary) \(notification.id) to \(url.absoluteString): \(result)")
+                    logger.info("notification \(notification.summary) \(notification.id) to \(url.absoluteString): \(attempt.result)")
                 } else {
                     notification.delivery.state = .notSent
                     notification.delivery.nextAttemptDate = nil
@@ -221,35 +221,41 @@ public actor NotificationSender: ScheduledEventSource {
     }
 
     /// Signs and POSTs one notification of the outbox.
-    private func send(_ notification: NotificationRecord, to url: URL) async -> String {
+    private func send(_ notification: NotificationRecord, to url: URL, at date: Date) async -> NotificationDelivery.Attempt {
         do {
-            return await post(try await engine.signedNotification(notification), to: url)
+            return await post(try await engine.signedNotification(notification), to: url, at: date)
         } catch {
             logger.error("notification \(notification.id) could not be signed: \(error.message)")
-            return "OTHER"
+            return NotificationDelivery.Attempt(date: date, result: "OTHER")
         }
     }
 
-    /// POSTs a signed payload and names the outcome as Apple's `sendAttemptResult` does.
-    private func post(_ payload: String, to url: URL) async -> String {
+    /// POSTs a signed payload at `date`: the outcome as Apple's `sendAttemptResult` names it, and what the app's
+    /// server answered.
+    private func post(_ payload: String, to url: URL, at date: Date) async -> NotificationDelivery.Attempt {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try? JSONSerialization.data(withJSONObject: ["signedPayload": payload])
+        func failure(_ result: String) -> NotificationDelivery.Attempt { NotificationDelivery.Attempt(date: date, result: result) }
         do {
-            let (_, response) = try await session.data(for: request)
+            let (body, response) = try await session.data(for: request)
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            return (200...206).contains(status) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE"
+            let excerpt = String(decoding: body.prefix(1_024), as: UTF8.self).prefix(256)
+            return NotificationDelivery.Attempt(
+                date: date, result: (200...206).contains(status) ? "SUCCESS" : "UNSUCCESSFUL_HTTP_RESPONSE_CODE",
+                httpStatusCode: status, responseExcerpt: excerpt.isEmpty ? nil : String(excerpt)
+            )
         } catch let error as URLError {
             switch error.code {
-            case .timedOut: return "TIMED_OUT"
-            case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .notConnectedToInternet: return "NO_RESPONSE"
-            case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate: return "TLS_ISSUE"
-            case .badServerResponse: return "INVALID_RESPONSE"
-            default: return "OTHER"
+            case .timedOut: return failure("TIMED_OUT")
+            case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .notConnectedToInternet: return failure("NO_RESPONSE")
+            case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate: return failure("TLS_ISSUE")
+            case .badServerResponse: return failure("INVALID_RESPONSE")
+            default: return failure("OTHER")
             }
         } catch {
-            return "OTHER"
+            return failure("OTHER")
         }
     }
 

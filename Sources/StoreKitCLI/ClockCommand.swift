@@ -41,9 +41,51 @@ struct ClockStoreOptions: ParsableArguments {
     ))
     var config: String?
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Show a progress bar on standard error while a long move renews and expires subscriptions (default: when it is a terminal)."
+    )
+    var progress: Bool?
+
     /// Opens the store, with the configuration's products when one was given.
     func openStore() throws -> StoreEngine {
         try location.openStore(configuration: try config.map(loadConfiguration))
+    }
+
+    /// How far a command moves the clock.
+    enum Move {
+        /// By a number of seconds from the store's now: the stored offset grows by exactly that much.
+        case by(TimeInterval)
+        /// To a date.
+        case to(Date)
+    }
+
+    /// Moves `store`'s clock. A move of more than two days, with a progress bar, goes in up to 100 steps that each
+    /// apply what fell due on the way and are stored as they complete, so an interrupted move keeps what it did; the
+    /// end state is the same as one move's.
+    func advance(_ store: StoreEngine, _ move: Move) async throws {
+        let total = switch move {
+        case .by(let interval): interval
+        case .to(let date): date.timeIntervalSince(store.clock.now())
+        }
+        let showsProgress = progress ?? (isatty(STDERR_FILENO) == 1)
+        let steps = showsProgress && total > 2 * 86_400 ? min(100, Int(total / 86_400)) : 1
+        let bar = steps > 1 ? ProgressBar(title: "advancing the clock") : nil
+        var moved: TimeInterval = 0
+        for step in 1...steps {
+            if step < steps {
+                let next = total * Double(step) / Double(steps)
+                try await store.advanceClock(by: next - moved)
+                moved = next
+            } else {
+                switch move {
+                case .by(let interval): try await store.advanceClock(by: interval - moved)
+                case .to(let date): try await store.advanceClock(to: date)
+                }
+            }
+            bar?.show(fraction: Double(step) / Double(steps), detail: store.clock.now().formatted(.iso8601))
+        }
+        bar?.finish()
     }
 
     /// The running server's store to act on instead, with `--server`.
@@ -137,7 +179,7 @@ struct ClockAdvanceCommand: AsyncParsableCommand {
         guard let target = duration.added(to: now) else {
             throw ValidationError("The duration is too long to add to \(now.formatted(.iso8601)). Use a shorter one.")
         }
-        try await store.advanceClock(by: target.timeIntervalSince(now))
+        try await options.advance(store, .by(target.timeIntervalSince(now)))
         try await printMoved(store, options: options)
     }
 }
@@ -174,7 +216,7 @@ struct ClockSetCommand: AsyncParsableCommand {
             return
         }
         let store = try options.openStore()
-        try await store.advanceClock(to: target)
+        try await options.advance(store, .to(target))
         try await printMoved(store, options: options)
     }
 }

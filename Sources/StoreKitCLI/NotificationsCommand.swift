@@ -13,10 +13,11 @@ struct NotificationsCommand: AsyncParsableCommand {
         Every purchase, renewal, expiry, billing problem, plan or auto-renew change, price increase, offer, refund \
         and revocation writes one notification to the store's outbox, dated when it happened on the store's clock. \
         `storekit serve --notification-url` sends them to the app's server and records each attempt; these commands \
-        show where each stands and send one again.
+        show where each stands and send one again, and `notifications url` shows or changes where a running server \
+        sends them.
 
-        Without a subcommand, `storekit notifications` lists them. Each subcommand acts on the data directory's store, \
-        or with --server URL on a running `storekit serve`.
+        Without a subcommand, `storekit notifications` lists them. list, show and redeliver act on the data \
+        directory's store, or with --server URL on a running `storekit serve`; url needs --server.
 
         Example:
           storekit notifications
@@ -24,8 +25,11 @@ struct NotificationsCommand: AsyncParsableCommand {
           storekit notifications show 6b3e5c1e-2f4a-4c1d-9a8e-3f0c2b1d4e5f
           storekit notifications redeliver 6b3e5c1e-2f4a-4c1d-9a8e-3f0c2b1d4e5f
           storekit notifications list --server http://127.0.0.1:8080
+          storekit notifications url set http://127.0.0.1:9000/apple --server http://127.0.0.1:8080
         """,
-        subcommands: [NotificationsListCommand.self, NotificationsShowCommand.self, NotificationsRedeliverCommand.self],
+        subcommands: [
+            NotificationsListCommand.self, NotificationsShowCommand.self, NotificationsRedeliverCommand.self, NotificationURLCommand.self,
+        ],
         defaultSubcommand: NotificationsListCommand.self
     )
 }

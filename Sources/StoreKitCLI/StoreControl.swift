@@ -48,6 +48,10 @@ protocol StoreControl: Sendable {
     func notification(_ id: UUID) async throws -> NotificationLogEntry
     /// Sends a notification again: pending from now with a full retry schedule, its earlier attempts kept.
     func redeliver(notification id: UUID) async throws -> NotificationLogEntry
+    /// Puts an account in a Family Sharing group; the transactions shared with it and by it.
+    func joinFamily(accountID: String, familyID: String) async throws -> [TransactionSummary]
+    /// Takes an account out of its family; the transactions revoked, shared with it or by it.
+    func leaveFamily(accountID: String) async throws -> [TransactionSummary]
 }
 
 /// What `approve`, `decline` and `resolve` do.
@@ -151,6 +155,18 @@ struct EngineControl: StoreControl {
     func redeliver(notification id: UUID) async throws -> NotificationLogEntry {
         NotificationLogEntry(try await engine.redeliverNotification(id: id))
     }
+
+    func joinFamily(accountID: String, familyID: String) async throws -> [TransactionSummary] {
+        var shared: [TransactionSummary] = []
+        for record in try await engine.joinFamily(accountID: accountID, familyID: familyID) {
+            shared.append(try await TransactionSummary.signed(record, by: engine))
+        }
+        return shared
+    }
+
+    func leaveFamily(accountID: String) async throws -> [TransactionSummary] {
+        try await engine.leaveFamily(accountID: accountID).map { TransactionSummary($0) }
+    }
 }
 
 /// A running `storekit serve`'s store (or one of its tenants), through the control API.
@@ -248,6 +264,51 @@ struct ServerControl: StoreControl {
         try await call("POST", "control/notifications/\(id.uuidString.lowercased())/redeliver")
     }
 
+    func joinFamily(accountID: String, familyID: String) async throws -> [TransactionSummary] {
+        let family = try pathSegment(familyID, naming: "family", in: "POST /control/families/{family}/members")
+        let answer: [String: [String]] = try await call("POST", "control/families/\(family)/members", ["account": accountID])
+        return try await transactions(answer["shared"] ?? [])
+    }
+
+    func leaveFamily(accountID: String) async throws -> [TransactionSummary] {
+        let account = try pathSegment(accountID, naming: "account", in: "DELETE /control/families/members/{account}")
+        let answer: [String: [String]] = try await call("DELETE", "control/families/members/\(account)")
+        return try await transactions(answer["revoked"] ?? [])
+    }
+
+    /// The transactions with the identifiers an answer listed, in full.
+    private func transactions(_ ids: [String]) async throws -> [TransactionSummary] {
+        var transactions: [TransactionSummary] = []
+        for id in ids { transactions.append(try await call("GET", "control/transactions/\(id)")) }
+        return transactions
+    }
+
+    /// `text` as one segment of a control API path. The server matches a path's segments as they are written, without
+    /// decoding them, so a name that would need percent-encoding cannot travel in a path and is refused here.
+    private func pathSegment(_ text: String, naming what: String, in route: String) throws -> String {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~!$&'()*+,;=:@"))
+        guard !text.isEmpty, text != ".", text != "..", text.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) }) else {
+            throw CommandFailure("""
+                The \(what) "\(text)" cannot be written in the control API's path (\(route)): use ASCII letters, \
+                digits and - . _ ~ ! $ & ' ( ) * + , ; = : @ only, or act on the data directory's store (without --server).
+                """)
+        }
+        return text
+    }
+
+    /// Where the store sends its App Store Server Notifications: every app's URL and those of particular apps.
+    func notificationURLs() async throws -> NotificationDestinations {
+        try await call("GET", "control/notification-url")
+    }
+
+    /// Sends the notifications of the app `bundleID` (of every app without a URL of its own when it is `nil`) to
+    /// `url`; a `nil` URL stops sending them. The destinations afterwards.
+    func setNotificationURL(_ url: URL?, bundleID: String?) async throws -> NotificationDestinations {
+        var body: [String: Any] = ["url": url.map { $0.absoluteString as Any } ?? NSNull()]
+        body["bundleId"] = bundleID
+        return try await call("PUT", "control/notification-url", body)
+    }
+
     /// The store's settings: its test switches, storefront and locale.
     func settings() async throws -> StoreSettings {
         try await call("GET", "control/settings")
@@ -258,16 +319,29 @@ struct ServerControl: StoreControl {
         try await call("PUT", "control/settings", changes)
     }
 
-    /// Sends a control request and decodes its JSON answer; a refusal becomes a `ValidationError` with the server's
+    /// Sends a control request and decodes its JSON answer; a refusal becomes a ``CommandFailure`` with the server's
     /// message.
     func call<Answer: Decodable>(_ method: String, _ path: String, _ body: [String: Any]? = nil, query: [URLQueryItem] = []) async throws -> Answer {
+        let data = try await send(method, path, body: try body.map { try JSONSerialization.data(withJSONObject: $0) }, query: query)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(Answer.self, from: data)
+        } catch {
+            throw CommandFailure("The server's answer to \(method) /\(path) is not what this storekit expects (\(error)). Are both the same version?")
+        }
+    }
+
+    /// Sends a control request with `body` (JSON) and returns the answer's bytes; a refusal becomes a
+    /// ``CommandFailure`` with the server's message.
+    func send(_ method: String, _ path: String, body: Data? = nil, query: [URLQueryItem] = []) async throws -> Data {
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         if !query.isEmpty { components?.queryItems = query }
-        guard let url = components?.url else { throw ValidationError("\(baseURL.absoluteString) is not a server URL.") }
+        guard let url = components?.url else { throw CommandFailure("\(baseURL.absoluteString) is not a server URL.") }
         var request = URLRequest(url: url)
         request.httpMethod = method
         if let body {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
         let data: Data
@@ -275,20 +349,27 @@ struct ServerControl: StoreControl {
         do {
             (data, response) = try await URLSession.shared.data(for: request)
         } catch {
-            throw ValidationError("Cannot reach the server at \(baseURL.absoluteString): \(error.localizedDescription). Is `storekit serve` running there?")
+            throw CommandFailure("Cannot reach the server at \(baseURL.absoluteString): \(error.localizedDescription). Is `storekit serve` running there?")
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
             let message = (try? JSONDecoder().decode([String: String].self, from: data))?["error"] ?? String(decoding: data.prefix(300), as: UTF8.self)
-            throw ValidationError("The server refused \(method) /\(path) (\(status)): \(message)")
+            throw CommandFailure("The server refused \(method) /\(path) (\(status)): \(message)")
         }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        do {
-            return try decoder.decode(Answer.self, from: data)
-        } catch {
-            throw ValidationError("The server's answer to \(method) /\(path) is not what this storekit expects (\(error)). Are both the same version?")
-        }
+        return data
+    }
+}
+
+/// A command that could not do what it was asked: the message says why and what to do.
+///
+/// `storekit` prints it as `Error: <message>` and exits with status 1. Mistakes in the command line itself are
+/// `ValidationError`s instead, which also print the command's usage.
+struct CommandFailure: Error, CustomStringConvertible {
+    /// What went wrong and what to do.
+    let description: String
+
+    init(_ message: String) {
+        description = message
     }
 }
 
@@ -303,7 +384,12 @@ struct ServerOptions: ParsableArguments {
 
     /// The server's URL, from `--server` or `$OPENSTOREKIT_SERVER`; `nil` for the data directory.
     func serverURL(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL? {
-        guard let text = server ?? EnvironmentVariables.value(EnvironmentVariables.server, in: environment) else { return nil }
+        try Self.serverURL(server, environment: environment)
+    }
+
+    /// The server's URL, from `option` (a `--server` given) or `$OPENSTOREKIT_SERVER`; `nil` for the data directory.
+    static func serverURL(_ option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL? {
+        guard let text = option ?? EnvironmentVariables.value(EnvironmentVariables.server, in: environment) else { return nil }
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ValidationError("\"\(text)\" is not a server URL. Give the address `storekit serve` prints, such as http://127.0.0.1:8080.")
         }

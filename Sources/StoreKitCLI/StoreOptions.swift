@@ -6,14 +6,14 @@ import StoreKitConfiguration
 
 /// Where the embedded store lives: the options every store command shares.
 struct StoreLocationOptions: ParsableArguments {
-    @Option(
-        name: .customLong("data-dir"),
-        help: ArgumentHelp(
-            "The directory that holds the store (database, certificates, device state).",
-            discussion: "Defaults to $OPENSTOREKIT_DATA_DIR, else $XDG_DATA_HOME/openstorekit, else ~/.local/share/openstorekit.",
-            valueName: "dir"
-        )
+    /// The help of `--data-dir`, which commands that name their tenant otherwise (`storekit tenants`) share.
+    static let dataDirectoryHelp = ArgumentHelp(
+        "The directory that holds the store (database, certificates, device state).",
+        discussion: "Defaults to $OPENSTOREKIT_DATA_DIR, else $XDG_DATA_HOME/openstorekit, else ~/.local/share/openstorekit.",
+        valueName: "dir"
     )
+
+    @Option(name: .customLong("data-dir"), help: dataDirectoryHelp)
     var dataDirectory: String?
 
     @Option(help: ArgumentHelp(

@@ -187,6 +187,8 @@ struct NotificationDeliveryTests {
         let failed = try #require(try await engine.notifications().first)
         #expect(failed.delivery.state == .failed)
         #expect(failed.delivery.attempts.count == 6)
+        // What the app's server answered is kept with each attempt.
+        #expect(failed.delivery.attempts.allSatisfy { $0.httpStatusCode == 503 })
 
         // Up again, and redelivered: it arrives, with the six failures still on record.
         try receiver.setDown(false)
@@ -196,6 +198,7 @@ struct NotificationDeliveryTests {
         var delivered = try await engine.notification(id: failed.id)
         #expect(delivered.delivery.state == .delivered)
         #expect(delivered.delivery.attempts.map(\.result) == Array(repeating: "UNSUCCESSFUL_HTTP_RESPONSE_CODE", count: 6) + ["SUCCESS"])
+        #expect(delivered.delivery.attempts.last?.httpStatusCode == 200)
 
         // A delivered one goes again, as the same notification: the app's server sees its notificationUUID twice.
         try await engine.redeliverNotification(id: failed.id)

@@ -68,6 +68,10 @@ struct TransactionManagerTests {
             #expect(!whole.text.contains("control/transactions/\(premium)/refund"))
             #expect(whole.text.contains("control/transactions/\(monthly)/refund"))
             // Every switch the control API takes, and the tenants to pick from.
+            // Offer codes, Family Sharing and a reset, for a server with tenants.
+            #expect(whole.text.contains(#"data-path="control/offer-codes""#))
+            #expect(whole.text.contains(#"data-path="control/families/{family}/members""#))
+            #expect(whole.text.contains(#"data-path="/control/tenants/default/reset""#))
             for field in ["askToBuyEnabled", "interruptedPurchasesEnabled", "failTransactionsEnabled", "renewalBillingIssuesEnabled", "billingGracePeriodEnabled", "renewalLimit", "storefront"] {
                 #expect(whole.text.contains(#"name="\#(field)""#), "no \(field) on the page")
             }
@@ -84,6 +88,22 @@ struct TransactionManagerTests {
             #expect(try await page(client, "/manage/assets/manager.js").type == "text/javascript; charset=utf-8")
             #expect(try await page(client, "/manage/assets/manager.css").type == "text/css; charset=utf-8")
             #expect(try await page(client, "/manage/assets/other.js").status == .notFound)
+        }
+    }
+
+    @Test("A long history shows its newest 200 transactions and says how many more the filters reach")
+    func longHistory() async throws {
+        let server = makeServer()
+        for index in 0..<205 {
+            _ = try await server.engine.purchase(PurchaseRequest(productID: index < 5 ? "monthly" : "premium", accountID: "buyer\(index)", bundleID: StoreDefaults.bundleID))
+        }
+        try await server.makeApplication().test(.router) { client in
+            let section = try await page(client, "/manage/sections/transactions")
+            #expect(section.text.components(separatedBy: "<tr class=\"row\"").count - 1 == 200)
+            #expect(section.text.contains("5 older transactions are not shown"))
+            let filtered = try await page(client, "/manage/sections/transactions?product=monthly")
+            #expect(filtered.text.components(separatedBy: "<tr class=\"row\"").count - 1 == 5)
+            #expect(!filtered.text.contains("not shown"))
         }
     }
 

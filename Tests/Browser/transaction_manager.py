@@ -79,8 +79,11 @@ class Receiver:
                 payload = body["signedPayload"].split(".")[1]
                 decoded = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
                 receiver.received.append(decoded)
+                answer = f"received {decoded.get('notificationType')}".encode()
                 self.send_response(200)
+                self.send_header("Content-Length", str(len(answer)))
                 self.end_headers()
+                self.wfile.write(answer)
 
             def log_message(self, *args):
                 pass
@@ -149,6 +152,23 @@ class Page:
         self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
         element.click()
 
+    def type(self, css, text):
+        """Makes a field hold exactly `text`, typing again if the live page re-rendered its section meanwhile."""
+        def typed():
+            field = self.find(css)
+            if field.get_attribute("value") != text:
+                field.clear()
+                field.send_keys(text)
+            return self.find(css).get_attribute("value") == text
+        self.wait(f"{css} to hold {text!r}", typed)
+
+    def choose(self, css, value):
+        """Selects an option, again if the live page re-rendered its section meanwhile."""
+        def chosen():
+            Select(self.find(css)).select_by_value(value)
+            return self.find(css).get_attribute("value") == value
+        self.wait(f"{css} to be {value!r}", chosen)
+
     def message(self, form_css):
         return self.text(form_css + " [data-message]")
 
@@ -164,8 +184,7 @@ def scenario(base):
 
         # The notification URL, set where the log is.
         form = 'form[data-path="control/notification-url"]'
-        page.find(form + ' input[name="url"]').clear()
-        page.find(form + ' input[name="url"]').send_keys(receiver.url)
+        page.type(form + ' input[name="url"]', receiver.url)
         page.click(form + ' button[type="submit"]')
         page.wait("the notification URL to be taken", lambda: page.message(form) == "Done.")
         passed.append("notification URL set from the page")
@@ -178,7 +197,7 @@ def scenario(base):
         passed.append("a purchase through the control API appears live")
 
         # Refund it on the page: the state changes and REFUND reaches the log and the app's server.
-        Select(page.find(page.row(premium) + ' select[name="reason"]')).select_by_value("app-issue")
+        page.choose(page.row(premium) + ' select[name="reason"]', "app-issue")
         page.click(page.row(premium) + ' button[data-action="refund"]')
         page.wait(f"row {premium} to read refunded", lambda: page.state_of(premium) == "refunded")
         _, transaction = store.call("GET", f"control/transactions/{premium}")
@@ -193,6 +212,8 @@ def scenario(base):
         payload = page.text("[data-notification-payload]")
         if not re.search(r'"notificationType":\s*"REFUND"', payload) or not re.search(rf'"transactionId":\s*"{premium}"', payload):
             raise CheckFailed(f"the expanded notification should show REFUND for {premium}:\n{payload}")
+        # The row was expanded before the attempt finished: the live page brings the attempt and the server's answer.
+        page.wait("the attempt with the app server's answer", lambda: "HTTP 200" in (page.text(".attempts") or "") and "received REFUND" in (page.text(".attempts") or ""))
         passed.append("refund on the page: state, REFUND in the log, decoded payload, delivered")
 
         # Redeliver it: the app's server receives the same notification again, and the row counts two attempts.
@@ -207,9 +228,8 @@ def scenario(base):
         page.click(switches + ' button[type="submit"]')
         page.wait("the switches to be saved", lambda: page.message(switches) == "Done.")
         buy = 'form[data-path="control/purchases"]'
-        Select(page.find(buy + ' select[name="productId"]')).select_by_value(THEME)
-        page.find(buy + ' input[name="account"]').clear()
-        page.find(buy + ' input[name="account"]').send_keys("bob")
+        page.choose(buy + ' select[name="productId"]', THEME)
+        page.type(buy + ' input[name="account"]', "bob")
         page.click(buy + ' button[type="submit"]')
         page.wait("the purchase to wait for approval", lambda: (page.message(buy) or "").endswith("pending-approval."))
         asked = re.search(r"Transaction (\d+)", page.message(buy)).group(1)
@@ -238,10 +258,9 @@ def scenario(base):
         passed.append("a month on the clock renews, live, with DID_RENEW")
 
         # The store refuses: its own words appear where the action was taken.
-        Select(page.find(buy + ' select[name="productId"]')).select_by_value(PREMIUM)
-        page.find(buy + ' input[name="account"]').clear()
-        page.find(buy + ' input[name="account"]').send_keys("dave")
-        page.find(buy + ' input[name="offerCode"]').send_keys("NO SUCH CODE")
+        page.choose(buy + ' select[name="productId"]', PREMIUM)
+        page.type(buy + ' input[name="account"]', "dave")
+        page.type(buy + ' input[name="offerCode"]', "NO SUCH CODE")
         page.click(buy + ' button[type="submit"]')
         page.wait("the refusal", lambda: "error" in (page.find(buy + " [data-message]").get_attribute("class") or ""))
         status, answer = store.call("POST", "control/purchases", {"productId": PREMIUM, "account": "dave", "bundleId": "com.example.app", "quantity": 1, "offerCode": "NO SUCH CODE"})
@@ -249,12 +268,42 @@ def scenario(base):
             raise CheckFailed(f"the page should show the store's refusal {answer!r}, it shows {page.message(buy)!r}")
         passed.append("a refused action shows the store's message in place")
 
+        # An offer code redeemed on the App Store, and Family Sharing, from their forms.
+        redeem = 'form[data-path="control/offer-codes"]'
+        page.type(redeem + ' input[name="code"]', "Launch code")
+        page.type(redeem + ' input[name="account"]', "erin")
+        page.click(redeem + ' button[type="submit"]')
+        page.wait("the redeemed code", lambda: (page.message(redeem) or "").endswith("purchased."))
+        page.wait("OFFER_REDEEMED in the log", lambda: len(page.all('tr[data-type^="OFFER_REDEEMED"]')) == 1)
+        family = 'form[aria-label="Family Sharing"]'
+        page.type(family + ' input[name="account"]', "bob")
+        page.type(family + ' input[name="family"]', "smiths")
+        page.click(family + ' button:not([data-path])')
+        page.wait("bob in the family", lambda: (page.message(family) or "").startswith("Shared"))
+        page.wait("the family column", lambda: "smiths" in (page.text("#catalog") or ""))
+        passed.append("offer code and Family Sharing forms")
+
         # Filters narrow the list without a reload.
-        Select(page.find('#transaction-filters select[name="account"]')).select_by_value("carol")
+        page.choose('#transaction-filters select[name="account"]', "carol")
         page.wait("only carol's transactions", lambda: page.all("tr[data-transaction]") and all("carol" in row.text for row in page.all("tr[data-transaction]")))
         if not page.not_reloaded():
             raise CheckFailed("filtering reloaded the page")
         passed.append("filters")
+
+        # Every field has a label a screen reader reads, every button a name, and the keyboard reaches the actions.
+        unlabelled = driver.execute_script("""
+            return [...document.querySelectorAll('input:not([type=hidden]), select, button')]
+              .filter(e => !(e.closest('label') || e.getAttribute('aria-label') || (e.tagName === 'BUTTON' && e.textContent.trim())))
+              .map(e => e.outerHTML.slice(0, 80));
+        """)
+        if unlabelled:
+            raise CheckFailed(f"fields without a label or buttons without a name: {unlabelled}")
+        collapsed = page.find('#notifications button.expand[aria-expanded="false"]')
+        target = collapsed.get_attribute("aria-controls")
+        collapsed.send_keys(" ")
+        page.wait("a row expanded from the keyboard", lambda: page.driver.execute_script(
+            "return document.querySelector(`button[aria-controls='${arguments[0]}']`).getAttribute('aria-expanded')", target) == "true")
+        passed.append("labels and keyboard")
 
         # The dark theme is a different palette.
         light = driver.execute_script("return getComputedStyle(document.body).backgroundColor")

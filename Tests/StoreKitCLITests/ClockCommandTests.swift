@@ -55,6 +55,35 @@ struct ClockCommandTests {
         #expect(subscriptions.first?["status"] as? String == "active")
     }
 
+    @Test("`clock advance --progress` moves in steps with a bar on standard error and ends where one move ends")
+    func advanceWithProgress() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let bought = try buyMonthly()
+        let advanced = try run(["clock", "advance", "1y", "--config", demoConfiguration, "--progress"])
+        #expect(advanced.status == 0, "\(advanced.errorOutput)")
+        #expect(advanced.errorOutput.contains("advancing the clock ["))
+        #expect(advanced.errorOutput.hasSuffix("\n") && advanced.errorOutput.contains("] 100%"))
+        #expect(advanced.output.contains("clock moved to"))
+
+        // The same year in one move, in another store: the same renewals, on the same dates.
+        let stepped = try renewals()
+        let other = ClockCommandTests()
+        defer { try? FileManager.default.removeItem(at: other.dataDirectory) }
+        _ = try other.buyMonthly()
+        let once = try other.run(["clock", "advance", "1y", "--config", demoConfiguration, "--no-progress"])
+        #expect(once.status == 0 && once.errorOutput.isEmpty, "\(once.errorOutput)")
+        let single = try other.renewals()
+        #expect(stepped.count == 12, "a week's trial, then eleven paid months and the twelfth's start: \(stepped.count)")
+        #expect(stepped.count == single.count)
+        let offsets = { (rows: [[String: Any]], start: Any?) in rows.compactMap { row -> TimeInterval? in
+            guard let date = (row["purchaseDate"] as? String).flatMap({ try? Date($0, strategy: .iso8601) }),
+                  let first = (start as? String).flatMap({ try? Date($0, strategy: .iso8601) }) else { return nil }
+            return date.timeIntervalSince(first)
+        } }
+        _ = bought
+        #expect(offsets(stepped, stepped.first?["purchaseDate"]) == offsets(single, single.first?["purchaseDate"]))
+    }
+
     @Test("Durations combine units; `clock set` moves to a date and the text output says where the clock is")
     func advanceAndSet() throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }

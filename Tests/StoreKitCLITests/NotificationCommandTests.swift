@@ -4,7 +4,8 @@ import Foundation
 import Testing
 import TestProcesses
 
-/// `storekit notifications list|show|redeliver`: the outbox, on the data directory's store and on a running server.
+/// `storekit notifications list|show|redeliver`: the outbox, on the data directory's store and on a running server;
+/// `storekit notifications url`: where a running server sends it.
 @Suite("storekit notifications")
 struct NotificationCommandTests {
     let dataDirectory = temporaryDataDirectory()
@@ -35,7 +36,7 @@ struct NotificationCommandTests {
         let storage = try SQLiteStorage(url: dataDirectory.appendingPathComponent("store.sqlite"))
         try await storage.transaction(tenant: StoreDefaults.tenant) { transaction in
             for var notification in try transaction.notifications(matching: NotificationQuery()) {
-                notification.delivery.record("SUCCESS", at: notification.date)
+                notification.delivery.record(NotificationDelivery.Attempt(date: notification.date, result: "SUCCESS", httpStatusCode: 200))
                 try transaction.write(.updateNotification(notification))
             }
         }
@@ -150,5 +151,80 @@ struct NotificationCommandTests {
         #expect(unknown.status != 0)
         #expect(unknown.errorOutput.contains("(404)"), "\(unknown.errorOutput)")
         #expect(unknown.errorOutput.contains("holds no notification \(unknownID)"))
+    }
+
+    /// The notification URLs `notifications url --json` prints for `place`.
+    func destinations(_ command: [String], _ place: [String]) throws -> (defaultURL: String?, byApp: [String: String]) {
+        let object = try #require(try jsonOutput(try storekit(["notifications", "url"] + command + ["--json"] + place)) as? [String: Any])
+        return (object["defaultURL"] as? String, object["urlsByBundleID"] as? [String: String] ?? [:])
+    }
+
+    @Test("`notifications url set` changes where a running server sends notifications, as GET /control/notification-url shows; a restart keeps it; `clear` removes it")
+    func notificationURL() async throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let (server, port, address) = try await startStorekitServe(dataDirectory: dataDirectory)
+        let remote = ["--server", address, "--tenant", "hooks"]
+
+        let initial = try storekit(["notifications", "url"] + remote) // show, the default
+        #expect(initial.status == 0, "\(initial.errorOutput)")
+        #expect(initial.output.contains(#"(store "hooks" on the server at \#(address))"#), "\(initial.output)")
+        #expect(initial.output.contains("every app:  none"), "\(initial.output)")
+
+        let everyApp = try destinations(["set", "http://127.0.0.1:9/apple"], remote)
+        #expect(everyApp.defaultURL == "http://127.0.0.1:9/apple")
+        #expect(everyApp.byApp.isEmpty)
+        let oneApp = try destinations(["set", "https://example.com/apple", "--bundle-id", "com.example.demo"], remote)
+        #expect(oneApp.defaultURL == "http://127.0.0.1:9/apple", "every app's URL stays")
+        #expect(oneApp.byApp == ["com.example.demo": "https://example.com/apple"])
+
+        let seen = try await httpGet(URL(string: "http://127.0.0.1:\(port)/t/hooks/control/notification-url")!)
+        let served = try #require(try JSONSerialization.jsonObject(with: seen.body) as? [String: Any])
+        #expect(served["defaultURL"] as? String == "http://127.0.0.1:9/apple")
+        #expect(served["urlsByBundleID"] as? [String: String] == ["com.example.demo": "https://example.com/apple"])
+        let shown = try storekit(["notifications", "url", "show"] + remote)
+        #expect(shown.output.contains("every app:  http://127.0.0.1:9/apple\n"), "\(shown.output)")
+        #expect(shown.output.contains("com.example.demo:  https://example.com/apple\n"))
+        #expect(try destinations([], ["--server", address]).defaultURL == nil, "a tenant's URLs are its own")
+
+        // A restarted server sends where it was told, not only where --notification-url says.
+        server.terminate()
+        #expect(try await server.finished().status == 0)
+        let (restarted, _, newAddress) = try await startStorekitServe(dataDirectory: dataDirectory)
+        defer { restarted.terminate() }
+        let again = ["--server", newAddress, "--tenant", "hooks"]
+        let kept = try destinations([], again)
+        #expect(kept.defaultURL == "http://127.0.0.1:9/apple")
+        #expect(kept.byApp == ["com.example.demo": "https://example.com/apple"])
+
+        let appCleared = try destinations(["clear", "--bundle-id", "com.example.demo"], again)
+        #expect(appCleared.defaultURL == "http://127.0.0.1:9/apple")
+        #expect(appCleared.byApp.isEmpty)
+        let cleared = try storekit(["notifications", "url", "clear"] + again)
+        #expect(cleared.status == 0, "\(cleared.errorOutput)")
+        #expect(cleared.output.contains("Every app's URL is removed"), "\(cleared.output)")
+        #expect(cleared.output.contains("every app:  none"))
+        #expect(try destinations([], again).defaultURL == nil)
+    }
+
+    @Test("`notifications url` needs --server and an http or https URL with a host, and says so")
+    func notificationURLMistakes() throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        for arguments in [["url"], ["url", "show"], ["url", "set", "http://127.0.0.1:9000/apple"], ["url", "clear"]] {
+            let refused = try run(["notifications"] + arguments)
+            #expect(refused.status != 0)
+            #expect(refused.errorOutput.contains("Notification URLs belong to a running server, and no server was given. Give --server URL"), "\(arguments): \(refused.errorOutput)")
+            #expect(refused.errorOutput.contains("storekit serve --notification-url URL"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dataDirectory.path), "the data directory is not touched")
+
+        // Nothing listens here: each refusal comes before any request.
+        let remote = ["--server", "http://127.0.0.1:9"]
+        for url in ["ftp://example.com/apple", "example.com/apple", "http://", "not a url"] {
+            let refused = try storekit(["notifications", "url", "set", url] + remote)
+            #expect(refused.status != 0)
+            #expect(refused.errorOutput.contains("\"\(url)\" is not an http or https URL with a host. Write it like http://127.0.0.1:9000/notifications."), "\(url): \(refused.errorOutput)")
+        }
+        let emptyApp = try storekit(["notifications", "url", "clear", "--bundle-id", ""] + remote)
+        #expect(emptyApp.errorOutput.contains("--bundle-id is empty"), "\(emptyApp.errorOutput)")
     }
 }

@@ -111,7 +111,9 @@ struct StoreCommandTests {
     @Test("Every command's help teaches with an example of itself", arguments: [
         "serve", "purchase", "subscriptions", "tx", "tx list", "tx show", "tx refund", "tx approve", "tx decline", "tx resolve",
         "tx expire", "tx renew", "tx auto-renew", "tx price-consent", "tx delete", "tx clear", "notifications",
-        "notifications list", "notifications show", "notifications redeliver", "settings", "settings show", "settings set",
+        "notifications list", "notifications show", "notifications redeliver", "notifications url", "notifications url show",
+        "notifications url set", "notifications url clear", "settings", "settings show", "settings set", "family", "family join",
+        "family leave", "tenants", "tenants list", "tenants create", "tenants reset", "tenants export", "tenants import",
     ])
     func helpHasExamples(command: String) throws {
         let run = try storekit(command.split(separator: " ").map(String.init) + ["--help"])

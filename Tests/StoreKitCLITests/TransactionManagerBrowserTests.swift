@@ -19,7 +19,7 @@ struct TransactionManagerBrowserTests {
         let script = repositoryRoot.appendingPathComponent("Tests/Browser/transaction_manager.py").path
         let run = try tool("python3", [script, "test", "--base", "http://127.0.0.1:\(started.port)/"])
         #expect(run.status != 3, "Chromium or Selenium is missing: \(run.output)")
-        #expect(run.status == 0, "\(run.errorOutput)")
+        try #require(run.status == 0, "\(run.errorOutput)")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: [String]], "\(run.output)")
         #expect(result["passed"] == [
             "notification URL set from the page",
@@ -29,7 +29,9 @@ struct TransactionManagerBrowserTests {
             "Ask to Buy: buy on the page, approve",
             "a month on the clock renews, live, with DID_RENEW",
             "a refused action shows the store's message in place",
+            "offer code and Family Sharing forms",
             "filters",
+            "labels and keyboard",
             "light and dark themes",
         ])
     }

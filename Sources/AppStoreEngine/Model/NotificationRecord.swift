@@ -74,11 +74,17 @@ public struct NotificationDelivery: Sendable, Hashable, Codable {
         public var date: Date
         /// Apple's `sendAttemptResult`: `SUCCESS`, `UNSUCCESSFUL_HTTP_RESPONSE_CODE`, `TIMED_OUT`, `NO_RESPONSE`, …
         public var result: String
+        /// The HTTP status the app's server answered, when it answered.
+        public var httpStatusCode: Int?
+        /// The start of what the app's server answered (at most 256 characters), when it said anything.
+        public var responseExcerpt: String?
 
         /// Creates an attempt.
-        public init(date: Date, result: String) {
+        public init(date: Date, result: String, httpStatusCode: Int? = nil, responseExcerpt: String? = nil) {
             self.date = date
             self.result = result
+            self.httpStatusCode = httpStatusCode
+            self.responseExcerpt = responseExcerpt
         }
     }
 
@@ -103,10 +109,10 @@ public struct NotificationDelivery: Sendable, Hashable, Codable {
     /// 12, 24, 48 and 72 hours; after the fifth retry fails, it gives up.
     public static let retryDelays: [TimeInterval] = [1, 12, 24, 48, 72].map { $0 * 3_600 }
 
-    /// Records an attempt at `date`: success ends delivery; a failure schedules the next retry, or gives up after
-    /// the last.
-    public mutating func record(_ result: String, at date: Date) {
-        attempts.append(Attempt(date: date, result: result))
+    /// Records an attempt: success ends delivery; a failure schedules the next retry, or gives up after the last.
+    public mutating func record(_ attempt: Attempt) {
+        attempts.append(attempt)
+        let result = attempt.result, date = attempt.date
         let attemptsThisRound = attempts.count - (attemptsBeforeRedelivery ?? 0)
         if result == "SUCCESS" {
             state = .delivered

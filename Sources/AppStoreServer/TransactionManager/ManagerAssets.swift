@@ -58,7 +58,7 @@ enum ManagerAssets {
     form.inline { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
     .filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: end; margin: 6px 0 12px; }
     label { display: grid; gap: 3px; font-size: 13px; color: var(--muted); }
-    input[type="url"] { min-width: min(34ch, 100%); }
+    .filters label:has(input[type="url"]) { flex: 1 1 30ch; }
     label.check { display: flex; gap: 8px; align-items: center; color: var(--text); font-size: 14px; }
     label.compact { display: inline-flex; gap: 4px; align-items: center; }
     fieldset { border: 1px solid var(--line); border-radius: 8px; padding: 8px 10px; margin: 0; display: grid; gap: 4px; }
@@ -226,14 +226,25 @@ enum ManagerAssets {
       if (answer && answer.transactionId) return "Transaction " + answer.transactionId + ": " + answer.state + ".";
       if (answer && answer.notificationUUID) return "Notification " + answer.notificationType + ": " + answer.delivery + ".";
       if (answer && answer.now) return "Clock at " + answer.now + ".";
+      if (answer && answer.shared) return "Shared " + answer.shared.length + " purchases with the family.";
+      if (answer && answer.revoked) return "Revoked " + answer.revoked.length + " shared purchases.";
       return "Done.";
     }
     document.addEventListener("submit", async event => {
       const form = event.target;
       const submitter = event.submitter;
-      const path = (submitter && submitter.dataset.path) || form.dataset.path;
-      if (!path) { event.preventDefault(); return; }
+      const template = (submitter && submitter.dataset.path) || form.dataset.path;
+      if (!template) { event.preventDefault(); return; }
       event.preventDefault();
+      // A path may name fields ("control/families/{family}/members"); one starting with "/" is server-wide.
+      let missing = null;
+      const path = template.replace(/\{(\w+)\}/g, (_, name) => {
+        const value = form.elements[name] ? form.elements[name].value.trim() : "";
+        if (!value) missing = missing || name;
+        return encodeURIComponent(value);
+      });
+      if (missing) { say(form, "Fill in " + missing + " first.", true); return; }
+      const url = path.startsWith("/") ? path : base + path;
       const method = (submitter && submitter.dataset.method) || form.dataset.method || "POST";
       const confirmation = (submitter && submitter.dataset.confirm) || form.dataset.confirm;
       if (confirmation && !confirm(confirmation)) return;
@@ -241,10 +252,14 @@ enum ManagerAssets {
       if (method !== "GET" && method !== "DELETE") options.body = JSON.stringify(bodyOf(form, submitter));
       if (submitter) submitter.disabled = true;
       try {
-        const response = await fetch(base + path, options);
+        const response = await fetch(url, options);
         const answer = await response.json().catch(() => ({}));
         if (!response.ok) { say(form, answer.error || ("The store answered " + response.status + "."), true); return; }
+        // A reset store is a new store: start over with it.
+        if (form.hasAttribute("data-reload")) { location.reload(); return; }
         say(form, describe(answer), false);
+        // A change the store announces no event for (a family membership) names the sections it changes.
+        if (form.dataset.refresh) schedule(form.dataset.refresh.split(" "));
         const fired = form.querySelector("[data-fired]");
         if (fired) {
           fired.innerHTML = "";

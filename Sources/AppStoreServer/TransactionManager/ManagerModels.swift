@@ -10,6 +10,8 @@ struct PageModel {
     var version: String
     var tenants: [TenantOption]
     var hasTenants: Bool
+    /// The control API route that resets this store, on a server with tenants.
+    var resetPath: String?
     var clock: ClockModel
     var settings: SettingsModel
     var buy: BuyModel
@@ -72,6 +74,8 @@ struct TransactionsModel {
     var isEmpty: Bool
     var total: Int
     var shown: Int
+    /// How many matching transactions are not shown, beyond the newest ``ManagerPages/rowLimit``.
+    var hidden: Int?
     var accounts: [Option]
     var apps: [Option]
     var products: [Option]
@@ -186,6 +190,8 @@ struct TransactionDetail {
 struct NotificationsModel {
     var rows: [NotificationRow]
     var count: Int
+    /// How many older notifications are not shown.
+    var hidden: Int?
     var isEmpty: Bool
     /// Whether this server sends notifications at all.
     var sends: Bool
@@ -245,6 +251,17 @@ struct AttemptRow {
     var date: String
     var result: String
     var succeeded: Bool
+    /// `HTTP 503`, when the app's server answered.
+    var status: String?
+    var response: String?
+
+    init(_ attempt: NotificationDelivery.Attempt) {
+        date = ManagerPages.readable(attempt.date.formatted(.iso8601))
+        result = attempt.result
+        succeeded = attempt.result == "SUCCESS"
+        status = attempt.httpStatusCode.map { "HTTP \($0)" }
+        response = attempt.responseExcerpt
+    }
 }
 
 struct CatalogModel {

@@ -13,6 +13,9 @@ struct ManagerPages: Sendable {
     /// The name of the store at the server's bare paths, when this page is a tenant's.
     let serverStoreName: String?
 
+    /// The most transactions or notifications a table shows, the newest: filters reach the others.
+    static let rowLimit = 200
+
     /// The sections the page re-renders on its own when the store changes.
     static let sectionNames = ["clock", "settings", "buy", "transactions", "notifications", "catalog"]
 
@@ -29,6 +32,7 @@ struct ManagerPages: Sendable {
         let model = PageModel(
             tenant: engine.tenantID, basePath: basePath, version: StoreDefaults.version,
             tenants: tenantOptions, hasTenants: tenantOptions.count > 1,
+            resetPath: tenants == nil ? nil : "/control/tenants/\(engine.tenantID)/reset",
             clock: await clockModel(), settings: await settingsModel(), buy: try await buyModel(),
             transactions: try await transactionsModel(filters), notifications: try await notificationsModel(),
             catalog: try await catalogModel()
@@ -97,19 +101,20 @@ struct ManagerPages: Sendable {
         let catalog = await engine.catalog
         let subscriptions = try await subscriptionsByID(of: all)
         let names = Dictionary(catalog.products.map { ($0.id, $0.referenceName) }, uniquingKeysWith: { first, _ in first })
-        let rows = all.reversed()
+        let matching = all.reversed()
             .filter { (filters.account ?? $0.accountID) == $0.accountID && (filters.app ?? $0.bundleID) == $0.bundleID }
             .map { ($0, TransactionSummary($0)) }
             .filter { filters.matches($0.1) }
-            .map { record, summary in
-                TransactionRow(record: record, summary: summary, name: names[record.productID], subscription: subscriptions[record.originalID])
-            }
+        let rows = matching.prefix(Self.rowLimit).map { record, summary in
+            TransactionRow(record: record, summary: summary, name: names[record.productID], subscription: subscriptions[record.originalID])
+        }
         func options(_ values: [String], selected: String?) -> [Option] {
             Array(Set(values)).sorted().map { Option(value: $0, label: $0, selected: $0 == selected) }
         }
         let states = ["purchased", "pending-approval", "declined", "interrupted", "failed", "refunded"]
         return TransactionsModel(
             rows: rows, isEmpty: rows.isEmpty, total: all.count, shown: rows.count,
+            hidden: matching.count > rows.count ? matching.count - rows.count : nil,
             accounts: options(all.map(\.accountID), selected: filters.account),
             apps: options(all.map(\.bundleID), selected: filters.app),
             products: options(catalog.products.map(\.id) + all.map(\.productID), selected: filters.product),
@@ -127,10 +132,11 @@ struct ManagerPages: Sendable {
     }
 
     private func notificationsModel() async throws -> NotificationsModel {
-        let rows = try await engine.notifications().reversed().map(NotificationRow.init)
+        let all = try await engine.notifications()
+        let rows = all.suffix(Self.rowLimit).reversed().map(NotificationRow.init)
         let destinations = await notificationSender?.destinations
         return NotificationsModel(
-            rows: rows, count: rows.count, isEmpty: rows.isEmpty, sends: notificationSender != nil,
+            rows: rows, count: all.count, hidden: all.count > rows.count ? all.count - rows.count : nil, isEmpty: rows.isEmpty, sends: notificationSender != nil,
             defaultURL: destinations?.defaultURL?.absoluteString ?? "",
             appURLs: (destinations?.urlsByBundleID ?? [:]).sorted { $0.key < $1.key }.map { AppURL(bundleId: $0.key, url: $0.value.absoluteString) }
         )
@@ -176,7 +182,7 @@ struct ManagerPages: Sendable {
         let payload = try CompactJWS(try await engine.signedNotification(notification)).payloadJSON
         let detail = NotificationDetail(
             row: NotificationRow(notification), payload: payload.expandingSignedFields().prettyPrinted,
-            attempts: notification.delivery.attempts.map { AttemptRow(date: $0.date.formatted(.iso8601), result: $0.result, succeeded: $0.result == "SUCCESS") },
+            attempts: notification.delivery.attempts.map(AttemptRow.init),
             hasAttempts: !notification.delivery.attempts.isEmpty
         )
         return ManagerTemplates.render(detail, "notification-detail")

@@ -50,6 +50,12 @@ enum ManagerTemplates {
         {{/hasTenants}}
         {{^hasTenants}}<span class="tenant">Store <strong>{{tenant}}</strong></span>{{/hasTenants}}
       </nav>
+      {{#resetPath}}
+      <form data-path="{{resetPath}}" data-method="POST" data-reload data-confirm="Erase every account, purchase, subscription and notification of store {{tenant}}, and set its clock back to wall time?" class="inline" aria-label="Reset the store">
+        <button type="submit" class="danger quiet">Reset store</button>
+        <span class="message" data-message role="status" aria-live="polite"></span>
+      </form>
+      {{/resetPath}}
       <span id="live" class="live" role="status" aria-live="polite">connecting…</span>
       <button type="button" id="theme-toggle" class="quiet" aria-label="Colour theme: automatic">Theme: auto</button>
     </header>
@@ -129,6 +135,22 @@ enum ManagerTemplates {
       <button type="submit">Promote</button>
       <p class="message" data-message role="status" aria-live="polite"></p>
     </form>
+    <form data-path="control/offer-codes" data-method="POST" class="stack" aria-label="Redeem an offer code">
+      <label>Offer code (reference name)<input name="code" autocomplete="off" required></label>
+      <label>Account<input name="account" value="{{defaultAccount}}" list="known-accounts" autocomplete="off"></label>
+      <label>App (bundle ID)<input name="bundleId" value="{{defaultBundle}}" autocomplete="off"></label>
+      <button type="submit">Redeem on the App Store</button>
+      <p class="message" data-message role="status" aria-live="polite"></p>
+    </form>
+    <form data-path="control/families/{family}/members" data-method="POST" data-refresh="catalog" class="stack" aria-label="Family Sharing">
+      <label>Account<input name="account" list="known-accounts" autocomplete="off" required></label>
+      <label>Family<input name="family" autocomplete="off" placeholder="smiths"></label>
+      <div class="buttons">
+        <button type="submit">Join family</button>
+        <button type="submit" data-path="control/families/members/{account}" data-method="DELETE">Leave family</button>
+      </div>
+      <p class="message" data-message role="status" aria-live="polite"></p>
+    </form>
     """
 
     private static let transactions = """
@@ -179,6 +201,7 @@ enum ManagerTemplates {
       </tbody>
     </table>
     </div>
+    {{#hidden}}<p class="empty">{{hidden}} older transactions are not shown: narrow the list with the filters, or use <code>storekit tx list</code>.</p>{{/hidden}}
     {{/isEmpty}}
     """
 
@@ -262,6 +285,7 @@ enum ManagerTemplates {
       </tbody>
     </table>
     </div>
+    {{#hidden}}<p class="empty">{{hidden}} older notifications are not shown: <code>storekit notifications list</code> has them all.</p>{{/hidden}}
     {{/isEmpty}}
     """
 
@@ -270,7 +294,7 @@ enum ManagerTemplates {
       <div class="panel">
         <h3>{{row.summary}} · {{row.uuid}}</h3>
         <h4>Attempts</h4>
-        {{#hasAttempts}}<ol class="attempts">{{#attempts}}<li><time>{{date}}</time> <span class="badge {{#succeeded}}good{{/succeeded}}{{^succeeded}}bad{{/succeeded}}">{{result}}</span></li>{{/attempts}}</ol>{{/hasAttempts}}
+        {{#hasAttempts}}<ol class="attempts">{{#attempts}}<li><time>{{date}}</time> <span class="badge {{#succeeded}}good{{/succeeded}}{{^succeeded}}bad{{/succeeded}}">{{result}}</span>{{#status}} {{status}}{{/status}}{{#response}}<pre class="response">{{response}}</pre>{{/response}}</li>{{/attempts}}</ol>{{/hasAttempts}}
         {{^hasAttempts}}<p class="empty">Not sent yet{{#row.nextAttemptDate}}: due <time>{{row.nextAttemptDate}}</time>{{/row.nextAttemptDate}}.</p>{{/hasAttempts}}
       </div>
       <div class="panel">
