@@ -150,7 +150,7 @@ public struct AppReceipt: Hashable, Sendable {
 
     /// Decodes a whole receipt file (PKCS#7 in DER or BER, or base64 of either) without verifying it.
     public init(receiptData: Data) throws {
-        try self.init(payload: try SignedReceipt(data: receiptData).payload)
+        try self.init(payload: try ReceiptEnvelope(bytes: ReceiptEnvelope.bytes(of: receiptData)).payload)
     }
 }
 

@@ -9,14 +9,10 @@ public enum AppStoreJSON {
     /// Encodes `value` as compact JSON in declaration order. `Date` becomes integer milliseconds, `Data` becomes
     /// standard base64, `UUID` a lowercase string (as Apple writes `appAccountToken`), `URL` its absolute string.
     public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
-        try encodeValue(value).compactData
-    }
-
-    /// Encodes `value` into an ordered ``JSONValue`` tree.
-    public static func encodeValue<Value: Encodable>(_ value: Value) throws -> JSONValue {
-        let root = JSONBox()
-        try root.encode(value, codingPath: [])
-        return root.resolved()
+        let writer = JSONWriter()
+        try writer.writeValue(value, codingPath: [])
+        writer.closeAll()
+        return Data(writer.bytes)
     }
 
     /// Decodes Apple-style JSON (dates as milliseconds since 1970, integer or fractional; unknown keys ignored;
@@ -38,144 +34,162 @@ public enum AppStoreJSON {
     }
 }
 
-// MARK: - Ordered encoder
+// MARK: - Streaming encoder
 
-/// A node under construction. Containers share boxes by reference, as `Encoder` requires.
-private final class JSONBox {
-    private var scalar: JSONValue?
-    private var keys: [String] = []
-    private var members: [String: JSONBox] = [:]
-    private var elements: [JSONBox]?
+// Foundation's JSONEncoder cannot write keys in declaration order with millisecond dates and lowercase UUIDs, which
+// signed payloads need byte for byte; and every JWS the store signs goes through this encoder, so it writes the
+// bytes as the value encodes itself, in one pass, instead of building a tree first.
 
-    func set(_ value: JSONValue) { scalar = value }
+/// The output and the containers still open, innermost last.
+///
+/// `Encoder` never says when a container is done: a container is closed when something is written to one of its
+/// ancestors, or at the end. Values encode themselves in order, so that is exactly when it is done.
+private final class JSONWriter {
+    var bytes: [UInt8] = []
+    /// For each open container: whether it is an object (else an array) and whether it holds an entry yet.
+    private var open: [(isObject: Bool, isEmpty: Bool)] = []
 
-    func member(_ key: String) -> JSONBox {
-        if let existing = members[key] { return existing }
-        let box = JSONBox()
-        keys.append(key)
-        members[key] = box
-        return box
+    init() {
+        bytes.reserveCapacity(1_024)
     }
 
-    /// Objects are the default shape of an empty box; nothing to record.
-    func makeObject() {}
-
-    func appendElement() -> JSONBox {
-        let box = JSONBox()
-        if elements == nil { elements = [] }
-        elements!.append(box)
-        return box
+    /// Opens an object or array at `depth`, as the value being written.
+    func openContainer(isObject: Bool, depth: Int) {
+        closeContainers(deeperThan: depth - 1)
+        bytes.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        open.append((isObject, true))
     }
 
-    var elementCount: Int { elements?.count ?? 0 }
-
-    func markArray() {
-        if elements == nil { elements = [] }
-    }
-
-    func resolved() -> JSONValue {
-        if let scalar { return scalar }
-        if let elements { return .array(elements.map { $0.resolved() }) }
-        return .object(keys.map { JSONValue.Member(key: $0, value: members[$0]!.resolved()) })
-    }
-
-    func encode<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws {
-        switch value {
-        case let date as Date:
-            set(.number(String(ReceiptDate.milliseconds(from: date))))
-        case let data as Data:
-            set(.string(data.base64EncodedString()))
-        case let uuid as UUID:
-            set(.string(uuid.uuidString.lowercased()))
-        case let url as URL:
-            set(.string(url.absoluteString))
-        case let decimal as Decimal:
-            set(.number(decimal.description))
-        default:
-            try value.encode(to: BoxEncoder(box: self, codingPath: codingPath))
+    /// Closes the containers opened deeper than `depth`.
+    func closeContainers(deeperThan depth: Int) {
+        while open.count > depth + 1 {
+            bytes.append(open.removeLast().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         }
     }
 
-    static func number(_ value: Double, codingPath: [any CodingKey]) throws -> JSONValue {
+    func closeAll() {
+        closeContainers(deeperThan: -1)
+    }
+
+    /// Starts an entry of the container at `depth`: closes what is deeper, writes the comma and, in an object, the
+    /// key.
+    func beginEntry(depth: Int, key: String?) {
+        precondition(depth < open.count, "A value encoded into a container after a later sibling was written; AppStoreJSON writes values in order.")
+        closeContainers(deeperThan: depth)
+        if open[depth].isEmpty { open[depth].isEmpty = false } else { bytes.append(UInt8(ascii: ",")) }
+        if let key {
+            JSONValue.writeString(key, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+        }
+    }
+
+    func write(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    func writeString(_ string: String) {
+        JSONValue.writeString(string, to: &bytes)
+    }
+
+    func writeNumber(_ value: Double, codingPath: [any CodingKey]) throws {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(
-                value, .init(codingPath: codingPath, debugDescription: "JSON cannot represent \(value).")
-            )
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "JSON cannot represent \(value)."))
         }
         if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
-            return .number(String(Int64(value)))
+            write(String(Int64(value)))
+        } else {
+            write("\(value)")
         }
-        return .number("\(value)")
+    }
+
+    /// Writes a value where one is expected (after a key, as an element, or at the top).
+    func writeValue<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws {
+        switch value {
+        case let date as Date: write(String(ReceiptDate.milliseconds(from: date)))
+        case let data as Data: writeString(data.base64EncodedString())
+        case let uuid as UUID: writeString(uuid.uuidString.lowercased())
+        case let url as URL: writeString(url.absoluteString)
+        case let decimal as Decimal: write(decimal.description)
+        default:
+            let start = bytes.count
+            try value.encode(to: StreamEncoder(writer: self, depth: open.count, codingPath: codingPath))
+            // A value that encoded nothing is an empty object, as JSONEncoder writes it.
+            if bytes.count == start { write("{}") }
+        }
     }
 }
 
-private struct BoxEncoder: Encoder {
-    let box: JSONBox
+/// The encoder a value writes itself to; `depth` is where its container goes.
+private struct StreamEncoder: Encoder {
+    let writer: JSONWriter
+    let depth: Int
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        box.makeObject()
-        return KeyedEncodingContainer(KeyedBoxContainer<Key>(box: box, codingPath: codingPath))
+        writer.openContainer(isObject: true, depth: depth)
+        return KeyedEncodingContainer(StreamKeyedContainer<Key>(writer: writer, depth: depth, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        box.markArray()
-        return UnkeyedBoxContainer(box: box, codingPath: codingPath)
+        writer.openContainer(isObject: false, depth: depth)
+        return StreamUnkeyedContainer(writer: writer, depth: depth, codingPath: codingPath)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleValueBoxContainer(box: box, codingPath: codingPath)
+        StreamSingleValueContainer(writer: writer, codingPath: codingPath)
     }
 }
 
-private struct KeyedBoxContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let box: JSONBox
+private struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let writer: JSONWriter
+    let depth: Int
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil(forKey key: Key) throws { box.member(key.stringValue).set(.null) }
-    mutating func encode(_ value: Bool, forKey key: Key) throws { box.member(key.stringValue).set(.bool(value)) }
-    mutating func encode(_ value: String, forKey key: Key) throws { box.member(key.stringValue).set(.string(value)) }
-    mutating func encode(_ value: Double, forKey key: Key) throws {
-        box.member(key.stringValue).set(try JSONBox.number(value, codingPath: codingPath + [key]))
-    }
-    mutating func encode(_ value: Float, forKey key: Key) throws {
-        box.member(key.stringValue).set(try JSONBox.number(Double(value), codingPath: codingPath + [key]))
-    }
-    mutating func encode(_ value: Int, forKey key: Key) throws { box.member(key.stringValue).set(.number(String(value))) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { box.member(key.stringValue).set(.number(String(value))) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { box.member(key.stringValue).set(.number(String(value))) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { box.member(key.stringValue).set(.number(String(value))) }
-    mutating func encode(_ value: Int64, forKey key: Key) throws { box.member(key.stringValue).set(.number(String(value))) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { box.member(key.stringValue).set(.number(String(value))) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { box.member(key.stringValue).set(.number(String(value))) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { box.member(key.stringValue).set(.number(String(value))) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { box.member(key.stringValue).set(.number(String(value))) }
-    mutating func encode(_ value: UInt64, forKey key: Key) throws { box.member(key.stringValue).set(.number(String(value))) }
+    private func begin(_ key: Key) { writer.beginEntry(depth: depth, key: key.stringValue) }
+
+    mutating func encodeNil(forKey key: Key) throws { begin(key); writer.write("null") }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { begin(key); writer.write(value ? "true" : "false") }
+    mutating func encode(_ value: String, forKey key: Key) throws { begin(key); writer.writeString(value) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { begin(key); try writer.writeNumber(value, codingPath: codingPath + [key]) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { begin(key); try writer.writeNumber(Double(value), codingPath: codingPath + [key]) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { begin(key); writer.write(String(value)) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { begin(key); writer.write(String(value)) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { begin(key); writer.write(String(value)) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { begin(key); writer.write(String(value)) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { begin(key); writer.write(String(value)) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { begin(key); writer.write(String(value)) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { begin(key); writer.write(String(value)) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { begin(key); writer.write(String(value)) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { begin(key); writer.write(String(value)) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { begin(key); writer.write(String(value)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try box.member(key.stringValue).encode(value, codingPath: codingPath + [key])
+        begin(key)
+        try writer.writeValue(value, codingPath: codingPath + [key])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let child = box.member(key.stringValue)
-        child.makeObject()
-        return KeyedEncodingContainer(KeyedBoxContainer<NestedKey>(box: child, codingPath: codingPath + [key]))
+        begin(key)
+        writer.openContainer(isObject: true, depth: depth + 1)
+        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(writer: writer, depth: depth + 1, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        let child = box.member(key.stringValue)
-        child.markArray()
-        return UnkeyedBoxContainer(box: child, codingPath: codingPath + [key])
+        begin(key)
+        writer.openContainer(isObject: false, depth: depth + 1)
+        return StreamUnkeyedContainer(writer: writer, depth: depth + 1, codingPath: codingPath + [key])
     }
 
     mutating func superEncoder() -> any Encoder {
-        BoxEncoder(box: box.member("super"), codingPath: codingPath)
+        writer.beginEntry(depth: depth, key: "super")
+        return StreamEncoder(writer: writer, depth: depth + 1, codingPath: codingPath)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        BoxEncoder(box: box.member(key.stringValue), codingPath: codingPath + [key])
+        begin(key)
+        return StreamEncoder(writer: writer, depth: depth + 1, codingPath: codingPath + [key])
     }
 }
 
@@ -187,73 +201,83 @@ private struct IndexKey: CodingKey {
     init?(intValue: Int) { self.intValue = intValue }
 }
 
-private struct UnkeyedBoxContainer: UnkeyedEncodingContainer {
-    let box: JSONBox
+private struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
+    let writer: JSONWriter
+    let depth: Int
     let codingPath: [any CodingKey]
-    var count: Int { box.elementCount }
+    private(set) var count = 0
 
-    mutating func encodeNil() throws { box.appendElement().set(.null) }
-    mutating func encode(_ value: Bool) throws { box.appendElement().set(.bool(value)) }
-    mutating func encode(_ value: String) throws { box.appendElement().set(.string(value)) }
-    mutating func encode(_ value: Double) throws {
-        box.appendElement().set(try JSONBox.number(value, codingPath: codingPath))
+    init(writer: JSONWriter, depth: Int, codingPath: [any CodingKey]) {
+        self.writer = writer
+        self.depth = depth
+        self.codingPath = codingPath
     }
-    mutating func encode(_ value: Float) throws {
-        box.appendElement().set(try JSONBox.number(Double(value), codingPath: codingPath))
+
+    private mutating func begin() {
+        writer.beginEntry(depth: depth, key: nil)
+        count += 1
     }
-    mutating func encode(_ value: Int) throws { box.appendElement().set(.number(String(value))) }
-    mutating func encode(_ value: Int8) throws { box.appendElement().set(.number(String(value))) }
-    mutating func encode(_ value: Int16) throws { box.appendElement().set(.number(String(value))) }
-    mutating func encode(_ value: Int32) throws { box.appendElement().set(.number(String(value))) }
-    mutating func encode(_ value: Int64) throws { box.appendElement().set(.number(String(value))) }
-    mutating func encode(_ value: UInt) throws { box.appendElement().set(.number(String(value))) }
-    mutating func encode(_ value: UInt8) throws { box.appendElement().set(.number(String(value))) }
-    mutating func encode(_ value: UInt16) throws { box.appendElement().set(.number(String(value))) }
-    mutating func encode(_ value: UInt32) throws { box.appendElement().set(.number(String(value))) }
-    mutating func encode(_ value: UInt64) throws { box.appendElement().set(.number(String(value))) }
+
+    mutating func encodeNil() throws { begin(); writer.write("null") }
+    mutating func encode(_ value: Bool) throws { begin(); writer.write(value ? "true" : "false") }
+    mutating func encode(_ value: String) throws { begin(); writer.writeString(value) }
+    mutating func encode(_ value: Double) throws { begin(); try writer.writeNumber(value, codingPath: codingPath) }
+    mutating func encode(_ value: Float) throws { begin(); try writer.writeNumber(Double(value), codingPath: codingPath) }
+    mutating func encode(_ value: Int) throws { begin(); writer.write(String(value)) }
+    mutating func encode(_ value: Int8) throws { begin(); writer.write(String(value)) }
+    mutating func encode(_ value: Int16) throws { begin(); writer.write(String(value)) }
+    mutating func encode(_ value: Int32) throws { begin(); writer.write(String(value)) }
+    mutating func encode(_ value: Int64) throws { begin(); writer.write(String(value)) }
+    mutating func encode(_ value: UInt) throws { begin(); writer.write(String(value)) }
+    mutating func encode(_ value: UInt8) throws { begin(); writer.write(String(value)) }
+    mutating func encode(_ value: UInt16) throws { begin(); writer.write(String(value)) }
+    mutating func encode(_ value: UInt32) throws { begin(); writer.write(String(value)) }
+    mutating func encode(_ value: UInt64) throws { begin(); writer.write(String(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count
-        try box.appendElement().encode(value, codingPath: codingPath + [IndexKey(index)])
+        begin()
+        try writer.writeValue(value, codingPath: codingPath + [IndexKey(index)])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let index = count
-        let child = box.appendElement()
-        child.makeObject()
-        return KeyedEncodingContainer(KeyedBoxContainer<NestedKey>(box: child, codingPath: codingPath + [IndexKey(index)]))
+        begin()
+        writer.openContainer(isObject: true, depth: depth + 1)
+        return KeyedEncodingContainer(StreamKeyedContainer<NestedKey>(writer: writer, depth: depth + 1, codingPath: codingPath + [IndexKey(index)]))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let index = count
-        let child = box.appendElement()
-        child.markArray()
-        return UnkeyedBoxContainer(box: child, codingPath: codingPath + [IndexKey(index)])
+        begin()
+        writer.openContainer(isObject: false, depth: depth + 1)
+        return StreamUnkeyedContainer(writer: writer, depth: depth + 1, codingPath: codingPath + [IndexKey(index)])
     }
 
     mutating func superEncoder() -> any Encoder {
         let index = count
-        return BoxEncoder(box: box.appendElement(), codingPath: codingPath + [IndexKey(index)])
+        begin()
+        return StreamEncoder(writer: writer, depth: depth + 1, codingPath: codingPath + [IndexKey(index)])
     }
 }
 
-private struct SingleValueBoxContainer: SingleValueEncodingContainer {
-    let box: JSONBox
+private struct StreamSingleValueContainer: SingleValueEncodingContainer {
+    let writer: JSONWriter
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil() throws { box.set(.null) }
-    mutating func encode(_ value: Bool) throws { box.set(.bool(value)) }
-    mutating func encode(_ value: String) throws { box.set(.string(value)) }
-    mutating func encode(_ value: Double) throws { box.set(try JSONBox.number(value, codingPath: codingPath)) }
-    mutating func encode(_ value: Float) throws { box.set(try JSONBox.number(Double(value), codingPath: codingPath)) }
-    mutating func encode(_ value: Int) throws { box.set(.number(String(value))) }
-    mutating func encode(_ value: Int8) throws { box.set(.number(String(value))) }
-    mutating func encode(_ value: Int16) throws { box.set(.number(String(value))) }
-    mutating func encode(_ value: Int32) throws { box.set(.number(String(value))) }
-    mutating func encode(_ value: Int64) throws { box.set(.number(String(value))) }
-    mutating func encode(_ value: UInt) throws { box.set(.number(String(value))) }
-    mutating func encode(_ value: UInt8) throws { box.set(.number(String(value))) }
-    mutating func encode(_ value: UInt16) throws { box.set(.number(String(value))) }
-    mutating func encode(_ value: UInt32) throws { box.set(.number(String(value))) }
-    mutating func encode(_ value: UInt64) throws { box.set(.number(String(value))) }
-    mutating func encode<T: Encodable>(_ value: T) throws { try box.encode(value, codingPath: codingPath) }
+    mutating func encodeNil() throws { writer.write("null") }
+    mutating func encode(_ value: Bool) throws { writer.write(value ? "true" : "false") }
+    mutating func encode(_ value: String) throws { writer.writeString(value) }
+    mutating func encode(_ value: Double) throws { try writer.writeNumber(value, codingPath: codingPath) }
+    mutating func encode(_ value: Float) throws { try writer.writeNumber(Double(value), codingPath: codingPath) }
+    mutating func encode(_ value: Int) throws { writer.write(String(value)) }
+    mutating func encode(_ value: Int8) throws { writer.write(String(value)) }
+    mutating func encode(_ value: Int16) throws { writer.write(String(value)) }
+    mutating func encode(_ value: Int32) throws { writer.write(String(value)) }
+    mutating func encode(_ value: Int64) throws { writer.write(String(value)) }
+    mutating func encode(_ value: UInt) throws { writer.write(String(value)) }
+    mutating func encode(_ value: UInt8) throws { writer.write(String(value)) }
+    mutating func encode(_ value: UInt16) throws { writer.write(String(value)) }
+    mutating func encode(_ value: UInt32) throws { writer.write(String(value)) }
+    mutating func encode(_ value: UInt64) throws { writer.write(String(value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try writer.writeValue(value, codingPath: codingPath) }
 }

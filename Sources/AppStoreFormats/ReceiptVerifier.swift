@@ -15,11 +15,19 @@ import _CryptoExtras
 /// `openssl cms -verify -purpose any`, extended key usage is not enforced (Xcode's certificate is marked for
 /// code signing).
 ///
-/// Validated chains are cached by the embedded certificates' bytes. The verifier is thread-safe.
+/// Validated chains are cached by the embedded certificates' bytes, with the signer's key: a receipt from a signer
+/// seen before costs its parse, one digest and one RSA verification, not the parsing of its certificates. The
+/// verifier is thread-safe.
 public final class ReceiptVerifier: Sendable {
     private let validator: ChainValidator
-    private let cache = Mutex<[Data: ValidatedChain]>([:])
+    private let cache = Mutex<[Data: TrustedSigner]>([:])
     private static let cacheLimit = 64
+
+    /// A signer whose chain was validated: its RSA key and the chain.
+    private struct TrustedSigner: Sendable {
+        let key: _RSA.Signing.PublicKey
+        let chain: ValidatedChain
+    }
 
     /// The bundle ID receipts must carry, or nil to accept any.
     public let bundleID: String?
@@ -48,28 +56,48 @@ public final class ReceiptVerifier: Sendable {
     public func verify(
         _ receiptData: Data, deviceIdentifierBytes: Data? = nil
     ) async -> Result<AppReceipt, ReceiptVerificationFailure> {
-        let envelope: SignedReceipt
+        let envelope: ReceiptEnvelope
         do {
-            envelope = try SignedReceipt(data: receiptData)
+            envelope = try ReceiptEnvelope(bytes: ReceiptEnvelope.bytes(of: receiptData))
         } catch {
             return .failure(.malformedReceipt.with("\(error)"))
         }
-        guard let signer = envelope.signerCertificate else { return .failure(.missingSignerCertificate) }
-        if let failure = Self.checkSignature(of: envelope, signer: signer) { return .failure(failure) }
+
+        let trusted = cache.withLock { $0[envelope.chainCacheKey] }
+        let key: _RSA.Signing.PublicKey
+        var untrusted: (signer: Certificate, others: [Certificate])?
+        if let trusted {
+            key = trusted.key
+        } else {
+            let parsed: SignedReceipt
+            do {
+                parsed = try SignedReceipt(envelope: envelope, isDER: false)
+            } catch {
+                return .failure(.malformedReceipt.with("\(error)"))
+            }
+            guard let signer = parsed.signerCertificate else { return .failure(.missingSignerCertificate) }
+            guard let signerKey = _RSA.Signing.PublicKey(signer.publicKey) else {
+                return .failure(.unsupportedAlgorithm.with("The signer's key is not RSA."))
+            }
+            key = signerKey
+            untrusted = (signer, parsed.certificates.filter { $0 != signer })
+        }
+        if let failure = Self.checkSignature(of: envelope, key: key) { return .failure(failure) }
 
         let chain: ValidatedChain
-        if let cached = cache.withLock({ $0[envelope.chainCacheKey] }) {
-            chain = cached
-        } else {
-            let others = envelope.certificates.filter { $0 != signer }
-            guard let validated = await validator.validate(leaf: signer, intermediates: others) else {
+        if let trusted {
+            chain = trusted.chain
+        } else if let untrusted {
+            guard let validated = await validator.validate(leaf: untrusted.signer, intermediates: untrusted.others) else {
                 return .failure(.untrustedChain)
             }
             chain = validated
             cache.withLock { entries in
                 if entries.count >= Self.cacheLimit { entries.removeAll(keepingCapacity: true) }
-                entries[envelope.chainCacheKey] = validated
+                entries[envelope.chainCacheKey] = TrustedSigner(key: key, chain: validated)
             }
+        } else {
+            return .failure(.untrustedChain)
         }
 
         let attributes: [ReceiptAttribute]
@@ -104,10 +132,7 @@ public final class ReceiptVerifier: Sendable {
         cache.withLock { $0.removeAll() }
     }
 
-    private static func checkSignature(of envelope: SignedReceipt, signer: Certificate) -> ReceiptVerificationFailure? {
-        guard let key = _RSA.Signing.PublicKey(signer.publicKey) else {
-            return .unsupportedAlgorithm.with("The signer's key is not RSA.")
-        }
+    private static func checkSignature(of envelope: ReceiptEnvelope, key: _RSA.Signing.PublicKey) -> ReceiptVerificationFailure? {
         let rsaAlgorithms = [
             OID.rsaEncryption, OID.sha1WithRSAEncryption, OID.sha256WithRSAEncryption,
             OID.sha384WithRSAEncryption, OID.sha512WithRSAEncryption,

@@ -31,16 +31,96 @@ public struct SignedReceipt: Sendable {
 
     /// Parses a receipt: PKCS#7 bytes in DER or BER, or base64 text of them (whitespace allowed).
     public init(data: Data) throws {
-        var bytes = Array(data)
+        let bytes = ReceiptEnvelope.bytes(of: data)
+        try self.init(envelope: try ReceiptEnvelope(bytes: bytes), isDER: (try? DER.parse(bytes)) != nil)
+    }
+
+    /// Completes an envelope read without its certificates: parses them and finds the signer's.
+    init(envelope: ReceiptEnvelope, isDER: Bool) throws {
+        var certificates: [Certificate] = []
+        for der in envelope.certificateDERs {
+            do {
+                certificates.append(try Certificate(derEncoded: Array(der)))
+            } catch {
+                throw FormatError.malformedData("The receipt is not a PKCS#7 SignedData: an embedded certificate is malformed: \(error).")
+            }
+        }
+        self.payload = envelope.payload
+        self.certificates = certificates
+        self.signerCertificate = Self.signer(envelope.signerIdentifier, in: certificates)
+        self.digestAlgorithm = envelope.digestAlgorithm
+        self.signatureAlgorithm = envelope.signatureAlgorithm
+        self.signature = envelope.signature
+        self.signedAttributes = envelope.signedAttributes
+        self.isDER = isDER
+        self.chainCacheKey = envelope.chainCacheKey
+    }
+
+    /// Decodes the payload as an ``AppReceipt``.
+    public func decodeReceipt() throws -> AppReceipt {
+        try AppReceipt(payload: payload)
+    }
+
+    /// Finds the certificate named by a SignerIdentifier: IssuerAndSerialNumber or [0] SubjectKeyIdentifier.
+    private static func signer(_ sid: ASN1Node, in certificates: [Certificate]) -> Certificate? {
+        if sid.identifier == .sequence, case .constructed(let fields) = sid.content {
+            var iterator = fields.makeIterator()
+            guard let issuerNode = iterator.next(), let serialNode = iterator.next(),
+                let issuer = try? DistinguishedName(derEncoded: issuerNode),
+                case .primitive(let serialBytes) = serialNode.content
+            else { return nil }
+            return certificates.first { certificate in
+                // Compare as serial numbers, not bytes: the DER INTEGER carries a leading zero when its top bit
+                // is set, which `SerialNumber` normalises away.
+                certificate.issuer == issuer && certificate.serialNumber == Certificate.SerialNumber(bytes: serialBytes)
+            }
+        }
+        if sid.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific),
+            case .primitive(let keyIdentifier) = sid.content
+        {
+            return certificates.first { certificate in
+                (try? certificate.extensions.subjectKeyIdentifier?.keyIdentifier).flatMap { $0.map(Array.init) }
+                    == Array(keyIdentifier)
+            }
+        }
+        return nil
+    }
+}
+
+/// The parts of a PKCS#7 `SignedData` receipt, read without parsing the certificates it embeds: all that checking a
+/// receipt whose chain was trusted before needs, since parsing X.509 certificates costs more than the RSA signature.
+struct ReceiptEnvelope: Sendable {
+    /// The signed content: the receipt payload SET.
+    let payload: Data
+    /// The embedded certificates, DER, in their encoded order.
+    let certificateDERs: [ArraySlice<UInt8>]
+    /// The SignerInfo's signer identifier: IssuerAndSerialNumber or a [0] SubjectKeyIdentifier.
+    let signerIdentifier: ASN1Node
+    /// The SignerInfo's digest algorithm OID.
+    let digestAlgorithm: String
+    /// The SignerInfo's signature algorithm OID.
+    let signatureAlgorithm: String
+    /// The signature bytes.
+    let signature: Data
+    /// The signed attributes as the DER `SET OF Attribute` the signature covers, when there are any.
+    let signedAttributes: Data?
+    /// The raw bytes of the `certificates` field and of the signer identifier: the same for every receipt one signer
+    /// signed with one chain.
+    let chainCacheKey: Data
+
+    /// The receipt's bytes: `data` itself, or what it holds as base64 text (whitespace allowed).
+    static func bytes(of data: Data) -> [UInt8] {
+        let bytes = Array(data)
         if let first = bytes.first, first != 0x30, let text = String(bytes: bytes, encoding: .utf8),
             let decoded = Base64.decodeIgnoringWhitespace(text)
         {
-            bytes = decoded
+            return decoded
         }
-        try self.init(bytes: bytes)
+        return bytes
     }
 
-    private init(bytes: [UInt8]) throws {
+    /// Reads a receipt's PKCS#7 bytes, DER or BER.
+    init(bytes: [UInt8]) throws {
         func fail(_ reason: String) -> FormatError {
             FormatError.malformedData("The receipt is not a PKCS#7 SignedData: \(reason).")
         }
@@ -50,8 +130,6 @@ public struct SignedReceipt: Sendable {
         } catch {
             throw fail("\(error)")
         }
-        self.isDER = (try? DER.parse(bytes)) != nil
-
         guard contentInfo.identifier == .sequence, case .constructed(let contentInfoFields) = contentInfo.content else {
             throw fail("the top level is not a SEQUENCE")
         }
@@ -86,7 +164,7 @@ public struct SignedReceipt: Sendable {
         self.payload = Data(eContent.bytes)
 
         fields.removeFirst(3)
-        var certificates: [Certificate] = []
+        var certificateDERs: [ArraySlice<UInt8>] = []
         var certificatesBytes: ArraySlice<UInt8> = []
         var signerInfosNode: ASN1Node?
         for field in fields {
@@ -94,17 +172,13 @@ public struct SignedReceipt: Sendable {
                 certificatesBytes = field.encodedBytes
                 guard case .constructed(let certificateNodes) = field.content else { throw fail("certificates are malformed") }
                 for node in certificateNodes where node.identifier == .sequence {
-                    do {
-                        certificates.append(try Certificate(derEncoded: Array(node.encodedBytes)))
-                    } catch {
-                        throw fail("an embedded certificate is malformed: \(error)")
-                    }
+                    certificateDERs.append(node.encodedBytes)
                 }
             } else if field.identifier == .set {
                 signerInfosNode = field
             }
         }
-        self.certificates = certificates
+        self.certificateDERs = certificateDERs
 
         guard let signerInfosNode, case .constructed(let signerInfos) = signerInfosNode.content,
             let signerInfo = signerInfos.first(where: { _ in true }),
@@ -130,17 +204,12 @@ public struct SignedReceipt: Sendable {
         guard let signature = try? ASN1OctetString(berEncoded: signerFields[index + 1]) else {
             throw fail("the signature is not an OCTET STRING")
         }
+        self.signerIdentifier = sidNode
         self.digestAlgorithm = digestAlgorithm
         self.signatureAlgorithm = signatureAlgorithm
         self.signature = Data(signature.bytes)
         self.signedAttributes = signedAttributes
-        self.signerCertificate = Self.signer(sidNode, in: certificates)
         self.chainCacheKey = Data(certificatesBytes) + Data(sidNode.encodedBytes)
-    }
-
-    /// Decodes the payload as an ``AppReceipt``.
-    public func decodeReceipt() throws -> AppReceipt {
-        try AppReceipt(payload: payload)
     }
 
     private static func algorithmOID(_ node: ASN1Node) throws -> String {
@@ -150,30 +219,5 @@ public struct SignedReceipt: Sendable {
             throw FormatError.malformedData("The receipt's SignerInfo has a malformed AlgorithmIdentifier.")
         }
         return oid.description
-    }
-
-    /// Finds the certificate named by a SignerIdentifier: IssuerAndSerialNumber or [0] SubjectKeyIdentifier.
-    private static func signer(_ sid: ASN1Node, in certificates: [Certificate]) -> Certificate? {
-        if sid.identifier == .sequence, case .constructed(let fields) = sid.content {
-            var iterator = fields.makeIterator()
-            guard let issuerNode = iterator.next(), let serialNode = iterator.next(),
-                let issuer = try? DistinguishedName(derEncoded: issuerNode),
-                case .primitive(let serialBytes) = serialNode.content
-            else { return nil }
-            return certificates.first { certificate in
-                // Compare as serial numbers, not bytes: the DER INTEGER carries a leading zero when its top bit
-                // is set, which `SerialNumber` normalises away.
-                certificate.issuer == issuer && certificate.serialNumber == Certificate.SerialNumber(bytes: serialBytes)
-            }
-        }
-        if sid.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific),
-            case .primitive(let keyIdentifier) = sid.content
-        {
-            return certificates.first { certificate in
-                (try? certificate.extensions.subjectKeyIdentifier?.keyIdentifier).flatMap { $0.map(Array.init) }
-                    == Array(keyIdentifier)
-            }
-        }
-        return nil
     }
 }

@@ -141,7 +141,11 @@ struct ServeCommand: AsyncParsableCommand {
         if await sender.destinations != NotificationDestinations() { await sender.start() }
         let directory = location.directory
         server.tenants = TenantDirectory(catalogFolder: directory.tenantCatalogsURL, serverTenant: engine.tenantID) { [logger] name, catalog throws(StoreError) in
-            if name == engine.tenantID { return TenantDirectory.Tenant(engine: engine, notificationSender: sender) }
+            if name == engine.tenantID {
+                // Opened again after a reset, which stopped its sender: sending resumes where URLs are set.
+                if await sender.destinations != NotificationDestinations() { await sender.start() }
+                return TenantDirectory.Tenant(engine: engine, notificationSender: sender)
+            }
             let tenantEngine = try StoreFactory.open(StoreSpecification(
                 location: .dataDirectory(directory), configuration: catalog ?? configuration, tenant: name
             ))

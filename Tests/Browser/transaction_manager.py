@@ -114,7 +114,7 @@ class Page:
         self.driver = driver
         self.base = base
 
-    def wait(self, what, condition, timeout=20):
+    def wait(self, what, condition, timeout=90):
         try:
             return WebDriverWait(
                 self.driver, timeout, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException]

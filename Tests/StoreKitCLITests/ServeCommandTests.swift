@@ -91,6 +91,20 @@ struct ServeCommandTests {
         #expect(received.map { $0["notificationType"] as? String } == ["TEST", "ONE_TIME_CHARGE"])
         #expect(received.last?["transactionId"] as? String == transactionID)
 
+        // Reset the server's own store (the page's "Reset store"): it keeps sending what it records afterwards.
+        let reset = try storekit(["tenants", "reset", "default", "--server", baseURL])
+        #expect(reset.status == 0, "\(reset.errorOutput)")
+        let afterReset = try storekit(["purchase", "com.example.demo.theme.dark", "--bundle-id", "com.example.demo", "--server", baseURL])
+        #expect(afterReset.status == 0, "\(afterReset.errorOutput)")
+        let resetDeadline = Date().addingTimeInterval(30)
+        while received.count < 3, Date() < resetDeadline {
+            try await Task.sleep(for: .milliseconds(100))
+            received = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            } ?? []
+        }
+        #expect(received.map { $0["notificationType"] as? String } == ["TEST", "ONE_TIME_CHARGE", "ONE_TIME_CHARGE"])
+
         let bad = try storekit(["serve", "--config", demoConfiguration, "--notification-url", "not a url"])
         #expect(bad.status != 0)
         #expect(bad.errorOutput.contains("is not an http or https URL"), "\(bad.errorOutput)")
