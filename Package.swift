@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AppStoreFormats", targets: ["AppStoreFormats"]),
         .library(name: "AppStoreEngine", targets: ["AppStoreEngine"]),
         .library(name: "AppStoreSQLite", targets: ["AppStoreSQLite"]),
+        .library(name: "AppStorePostgres", targets: ["AppStorePostgres"]),
         .library(name: "AppStoreHosting", targets: ["AppStoreHosting"]),
         .library(name: "AppStoreDeviceProtocol", targets: ["AppStoreDeviceProtocol"]),
         .library(name: "AppStoreServer", targets: ["AppStoreServer"]),
@@ -27,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // PostgreSQL storage: several servers on one database.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -53,8 +56,18 @@ let package = Package(
             dependencies: ["AppStoreEngine", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
+            name: "AppStorePostgres",
+            dependencies: [
+                "AppStoreEngine",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "AppStoreHosting",
-            dependencies: ["AppStoreEngine", "AppStoreFormats", "AppStoreSQLite", "StoreKitConfiguration"]
+            dependencies: ["AppStoreEngine", "AppStoreFormats", "AppStoreSQLite", "StoreKitConfiguration", "AppStorePostgres"]
         ),
         .target(name: "AppStoreDeviceProtocol", dependencies: ["AppStoreEngine"]),
         .target(
@@ -119,11 +132,18 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreSQLiteTests",
-            dependencies: ["AppStoreSQLite", "AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AppStoreSQLite", "AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", .product(name: "GRDB", package: "GRDB.swift"), "AppStorePostgres"]
         ),
         .testTarget(
             name: "AppStoreHostingTests",
-            dependencies: ["AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration"]
+            dependencies: ["AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "AppStorePostgres"]
+        ),
+        .testTarget(
+            name: "AppStorePostgresTests",
+            dependencies: [
+                "AppStorePostgres", "AppStoreEngine", "AppStoreFormats",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
         ),
         .testTarget(
             name: "AppStoreServerTests",
@@ -157,6 +177,13 @@ let package = Package(
             resources: [.process("Resources")]
         ),
         .testTarget(name: "StoreKitCLITests", dependencies: ["StoreKitCLI", "TestProcesses", "AppStoreEngine", "AppStoreSQLite"]),
+        // A StoreKit wrapper written the way open-source ones for iOS are, compiled with only the import swapped
+        // (issue 14); its tests subclass StoreKit's classes for doubles and also run it against an SKTestSession.
+        .target(name: "PurchaseKit", dependencies: ["OpenStoreKit"], path: "Examples/PurchaseKit"),
+        .testTarget(
+            name: "PurchaseKitTests",
+            dependencies: ["PurchaseKit", "OpenStoreKit", "OpenStoreKitTest", "AppStoreEngine", "AppStoreFormats"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,9 @@ public enum EnvironmentVariables {
     public static let server = "OPENSTOREKIT_SERVER"
     /// The data directory: the store's database, its certificate authority and device state.
     public static let dataDirectory = "OPENSTOREKIT_DATA_DIR"
+    /// A `postgres://` URL: the database that holds the store's state instead of the data directory's SQLite file, so
+    /// that several servers share one store. The certificate authority and devices stay in the data directory.
+    public static let databaseURL = "OPENSTOREKIT_DATABASE_URL"
     /// The isolated store (tenant) inside the data directory or on the server; `default` when unset.
     public static let tenant = "OPENSTOREKIT_TENANT"
     /// The app's bundle identifier.

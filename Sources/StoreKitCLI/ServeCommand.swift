@@ -12,8 +12,10 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the App Store as an HTTP server on this machine.",
         discussion: """
-        The server keeps its state in the data directory (a SQLite file), shares it with the other \
-        `storekit` commands, listens on 127.0.0.1 unless told otherwise and stops cleanly on Ctrl-C or SIGTERM.
+        The server keeps its state in the data directory (a SQLite file), or with --database postgres://… in a \
+        PostgreSQL database that several servers can share; it shares it with the other `storekit` commands, \
+        listens on 127.0.0.1 unless told otherwise and stops cleanly on Ctrl-C or SIGTERM. Open its address in a \
+        browser for the transaction manager.
 
         Every endpoint also exists once per tenant under /t/{tenant}/ (the bare paths serve --tenant, `default` \
         unless given): /t/test-42/control/purchases buys in an isolated store of its own, opened on first use in the \
@@ -147,7 +149,7 @@ struct ServeCommand: AsyncParsableCommand {
                 return TenantDirectory.Tenant(engine: engine, notificationSender: sender)
             }
             let tenantEngine = try StoreFactory.open(StoreSpecification(
-                location: .dataDirectory(directory), configuration: catalog ?? configuration, tenant: name
+                location: .dataDirectory(directory), configuration: catalog ?? configuration, tenant: name, databaseURL: location.database
             ))
             let tenantSender = NotificationSender(
                 engine: tenantEngine, destinations: destinations, destinationsFile: directory.notificationURLsURL(tenant: name), logger: logger

@@ -23,6 +23,13 @@ struct StoreLocationOptions: ParsableArguments {
     ))
     var tenant: String?
 
+    @Option(name: .customLong("database"), help: ArgumentHelp(
+        "A postgres:// URL: keep the store in that PostgreSQL database instead of the data directory's SQLite file.",
+        discussion: "Servers and commands given the same URL share one store; the certificate authority and device state stay in the data directory. Defaults to $OPENSTOREKIT_DATABASE_URL, else the SQLite file.",
+        valueName: "url"
+    ))
+    var database: String?
+
     /// The resolved data directory.
     var directory: StoreDataDirectory { StoreDataDirectory.resolve(explicit: dataDirectory) }
 
@@ -36,7 +43,7 @@ struct StoreLocationOptions: ParsableArguments {
     func openStore(configuration: StoreKitConfigurationFile? = nil) throws -> StoreEngine {
         do {
             return try StoreFactory.open(StoreSpecification(
-                location: .dataDirectory(directory), configuration: configuration, tenant: resolvedTenant
+                location: .dataDirectory(directory), configuration: configuration, tenant: resolvedTenant, databaseURL: database
             ))
         } catch {
             throw ValidationError(error.message)

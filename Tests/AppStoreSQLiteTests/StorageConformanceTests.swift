@@ -1,5 +1,6 @@
 import AppStoreEngine
 import AppStoreFormats
+import AppStorePostgres
 import AppStoreSQLite
 import Foundation
 import Testing
@@ -8,11 +9,19 @@ import Testing
 enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case memory
     case sqlite
+    case postgres
+
+    /// The kinds this run tests: PostgreSQL only when `OPENSTOREKIT_TEST_POSTGRES_URL` names a server (`.ci/run` starts
+    /// one and sets it). Without it, each suite that runs on every kind reports a skipped test saying so.
+    static var allCases: [StorageKind] {
+        PostgresTestDatabase.isConfigured ? [.memory, .sqlite, .postgres] : [.memory, .sqlite]
+    }
 
     var testDescription: String { rawValue }
 
-    /// Two handles on one fresh store: the same object in memory, two connections pools on one SQLite file
-    /// (as two processes would have). `cleanup` removes what the store left on disk.
+    /// Two handles on one fresh store: the same object in memory, two connections pools on one SQLite file, two
+    /// connection pools on one PostgreSQL schema made for the test (as two processes, or two servers, would have).
+    /// `cleanup` removes what the store left on disk or in the database.
     func makeShared() throws -> (first: any Storage, second: any Storage, cleanup: @Sendable () -> Void) {
         switch self {
         case .memory:
@@ -22,14 +31,32 @@ enum StorageKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-conformance-\(UUID().uuidString)")
             let url = directory.appendingPathComponent("store.sqlite")
             return (try SQLiteStorage(url: url), try SQLiteStorage(url: url), { try? FileManager.default.removeItem(at: directory) })
+        case .postgres:
+            let configuration = try PostgresTestDatabase.freshConfiguration()
+            return (
+                try PostgresStorage(configuration: configuration), try PostgresStorage(configuration: configuration),
+                { try? PostgresTestDatabase.dropSchema(of: configuration) }
+            )
         }
     }
 }
+
+/// The comment of the tests that say PostgreSQL was not tested.
+let postgresSkipped: Comment = """
+    OPENSTOREKIT_TEST_POSTGRES_URL is unset, so this suite ran on memory and SQLite only. To test PostgreSQL too: \
+    export OPENSTOREKIT_TEST_POSTGRES_URL=$(bash .ci/postgres)
+    """
 
 /// What every ``Storage`` must do. New implementations join `StorageKind` and pass the same tests.
 @Suite("Storage conformance")
 struct StorageConformanceTests {
     let date = Date(timeIntervalSince1970: 1_768_478_400)
+
+    // Skipped, visibly, when no PostgreSQL server is configured: the parameterized tests below then leave `.postgres` out.
+    @Test("The suite runs on PostgreSQL too", .enabled(if: PostgresTestDatabase.isConfigured, postgresSkipped))
+    func runsOnPostgres() throws {
+        #expect(StorageKind.allCases.contains(.postgres))
+    }
 
     func record(_ id: UInt64, account: String = "a", bundle: String = "app", product: String = "premium", original: UInt64? = nil) -> TransactionRecord {
         TransactionRecord(
@@ -340,5 +367,14 @@ struct StorageConformanceTests {
         }
         try await storage.transaction(tenant: "t") { try $0.write(.deleteAllTransactions) }
         #expect(try await other.read(tenant: "t") { try $0.clockState().offset } == 9_000_000)
+    }
+}
+
+extension ConcurrentOperationTests {
+    // Here rather than beside the concurrency tests because it belongs with `StorageKind`: skipped, visibly, when no
+    // PostgreSQL server is configured, as the racing tests then leave `.postgres` out.
+    @Test("The suite runs on PostgreSQL too", .enabled(if: PostgresTestDatabase.isConfigured, postgresSkipped))
+    func runsOnPostgres() throws {
+        #expect(StorageKind.allCases.contains(.postgres))
     }
 }

@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import sys
+import tempfile
 import threading
 import urllib.error
 import urllib.request
@@ -180,142 +181,154 @@ def scenario(base):
     page = Page(driver, base)
     passed = []
     try:
-        page.open()
-
-        # The notification URL, set where the log is.
-        form = 'form[data-path="control/notification-url"]'
-        page.type(form + ' input[name="url"]', receiver.url)
-        page.click(form + ' button[type="submit"]')
-        page.wait("the notification URL to be taken", lambda: page.message(form) == "Done.")
-        passed.append("notification URL set from the page")
-
-        # A purchase made through the control API appears without a reload.
-        premium = store.buy(PREMIUM, "alice")
-        page.wait(f"row {premium} to appear", lambda: page.state_of(premium) == "purchased")
-        if not page.not_reloaded():
-            raise CheckFailed("the page reloaded to show the purchase")
-        passed.append("a purchase through the control API appears live")
-
-        # Refund it on the page: the state changes and REFUND reaches the log and the app's server.
-        page.choose(page.row(premium) + ' select[name="reason"]', "app-issue")
-        page.click(page.row(premium) + ' button[data-action="refund"]')
-        page.wait(f"row {premium} to read refunded", lambda: page.state_of(premium) == "refunded")
-        _, transaction = store.call("GET", f"control/transactions/{premium}")
-        if transaction.get("revocationReason") != 1:
-            raise CheckFailed(f"the refund's reason should be app-issue (1), the store says {transaction.get('revocationReason')}")
-        refund_row = f'tr[data-type="REFUND"]'
-        page.wait("the REFUND notification in the log", lambda: len(page.all(refund_row)) == 1)
-        uuid = page.find(refund_row).get_attribute("data-notification")
-        page.wait("the REFUND notification to be delivered", lambda: receiver.count(uuid) == 1 and "delivered" in page.find(refund_row).text)
-        page.click(refund_row + " button.expand")
-        page.wait("the decoded REFUND payload", lambda: page.text("[data-notification-payload]") is not None)
-        payload = page.text("[data-notification-payload]")
-        if not re.search(r'"notificationType":\s*"REFUND"', payload) or not re.search(rf'"transactionId":\s*"{premium}"', payload):
-            raise CheckFailed(f"the expanded notification should show REFUND for {premium}:\n{payload}")
-        # The row was expanded before the attempt finished: the live page brings the attempt and the server's answer.
-        page.wait("the attempt with the app server's answer", lambda: "HTTP 200" in (page.text(".attempts") or "") and "received REFUND" in (page.text(".attempts") or ""))
-        passed.append("refund on the page: state, REFUND in the log, decoded payload, delivered")
-
-        # Redeliver it: the app's server receives the same notification again, and the row counts two attempts.
-        page.click(refund_row + ' form[data-path$="/redeliver"] button')
-        page.wait("the redelivery", lambda: receiver.count(uuid) == 2)
-        page.wait("two attempts in the row", lambda: "2 attempts" in page.find(refund_row).text)
-        passed.append("redeliver sends the notification again")
-
-        # Ask to Buy: switch it on, buy on the page, approve.
-        switches = 'form[data-path="control/settings"]'
-        page.click(switches + ' input[name="askToBuyEnabled"]')
-        page.click(switches + ' button[type="submit"]')
-        page.wait("the switches to be saved", lambda: page.message(switches) == "Done.")
-        buy = 'form[data-path="control/purchases"]'
-        page.choose(buy + ' select[name="productId"]', THEME)
-        page.type(buy + ' input[name="account"]', "bob")
-        page.click(buy + ' button[type="submit"]')
-        page.wait("the purchase to wait for approval", lambda: (page.message(buy) or "").endswith("pending-approval."))
-        asked = re.search(r"Transaction (\d+)", page.message(buy)).group(1)
-        page.wait(f"row {asked} pending approval", lambda: page.state_of(asked) == "pending-approval")
-        page.click(page.row(asked) + ' button[data-path$="/approve"]')
-        page.wait(f"row {asked} to be approved", lambda: page.state_of(asked) == "purchased")
-        page.click(switches + ' input[name="askToBuyEnabled"]')
-        page.click(switches + ' button[type="submit"]')
-        page.wait("Ask to Buy off", lambda: store.call("GET", "control/settings")[1]["askToBuyEnabled"] is False)
-        passed.append("Ask to Buy: buy on the page, approve")
-
-        # A month on the clock renews a monthly subscription; the renewal and DID_RENEW appear.
-        monthly = store.buy(MONTHLY, "carol")
-        page.wait(f"row {monthly}", lambda: page.state_of(monthly) == "purchased")
-        clock = 'form[data-path="control/clock/advance"]'
-        page.click(clock + ' button[data-body*="1mo"]')
-        page.wait("the renewal to be fired", lambda: "DID_RENEW" in (page.text(clock + " [data-fired]") or ""))
-        renewals = lambda: [row for row in page.all("tr[data-transaction]") if MONTHLY in row.text and "renewal" in row.text]
-        page.wait("the renewal row", lambda: len(renewals()) == 1)
-        page.wait("DID_RENEW in the log", lambda: len(page.all('tr[data-type="DID_RENEW"]')) == 1)
-        renewal = renewals()[0].get_attribute("data-transaction")
-        page.click(page.row(renewal) + " button.expand")
-        page.wait("the decoded renewal", lambda: page.text("[data-jws-payload]") is not None)
-        if not re.search(rf'"productId":\s*"{re.escape(MONTHLY)}"', page.text("[data-jws-payload]")):
-            raise CheckFailed("the expanded renewal should show its signed transaction's productId")
-        passed.append("a month on the clock renews, live, with DID_RENEW")
-
-        # The store refuses: its own words appear where the action was taken.
-        page.choose(buy + ' select[name="productId"]', PREMIUM)
-        page.type(buy + ' input[name="account"]', "dave")
-        page.type(buy + ' input[name="offerCode"]', "NO SUCH CODE")
-        page.click(buy + ' button[type="submit"]')
-        page.wait("the refusal", lambda: "error" in (page.find(buy + " [data-message]").get_attribute("class") or ""))
-        status, answer = store.call("POST", "control/purchases", {"productId": PREMIUM, "account": "dave", "bundleId": "com.example.app", "quantity": 1, "offerCode": "NO SUCH CODE"})
-        if status == 200 or page.message(buy) != answer["error"]:
-            raise CheckFailed(f"the page should show the store's refusal {answer!r}, it shows {page.message(buy)!r}")
-        passed.append("a refused action shows the store's message in place")
-
-        # An offer code redeemed on the App Store, and Family Sharing, from their forms.
-        redeem = 'form[data-path="control/offer-codes"]'
-        page.type(redeem + ' input[name="code"]', "Launch code")
-        page.type(redeem + ' input[name="account"]', "erin")
-        page.click(redeem + ' button[type="submit"]')
-        page.wait("the redeemed code", lambda: (page.message(redeem) or "").endswith("purchased."))
-        page.wait("OFFER_REDEEMED in the log", lambda: len(page.all('tr[data-type^="OFFER_REDEEMED"]')) == 1)
-        family = 'form[aria-label="Family Sharing"]'
-        page.type(family + ' input[name="account"]', "bob")
-        page.type(family + ' input[name="family"]', "smiths")
-        page.click(family + ' button:not([data-path])')
-        page.wait("bob in the family", lambda: (page.message(family) or "").startswith("Shared"))
-        page.wait("the family column", lambda: "smiths" in (page.text("#catalog") or ""))
-        passed.append("offer code and Family Sharing forms")
-
-        # Filters narrow the list without a reload.
-        page.choose('#transaction-filters select[name="account"]', "carol")
-        page.wait("only carol's transactions", lambda: page.all("tr[data-transaction]") and all("carol" in row.text for row in page.all("tr[data-transaction]")))
-        if not page.not_reloaded():
-            raise CheckFailed("filtering reloaded the page")
-        passed.append("filters")
-
-        # Every field has a label a screen reader reads, every button a name, and the keyboard reaches the actions.
-        unlabelled = driver.execute_script("""
-            return [...document.querySelectorAll('input:not([type=hidden]), select, button')]
-              .filter(e => !(e.closest('label') || e.getAttribute('aria-label') || (e.tagName === 'BUTTON' && e.textContent.trim())))
-              .map(e => e.outerHTML.slice(0, 80));
-        """)
-        if unlabelled:
-            raise CheckFailed(f"fields without a label or buttons without a name: {unlabelled}")
-        collapsed = page.find('#notifications button.expand[aria-expanded="false"]')
-        target = collapsed.get_attribute("aria-controls")
-        collapsed.send_keys(" ")
-        page.wait("a row expanded from the keyboard", lambda: page.driver.execute_script(
-            "return document.querySelector(`button[aria-controls='${arguments[0]}']`).getAttribute('aria-expanded')", target) == "true")
-        passed.append("labels and keyboard")
-
-        # The dark theme is a different palette.
-        light = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
-        page.open("?theme=dark")
-        dark = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
-        if light == dark:
-            raise CheckFailed("the dark theme should change the page's background")
-        passed.append("light and dark themes")
-        return passed
+        return run_scenario(page, store, receiver, driver, passed)
+    except CheckFailed as failure:
+        # What the page showed when the check failed, for whoever reads the failure.
+        evidence = os.path.join(tempfile.gettempdir(), f"transaction-manager-failure-{os.getpid()}")
+        os.makedirs(evidence, exist_ok=True)
+        driver.save_screenshot(os.path.join(evidence, "page.png"))
+        with open(os.path.join(evidence, "page.html"), "w") as html:
+            html.write(driver.page_source)
+        raise CheckFailed(f"{failure} (passed before it: {passed}; the page as it was: {evidence})")
     finally:
         driver.quit()
         receiver.server.shutdown()
+
+
+def run_scenario(page, store, receiver, driver, passed):
+    page.open()
+
+    # The notification URL, set where the log is.
+    form = 'form[data-path="control/notification-url"]'
+    page.type(form + ' input[name="url"]', receiver.url)
+    page.click(form + ' button[type="submit"]')
+    page.wait("the notification URL to be taken", lambda: page.message(form) == "Done.")
+    passed.append("notification URL set from the page")
+
+    # A purchase made through the control API appears without a reload.
+    premium = store.buy(PREMIUM, "alice")
+    page.wait(f"row {premium} to appear", lambda: page.state_of(premium) == "purchased")
+    if not page.not_reloaded():
+        raise CheckFailed("the page reloaded to show the purchase")
+    passed.append("a purchase through the control API appears live")
+
+    # Refund it on the page: the state changes and REFUND reaches the log and the app's server.
+    page.choose(page.row(premium) + ' select[name="reason"]', "app-issue")
+    page.click(page.row(premium) + ' button[data-action="refund"]')
+    page.wait(f"row {premium} to read refunded", lambda: page.state_of(premium) == "refunded")
+    _, transaction = store.call("GET", f"control/transactions/{premium}")
+    if transaction.get("revocationReason") != 1:
+        raise CheckFailed(f"the refund's reason should be app-issue (1), the store says {transaction.get('revocationReason')}")
+    refund_row = f'tr[data-type="REFUND"]'
+    page.wait("the REFUND notification in the log", lambda: len(page.all(refund_row)) == 1)
+    uuid = page.find(refund_row).get_attribute("data-notification")
+    page.wait("the REFUND notification to be delivered", lambda: receiver.count(uuid) == 1 and "delivered" in page.find(refund_row).text)
+    page.click(refund_row + " button.expand")
+    page.wait("the decoded REFUND payload", lambda: page.text("[data-notification-payload]") is not None)
+    payload = page.text("[data-notification-payload]")
+    if not re.search(r'"notificationType":\s*"REFUND"', payload) or not re.search(rf'"transactionId":\s*"{premium}"', payload):
+        raise CheckFailed(f"the expanded notification should show REFUND for {premium}:\n{payload}")
+    # The row was expanded before the attempt finished: the live page brings the attempt and the server's answer.
+    page.wait("the attempt with the app server's answer", lambda: "HTTP 200" in (page.text(".attempts") or "") and "received REFUND" in (page.text(".attempts") or ""))
+    passed.append("refund on the page: state, REFUND in the log, decoded payload, delivered")
+
+    # Redeliver it: the app's server receives the same notification again, and the row counts two attempts.
+    page.click(refund_row + ' form[data-path$="/redeliver"] button')
+    page.wait("the redelivery", lambda: receiver.count(uuid) == 2)
+    page.wait("two attempts in the row", lambda: "2 attempts" in page.find(refund_row).text)
+    passed.append("redeliver sends the notification again")
+
+    # Ask to Buy: switch it on, buy on the page, approve.
+    switches = 'form[data-path="control/settings"]'
+    page.click(switches + ' input[name="askToBuyEnabled"]')
+    page.click(switches + ' button[type="submit"]')
+    page.wait("the switches to be saved", lambda: page.message(switches) == "Done.")
+    buy = 'form[data-path="control/purchases"]'
+    page.choose(buy + ' select[name="productId"]', THEME)
+    page.type(buy + ' input[name="account"]', "bob")
+    page.click(buy + ' button[type="submit"]')
+    page.wait("the purchase to wait for approval", lambda: (page.message(buy) or "").endswith("pending-approval."))
+    asked = re.search(r"Transaction (\d+)", page.message(buy)).group(1)
+    page.wait(f"row {asked} pending approval", lambda: page.state_of(asked) == "pending-approval")
+    page.click(page.row(asked) + ' button[data-path$="/approve"]')
+    page.wait(f"row {asked} to be approved", lambda: page.state_of(asked) == "purchased")
+    page.click(switches + ' input[name="askToBuyEnabled"]')
+    page.click(switches + ' button[type="submit"]')
+    page.wait("Ask to Buy off", lambda: store.call("GET", "control/settings")[1]["askToBuyEnabled"] is False)
+    passed.append("Ask to Buy: buy on the page, approve")
+
+    # A month on the clock renews a monthly subscription; the renewal and DID_RENEW appear.
+    monthly = store.buy(MONTHLY, "carol")
+    page.wait(f"row {monthly}", lambda: page.state_of(monthly) == "purchased")
+    clock = 'form[data-path="control/clock/advance"]'
+    page.click(clock + ' button[data-body*="1mo"]')
+    page.wait("the renewal to be fired", lambda: "DID_RENEW" in (page.text(clock + " [data-fired]") or ""))
+    renewals = lambda: [row for row in page.all("tr[data-transaction]") if MONTHLY in row.text and "renewal" in row.text]
+    page.wait("the renewal row", lambda: len(renewals()) == 1)
+    page.wait("DID_RENEW in the log", lambda: len(page.all('tr[data-type="DID_RENEW"]')) == 1)
+    renewal = renewals()[0].get_attribute("data-transaction")
+    page.click(page.row(renewal) + " button.expand")
+    page.wait("the decoded renewal", lambda: page.text("[data-jws-payload]") is not None)
+    if not re.search(rf'"productId":\s*"{re.escape(MONTHLY)}"', page.text("[data-jws-payload]")):
+        raise CheckFailed("the expanded renewal should show its signed transaction's productId")
+    passed.append("a month on the clock renews, live, with DID_RENEW")
+
+    # The store refuses: its own words appear where the action was taken.
+    page.choose(buy + ' select[name="productId"]', PREMIUM)
+    page.type(buy + ' input[name="account"]', "dave")
+    page.type(buy + ' input[name="offerCode"]', "NO SUCH CODE")
+    page.click(buy + ' button[type="submit"]')
+    page.wait("the refusal", lambda: "error" in (page.find(buy + " [data-message]").get_attribute("class") or ""))
+    status, answer = store.call("POST", "control/purchases", {"productId": PREMIUM, "account": "dave", "bundleId": "com.example.app", "quantity": 1, "offerCode": "NO SUCH CODE"})
+    if status == 200 or page.message(buy) != answer["error"]:
+        raise CheckFailed(f"the page should show the store's refusal {answer!r}, it shows {page.message(buy)!r}")
+    passed.append("a refused action shows the store's message in place")
+
+    # An offer code redeemed on the App Store, and Family Sharing, from their forms.
+    redeem = 'form[data-path="control/offer-codes"]'
+    page.type(redeem + ' input[name="code"]', "Launch code")
+    page.type(redeem + ' input[name="account"]', "erin")
+    page.click(redeem + ' button[type="submit"]')
+    page.wait("the redeemed code", lambda: (page.message(redeem) or "").endswith("purchased."))
+    page.wait("OFFER_REDEEMED in the log", lambda: len(page.all('tr[data-type^="OFFER_REDEEMED"]')) == 1)
+    family = 'form[aria-label="Family Sharing"]'
+    page.type(family + ' input[name="account"]', "bob")
+    page.type(family + ' input[name="family"]', "smiths")
+    page.click(family + ' button:not([data-path])')
+    page.wait("bob in the family", lambda: (page.message(family) or "").startswith("Shared"))
+    page.wait("the family column", lambda: "smiths" in (page.text("#catalog") or ""))
+    passed.append("offer code and Family Sharing forms")
+
+    # Filters narrow the list without a reload.
+    page.choose('#transaction-filters select[name="account"]', "carol")
+    page.wait("only carol's transactions", lambda: page.all("tr[data-transaction]") and all("carol" in row.text for row in page.all("tr[data-transaction]")))
+    if not page.not_reloaded():
+        raise CheckFailed("filtering reloaded the page")
+    passed.append("filters")
+
+    # Every field has a label a screen reader reads, every button a name, and the keyboard reaches the actions.
+    unlabelled = driver.execute_script("""
+        return [...document.querySelectorAll('input:not([type=hidden]), select, button')]
+          .filter(e => !(e.closest('label') || e.getAttribute('aria-label') || (e.tagName === 'BUTTON' && e.textContent.trim())))
+          .map(e => e.outerHTML.slice(0, 80));
+    """)
+    if unlabelled:
+        raise CheckFailed(f"fields without a label or buttons without a name: {unlabelled}")
+    collapsed = page.find('#notifications button.expand[aria-expanded="false"]')
+    target = collapsed.get_attribute("aria-controls")
+    collapsed.send_keys(" ")
+    page.wait("a row expanded from the keyboard", lambda: page.driver.execute_script(
+        "return document.querySelector(`button[aria-controls='${arguments[0]}']`).getAttribute('aria-expanded')", target) == "true")
+    passed.append("labels and keyboard")
+
+    # The dark theme is a different palette.
+    light = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+    page.open("?theme=dark")
+    dark = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+    if light == dark:
+        raise CheckFailed("the dark theme should change the page's background")
+    passed.append("light and dark themes")
+    return passed
 
 
 def screenshots(base, out):

@@ -19,7 +19,8 @@ struct TransactionManagerBrowserTests {
         let script = repositoryRoot.appendingPathComponent("Tests/Browser/transaction_manager.py").path
         let run = try tool("python3", [script, "test", "--base", "http://127.0.0.1:\(started.port)/"])
         #expect(run.status != 3, "Chromium or Selenium is missing: \(run.output)")
-        try #require(run.status == 0, "\(run.errorOutput)")
+        // On failure, the server's log too: what it answered and when.
+        try #require(run.status == 0, "\(run.errorOutput)\nstorekit serve printed:\n\(started.server.transcript.suffix(6_000))")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: [String]], "\(run.output)")
         #expect(result["passed"] == [
             "notification URL set from the page",

@@ -248,6 +248,9 @@ enum ManagerAssets {
       const method = (submitter && submitter.dataset.method) || form.dataset.method || "POST";
       const confirmation = (submitter && submitter.dataset.confirm) || form.dataset.confirm;
       if (confirmation && !confirm(confirmation)) return;
+      // The form is sent: whatever field still has the focus (a click does not move it in every browser) is no
+      // longer being edited, so the live updates that wait for editing to end may go ahead.
+      if (form.contains(document.activeElement) && document.activeElement.matches("input, select")) document.activeElement.blur();
       const options = { method, headers: { "content-type": "application/json" } };
       if (method !== "GET" && method !== "DELETE") options.body = JSON.stringify(bodyOf(form, submitter));
       if (submitter) submitter.disabled = true;

@@ -1,0 +1,221 @@
+public import AppStoreEngine
+import Foundation
+public import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import Synchronization
+
+/// The engine's `Storage` in a PostgreSQL database: several `storekit serve` processes, on one machine or many,
+/// share one store.
+///
+/// Every ``transaction(tenant:_:)`` locks its tenant's row in the `tenant` table (`INSERT … ON CONFLICT DO UPDATE`,
+/// which takes the row lock `SELECT … FOR UPDATE` would) before it reads anything, so transactions of one tenant
+/// run one at a time across every connection, process and server, as SQLite's `BEGIN IMMEDIATE` makes them on one
+/// file; transactions of different tenants run side by side. The same row holds the tenant's next transaction
+/// identifier, so identifiers are unique across servers. A ``read(tenant:_:)`` runs in one `REPEATABLE READ,
+/// READ ONLY` transaction: one consistent snapshot, which takes no lock and waits for no writer.
+///
+/// The schema evolves through numbered, named migrations, applied when the storage opens (see
+/// <doc:GettingStarted>).
+public final class PostgresStorage: Storage {
+    /// The database this storage uses.
+    public let configuration: Configuration
+    private let client: PostgresClient
+    /// Runs the client's connection pool for as long as the storage lives.
+    private let clientTask: Task<Void, Never>
+    /// The threads transactions run on; as many as connections.
+    private let threads: NIOThreadPool
+    private let logger: Logger
+    /// Whether ``close()`` was called, to say so when an operation finds no connection.
+    private let closed = Atomic(false)
+
+    /// Opens the database a `postgres://` URL names, creating the schema it names and migrating it when needed.
+    ///
+    /// - Parameter url: `postgres://USER:PASSWORD@HOST:PORT/DATABASE`, with libpq's parameters (see ``Configuration``).
+    /// - Throws: `StoreError.storageFailure` when the URL cannot be read or the database cannot be reached, logged into,
+    ///   or migrated; the message names the database and what to check.
+    public convenience init(url: String) throws(StoreError) {
+        try self.init(configuration: Configuration(url: url))
+    }
+
+    /// Opens a database, creating the configuration's schema and migrating it when needed.
+    ///
+    /// Opening connects once, synchronously, to apply the migrations; later operations use a pool of at most
+    /// ``Configuration/maximumConnections`` connections, opened as they are needed.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where the database is and how to connect.
+    ///   - logger: Where the connection pool reports connections it opens, loses and retries; nothing by default.
+    /// - Throws: `StoreError.storageFailure` when the database cannot be reached, logged into, or migrated.
+    public init(configuration: Configuration, logger: Logger = PostgresStorage.silentLogger) throws(StoreError) {
+        guard configuration.maximumConnections >= 1 else {
+            throw .storageFailure("PostgreSQL storage needs at least one connection, and maximumConnections is \(configuration.maximumConnections): set it to 1 or more (8 by default).")
+        }
+        try PostgresSession.withSetupConnection(configuration, logger: logger) { session throws(StoreError) in
+            try PostgresMigrations.apply(on: session)
+        }
+        self.configuration = configuration
+        self.logger = logger
+        threads = NIOThreadPool(numberOfThreads: configuration.maximumConnections)
+        threads.start()
+        client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
+        clientTask = Task.detached { [client] in await client.run() }
+    }
+
+    /// A logger that drops everything: the default of ``init(configuration:logger:)``.
+    public static let silentLogger = Logger(label: "openstorekit.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    deinit {
+        // Cancelling the client's run closes its connections; the threads end once idle.
+        clientTask.cancel()
+        threads.shutdownGracefully { _ in }
+    }
+
+    /// Runs `body` on one consistent snapshot of the tenant (`REPEATABLE READ, READ ONLY`); writers are not blocked
+    /// meanwhile, and `body` sees none of what they commit after its first read.
+    public func read<Result: Sendable>(tenant: String, _ body: @Sendable (any StorageReader) throws -> Result) async throws -> Result {
+        try await onConnectionThread { session in try session.read(tenant: tenant, body) }
+    }
+
+    /// Runs `body` as one transaction holding the tenant's lock: no other transaction of the tenant, through any
+    /// connection to the database, runs between its first read and its commit. A transaction that waits longer than
+    /// ``Configuration/lockTimeout`` for the lock fails and changes nothing.
+    public func transaction<Result: Sendable>(
+        tenant: String, _ body: @Sendable (any StorageTransaction) throws -> Result
+    ) async throws -> Result {
+        try await onConnectionThread { session in try session.transaction(tenant: tenant, body) }
+    }
+
+    /// The tenant's clock state, read synchronously: what a store being opened needs before its first operation.
+    ///
+    /// - Parameter tenant: The tenant whose clock to read.
+    /// - Throws: `StoreError.storageFailure` when the database cannot be reached or read.
+    public func clockState(tenant: String) throws(StoreError) -> StoreClockState {
+        try PostgresSession.withSetupConnection(configuration, logger: logger) { session throws(StoreError) in
+            do {
+                return try session.read(tenant: tenant) { try $0.clockState() }
+            } catch {
+                throw PostgresFailure.describe(error, running: nil, on: configuration)
+            }
+        }
+    }
+
+    /// Closes the storage's connections now rather than when it is released; operations after this one fail.
+    public func close() async {
+        closed.store(true, ordering: .relaxed)
+        clientTask.cancel()
+        await clientTask.value
+        try? await threads.shutdownGracefully()
+    }
+
+    /// Leases a connection, then runs `work` on one of the storage's threads with it.
+    ///
+    /// A storage closure is synchronous and runs while its transaction holds the tenant's lock, so it must not wait
+    /// for anything but the database: each of its queries blocks its thread until PostgreSQL answers. That thread is
+    /// one of ours. A thread of Swift's cooperative pool would starve the tasks that drive the server (two of them on
+    /// a two-core machine), and an event-loop thread would wait for answers that only that loop can deliver. Leasing
+    /// happens before, asynchronously, so a transaction waiting for a connection holds no thread.
+    private func onConnectionThread<Result: Sendable>(_ work: @Sendable (PostgresSession) throws -> Result) async throws -> Result {
+        var leased = false
+        do {
+            return try await client.withConnection { connection in
+                leased = true
+                let session = PostgresSession(connection: connection, configuration: configuration, logger: logger)
+                return try await withoutActuallyEscaping(work) { escapable in
+                    // The closure only escapes for the time of the call: the thread pool drops it before we resume,
+                    // and if the pool never runs it we drop it here.
+                    let handoff = Handoff(escapable)
+                    defer { _ = handoff.take() }
+                    return try await threads.runIfActive {
+                        guard let work = handoff.take() else { throw StoreError.storageFailure("A storage operation was run twice.") }
+                        return try work(session)
+                    }
+                }
+            }
+        } catch where !leased || error is NIOThreadPoolError.ThreadPoolInactive {
+            // No connection, or no thread, for the operation: nothing ran. Whatever else is thrown comes from the
+            // session, which describes its own errors, or from `work`, whose errors are the caller's.
+            if closed.load(ordering: .relaxed) {
+                throw StoreError.storageFailure("The PostgreSQL storage for \(configuration) was closed; open a new one.")
+            }
+            if Task.isCancelled {
+                throw StoreError.storageFailure("A store operation on PostgreSQL at \(configuration) was cancelled while it waited for a connection; nothing was changed.")
+            }
+            throw PostgresFailure.describe(error, running: nil, on: configuration)
+        }
+    }
+}
+
+/// Hands a closure that must not outlive a call to another thread, and takes it back.
+private final class Handoff<Argument, Result>: Sendable {
+    private let work: Mutex<(@Sendable (Argument) throws -> Result)?>
+
+    init(_ work: @escaping @Sendable (Argument) throws -> Result) {
+        self.work = Mutex(work)
+    }
+
+    /// The closure, once: later calls get `nil`.
+    func take() -> (@Sendable (Argument) throws -> Result)? {
+        work.withLock { work in
+            defer { work = nil }
+            return work
+        }
+    }
+}
+
+extension PostgresStorage.Configuration {
+    /// The settings every connection starts with: the schema, the lock timeout, and the URL's options.
+    var startupParameters: [(String, String)] {
+        var settings = serverSettings
+        settings["application_name"] = applicationName
+        if settings["lock_timeout"] == nil { settings["lock_timeout"] = "\(Int(lockTimeout / .milliseconds(1)))ms" }
+        // A process that stops between two statements of a transaction (a debugger, SIGSTOP) would hold its tenant's
+        // lock forever; the server ends such a session after a minute of silence. A process that dies loses its
+        // connection, and the server rolls its transaction back at once.
+        if settings["idle_in_transaction_session_timeout"] == nil { settings["idle_in_transaction_session_timeout"] = "60s" }
+        if let schema { settings["search_path"] = PostgresSession.quoted(schema) }
+        return settings.sorted { $0.key < $1.key }
+    }
+
+    /// The connection pool's configuration.
+    var clientConfiguration: PostgresClient.Configuration {
+        var client: PostgresClient.Configuration
+        if host.hasPrefix("/") {
+            client = PostgresClient.Configuration(
+                unixSocketPath: socketPath, username: username, password: password, database: database
+            )
+        } else {
+            client = PostgresClient.Configuration(
+                host: host, port: port, username: username, password: password, database: database, tls: clientTLS
+            )
+        }
+        client.options.additionalStartupParameters = startupParameters
+        client.options.connectTimeout = connectTimeout
+        client.options.maximumConnections = maximumConnections
+        client.options.minimumConnections = 0
+        return client
+    }
+
+    /// The socket file in the directory ``host`` names.
+    var socketPath: String { "\(host)/.s.PGSQL.\(port)" }
+
+    private var clientTLS: PostgresClient.Configuration.TLS {
+        switch tls {
+        case .disable: .disable
+        case .prefer: .prefer(tlsConfiguration)
+        case .require, .verifyCA, .verifyFull: .require(tlsConfiguration)
+        }
+    }
+
+    /// The certificate checks of the TLS mode, as libpq makes them.
+    var tlsConfiguration: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateVerification = switch tls {
+        case .disable, .prefer, .require: .none
+        case .verifyCA: .noHostnameVerification
+        case .verifyFull: .fullVerification
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,311 @@
+import AppStoreEngine
+import Foundation
+import PostgresNIO
+
+/// Reads and writes of one tenant inside a transaction of a ``PostgresSession``: the same tables, columns and JSON
+/// bodies as `SQLiteStorage`'s (see `PostgresMigrations`). Used only on the transaction's thread.
+struct PostgresTransaction: StorageTransaction {
+    let session: PostgresSession
+    let tenant: String
+    /// The identifiers a write transaction hands out; `nil` in a snapshot read.
+    let identifiers: IdentifierCounter?
+
+    // MARK: Reads
+
+    func account(id: String) throws -> Account? {
+        try bodies(Account.self, "SELECT body FROM account WHERE tenant = \(tenant) AND id = \(id)").first
+    }
+
+    func accounts() throws -> [Account] {
+        try bodies(Account.self, "SELECT body FROM account WHERE tenant = \(tenant) ORDER BY id")
+    }
+
+    func transaction(id: UInt64) throws -> TransactionRecord? {
+        let id = try Int64(checking: id)
+        return try bodies(TransactionRecord.self, "SELECT body FROM store_transaction WHERE tenant = \(tenant) AND id = \(id)").first
+    }
+
+    func transactions(matching query: TransactionQuery) throws -> [TransactionRecord] {
+        var filter = Filter(tenant: tenant)
+        if let accountID = query.accountID { filter.add("account_id", accountID) }
+        if let bundleID = query.bundleID { filter.add("bundle_id", bundleID) }
+        if let productID = query.productID { filter.add("product_id", productID) }
+        if let originalID = query.originalID { filter.add("original_id", try Int64(checking: originalID)) }
+        return try bodies(TransactionRecord.self, filter.query("SELECT body FROM store_transaction", then: "ORDER BY id"))
+    }
+
+    func finishedTransactionIDs(deviceID: UUID) throws -> Set<UInt64> {
+        let rows = try session.rows(
+            "SELECT transaction_id FROM finished_transaction WHERE tenant = \(tenant) AND device_id = \(deviceID.uuidString)"
+        )
+        return Set(try rows.map { row in try UInt64(checking: try Self.decode(Int64.self, row, on: session.configuration)) })
+    }
+
+    func purchaseIntents(accountID: String, bundleID: String) throws -> [PurchaseIntentRecord] {
+        try bodies(
+            PurchaseIntentRecord.self,
+            "SELECT body FROM purchase_intent WHERE tenant = \(tenant) AND account_id = \(accountID) AND bundle_id = \(bundleID) ORDER BY date, id"
+        )
+    }
+
+    func subscription(id: UInt64) throws -> SubscriptionRecord? {
+        let id = try Int64(checking: id)
+        return try bodies(SubscriptionRecord.self, "SELECT body FROM subscription WHERE tenant = \(tenant) AND id = \(id)").first
+    }
+
+    func subscriptions(accountID: String, bundleID: String?) throws -> [SubscriptionRecord] {
+        var filter = Filter(tenant: tenant)
+        filter.add("account_id", accountID)
+        if let bundleID { filter.add("bundle_id", bundleID) }
+        return try bodies(SubscriptionRecord.self, filter.query("SELECT body FROM subscription", then: "ORDER BY id"))
+    }
+
+    func subscriptionsDue(by date: Date, limit: Int) throws -> [SubscriptionRecord] {
+        try bodies(
+            SubscriptionRecord.self,
+            """
+            SELECT body FROM subscription WHERE tenant = \(tenant) AND next_event_date <= \(date.timeIntervalSince1970)
+            ORDER BY next_event_date, id LIMIT \(limit)
+            """
+        )
+    }
+
+    func nextSubscriptionEventDate() throws -> Date? {
+        let rows = try session.rows("SELECT MIN(next_event_date) FROM subscription WHERE tenant = \(tenant)")
+        return try Self.decodeIfPresent(Double?.self, rows.first, on: session.configuration)?.map(Date.init(timeIntervalSince1970:))
+    }
+
+    func notifications(matching query: NotificationQuery) throws -> [NotificationRecord] {
+        var filter = Filter(tenant: tenant)
+        if let bundleID = query.bundleID { filter.add("bundle_id", bundleID) }
+        if let startDate = query.startDate { filter.add("date", ">=", startDate.timeIntervalSince1970) }
+        if let endDate = query.endDate { filter.add("date", "<", endDate.timeIntervalSince1970) }
+        var order = "ORDER BY date, sequence"
+        if let limit = query.limit { order += " LIMIT \(filter.bind(limit))" }
+        return try bodies(NotificationRecord.self, filter.query("SELECT body FROM notification", then: order))
+    }
+
+    func notificationsDue(by date: Date, limit: Int) throws -> [NotificationRecord] {
+        try bodies(
+            NotificationRecord.self,
+            """
+            SELECT body FROM notification WHERE tenant = \(tenant) AND next_attempt_date <= \(date.timeIntervalSince1970)
+            ORDER BY next_attempt_date, sequence LIMIT \(limit)
+            """
+        )
+    }
+
+    func notification(id: UUID) throws -> NotificationRecord? {
+        try bodies(NotificationRecord.self, "SELECT body FROM notification WHERE tenant = \(tenant) AND id = \(id.uuidString)").first
+    }
+
+    func clockState() throws -> StoreClockState {
+        let rows = try session.rows("SELECT clock_offset, time_rate FROM store_clock WHERE tenant = \(tenant)")
+        guard let row = rows.first else { return StoreClockState() }
+        let (offset, rate) = try Self.decodeColumns((Double, Int64?).self, row, on: session.configuration)
+        return StoreClockState(offset: offset, timeRate: rate.flatMap { TimeRate(rawValue: Int($0)) })
+    }
+
+    func snapshot() throws -> TenantSnapshot {
+        let finished = try session.rows(
+            "SELECT device_id, transaction_id FROM finished_transaction WHERE tenant = \(tenant) ORDER BY device_id, transaction_id"
+        ).compactMap { row -> TenantSnapshot.FinishedMark? in
+            let (device, transaction) = try Self.decodeColumns((String, Int64).self, row, on: session.configuration)
+            return try UUID(uuidString: device).map { TenantSnapshot.FinishedMark(deviceID: $0, transactionID: try UInt64(checking: transaction)) }
+        }
+        let intents = try bodies(PurchaseIntentRecord.self, "SELECT body FROM purchase_intent WHERE tenant = \(tenant) ORDER BY date, id")
+        let subscriptions = try bodies(SubscriptionRecord.self, "SELECT body FROM subscription WHERE tenant = \(tenant) ORDER BY id")
+        let next: UInt64
+        if let identifiers {
+            next = identifiers.next
+        } else {
+            let rows = try session.rows("SELECT next_transaction_id FROM tenant WHERE id = \(tenant)")
+            next = try Self.decodeIfPresent(Int64.self, rows.first, on: session.configuration).map { value throws(StoreError) in try UInt64(checking: value) }
+                ?? TransactionRecord.firstID
+        }
+        return TenantSnapshot(
+            accounts: try accounts(), transactions: try transactions(matching: TransactionQuery()), finishedTransactions: finished,
+            purchaseIntents: intents, subscriptions: subscriptions, notifications: try notifications(matching: NotificationQuery()),
+            clock: try clockState(), nextTransactionID: next
+        )
+    }
+
+    // MARK: Writes
+
+    /// Counts in memory from the identifier read with the tenant's lock; `PostgresSession.transaction` writes the
+    /// counter back before committing.
+    func allocateTransactionID() throws -> UInt64 {
+        guard let identifiers else { throw StoreError.storageFailure("Transaction identifiers are allocated only in a write transaction.") }
+        defer { identifiers.next += 1 }
+        return identifiers.next
+    }
+
+    func write(_ change: StorageChange) throws {
+        guard identifiers != nil else { throw StoreError.storageFailure("Storage is written only inside transaction(tenant:), not in a read.") }
+        switch change {
+        case .saveAccount(let account):
+            let body = try Self.encode(account)
+            try session.execute("""
+                INSERT INTO account (tenant, id, body) VALUES (\(tenant), \(account.id), \(body))
+                ON CONFLICT (tenant, id) DO UPDATE SET body = excluded.body
+                """)
+        case .saveTransaction(let record):
+            let (id, originalID, body) = (try Int64(checking: record.id), try Int64(checking: record.originalID), try Self.encode(record))
+            try session.execute("""
+                INSERT INTO store_transaction (tenant, id, original_id, account_id, bundle_id, product_id, body)
+                VALUES (\(tenant), \(id), \(originalID), \(record.accountID), \(record.bundleID), \(record.productID), \(body))
+                ON CONFLICT (tenant, id) DO UPDATE SET original_id = excluded.original_id, account_id = excluded.account_id,
+                    bundle_id = excluded.bundle_id, product_id = excluded.product_id, body = excluded.body
+                """)
+        case .deleteTransactions(let ids):
+            let ids = try ids.map { id throws(StoreError) in try Int64(checking: id) }
+            try session.execute("DELETE FROM store_transaction WHERE tenant = \(tenant) AND id = ANY(\(ids))")
+            try session.execute("DELETE FROM finished_transaction WHERE tenant = \(tenant) AND transaction_id = ANY(\(ids))")
+            try session.execute("DELETE FROM notification WHERE tenant = \(tenant) AND transaction_id = ANY(\(ids))")
+        case .deleteAllTransactions:
+            for table in ["store_transaction", "finished_transaction", "subscription", "notification"] {
+                try session.execute("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
+            }
+        case .eraseTenant:
+            for table in ["account", "store_transaction", "finished_transaction", "purchase_intent", "subscription", "notification", "store_clock"] {
+                try session.execute("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
+            }
+            // The tenant's row stays, holding the lock; only its counter starts over.
+            identifiers?.next = TransactionRecord.firstID
+        case .restore(let snapshot):
+            try write(.eraseTenant)
+            for account in snapshot.accounts { try write(.saveAccount(account)) }
+            for record in snapshot.transactions { try write(.saveTransaction(record)) }
+            for mark in snapshot.finishedTransactions { try write(.markFinished(transactionID: mark.transactionID, deviceID: mark.deviceID)) }
+            for intent in snapshot.purchaseIntents { try write(.savePurchaseIntent(intent)) }
+            for subscription in snapshot.subscriptions { try write(.saveSubscription(subscription)) }
+            for notification in snapshot.notifications { try write(.saveNotification(notification)) }
+            if snapshot.clock != StoreClockState() { try write(.saveClockState(snapshot.clock)) }
+            identifiers?.next = snapshot.nextTransactionID
+        case .markFinished(let transactionID, let deviceID):
+            let id = try Int64(checking: transactionID)
+            try session.execute("""
+                INSERT INTO finished_transaction (tenant, device_id, transaction_id) VALUES (\(tenant), \(deviceID.uuidString), \(id))
+                ON CONFLICT DO NOTHING
+                """)
+        case .savePurchaseIntent(let intent):
+            let body = try Self.encode(intent)
+            try session.execute("""
+                INSERT INTO purchase_intent (tenant, id, account_id, bundle_id, date, body)
+                VALUES (\(tenant), \(intent.id.uuidString), \(intent.accountID), \(intent.bundleID), \(intent.date.timeIntervalSince1970), \(body))
+                ON CONFLICT (tenant, id) DO UPDATE SET account_id = excluded.account_id, bundle_id = excluded.bundle_id,
+                    date = excluded.date, body = excluded.body
+                """)
+        case .deletePurchaseIntent(let id):
+            try session.execute("DELETE FROM purchase_intent WHERE tenant = \(tenant) AND id = \(id.uuidString)")
+        case .saveSubscription(let subscription):
+            let (id, body) = (try Int64(checking: subscription.id), try Self.encode(subscription))
+            let due = subscription.nextEventDate?.timeIntervalSince1970
+            try session.execute("""
+                INSERT INTO subscription (tenant, id, account_id, bundle_id, next_event_date, body)
+                VALUES (\(tenant), \(id), \(subscription.accountID), \(subscription.bundleID), \(due), \(body))
+                ON CONFLICT (tenant, id) DO UPDATE SET account_id = excluded.account_id, bundle_id = excluded.bundle_id,
+                    next_event_date = excluded.next_event_date, body = excluded.body
+                """)
+        case .deleteSubscriptions(let ids):
+            let ids = try ids.map { id throws(StoreError) in try Int64(checking: id) }
+            try session.execute("DELETE FROM subscription WHERE tenant = \(tenant) AND id = ANY(\(ids))")
+        case .saveNotification(let notification):
+            let (transactionID, body) = (try Int64(checking: notification.transactionID), try Self.encode(notification))
+            let nextAttempt = notification.delivery.nextAttemptDate?.timeIntervalSince1970
+            try session.execute("""
+                INSERT INTO notification (tenant, id, bundle_id, transaction_id, date, next_attempt_date, body)
+                VALUES (\(tenant), \(notification.id.uuidString), \(notification.bundleID), \(transactionID),
+                    \(notification.date.timeIntervalSince1970), \(nextAttempt), \(body))
+                """)
+        case .updateNotification(let notification):
+            let body = try Self.encode(notification)
+            let nextAttempt = notification.delivery.nextAttemptDate?.timeIntervalSince1970
+            try session.execute("""
+                UPDATE notification SET next_attempt_date = \(nextAttempt), body = \(body)
+                WHERE tenant = \(tenant) AND id = \(notification.id.uuidString)
+                """)
+        case .saveClockState(let clock):
+            let rate = clock.timeRate.map { Int64($0.rawValue) }
+            try session.execute("""
+                INSERT INTO store_clock (tenant, clock_offset, time_rate) VALUES (\(tenant), \(clock.offset), \(rate))
+                ON CONFLICT (tenant) DO UPDATE SET clock_offset = excluded.clock_offset, time_rate = excluded.time_rate
+                """)
+        }
+    }
+
+    // MARK: Rows
+
+    /// The records whose JSON bodies a query selects, read back with `RowJSONDecoder` (as `SQLiteStorage` does).
+    private func bodies<Record: Decodable>(_ type: Record.Type, _ query: PostgresQuery) throws -> [Record] {
+        try session.rows(query).map { row in
+            try RowJSONDecoder().decode(type, from: try Self.decode(String.self, row, on: session.configuration))
+        }
+    }
+
+    /// A row's body, written in one pass (see `RowJSONEncoder`).
+    private static func encode(_ value: some Encodable) throws -> String {
+        try RowJSONEncoder().encode(value)
+    }
+
+    /// The first column of a row, or `nil` without a row.
+    static func decodeIfPresent<Column: PostgresDecodable>(
+        _ type: Column.Type, _ row: PostgresRow?, on configuration: PostgresStorage.Configuration
+    ) throws(StoreError) -> Column? {
+        guard let row else { return nil }
+        return try decode(type, row, on: configuration)
+    }
+
+    /// The first column of a row.
+    static func decode<Column: PostgresDecodable>(
+        _ type: Column.Type, _ row: PostgresRow, on configuration: PostgresStorage.Configuration
+    ) throws(StoreError) -> Column {
+        do {
+            return try row.decode(type)
+        } catch {
+            throw PostgresFailure.describe(error, running: nil, on: configuration)
+        }
+    }
+
+    /// The first columns of a row.
+    static func decodeColumns<each Column: PostgresDecodable>(
+        _ type: (repeat each Column).Type, _ row: PostgresRow, on configuration: PostgresStorage.Configuration
+    ) throws(StoreError) -> (repeat each Column) {
+        do {
+            return try row.decode(type, context: .default)
+        } catch {
+            throw PostgresFailure.describe(error, running: nil, on: configuration)
+        }
+    }
+}
+
+/// The `WHERE` clause of a query whose conditions depend on its arguments, with its bindings.
+private struct Filter {
+    private var conditions: [String] = []
+    private var bindings = PostgresBindings()
+
+    init(tenant: String) {
+        add("tenant", tenant)
+    }
+
+    /// A placeholder (`$n`) for a value.
+    mutating func bind(_ value: some PostgresNonThrowingEncodable) -> String {
+        bindings.append(value)
+        return "$\(bindings.count)"
+    }
+
+    /// Adds `column = value`.
+    mutating func add(_ column: String, _ value: some PostgresNonThrowingEncodable) {
+        add(column, "=", value)
+    }
+
+    /// Adds `column <comparison> value`.
+    mutating func add(_ column: String, _ comparison: String, _ value: some PostgresNonThrowingEncodable) {
+        conditions.append("\(column) \(comparison) \(bind(value))")
+    }
+
+    /// `select WHERE conditions then`.
+    func query(_ select: String, then suffix: String) -> PostgresQuery {
+        PostgresQuery(unsafeSQL: "\(select) WHERE \(conditions.joined(separator: " AND ")) \(suffix)", binds: bindings)
+    }
+}

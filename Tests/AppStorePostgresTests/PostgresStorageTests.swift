@@ -1,0 +1,266 @@
+import AppStoreEngine
+import AppStoreFormats
+import AppStorePostgres
+import Dispatch
+import Foundation
+import PostgresNIO
+import Synchronization
+import Testing
+
+/// What PostgreSQL storage guarantees beyond the storage conformance suite (which runs on it too): migrations, the
+/// tenant lock, snapshots, and errors that say what to do. Each test works in a schema of its own.
+// Skipped, visibly, without a server: `.ci/run` starts one and sets the variable.
+@Suite(
+    "PostgreSQL storage",
+    .enabled(
+        if: PostgresTestDatabase.isConfigured,
+        "OPENSTOREKIT_TEST_POSTGRES_URL is unset, so PostgreSQL storage is not tested. Run: export OPENSTOREKIT_TEST_POSTGRES_URL=$(bash .ci/postgres)"
+    )
+)
+struct PostgresStorageTests {
+    let date = Date(timeIntervalSince1970: 1_768_478_400)
+
+    func record(_ id: UInt64) -> TransactionRecord {
+        TransactionRecord(
+            id: id, originalID: id, accountID: "a", bundleID: "app", productID: "premium",
+            productType: .nonConsumable, quantity: 1, purchaseDate: date, originalPurchaseDate: date,
+            storefront: Storefront.named("USA")!, unitPrice: 1, amountCharged: 1, origin: .purchase, state: .purchased
+        )
+    }
+
+    /// Runs `body` with a fresh schema's configuration, and drops the schema afterwards.
+    func withSchema<Result>(
+        maximumConnections: Int = 4, _ body: (PostgresStorage.Configuration) async throws -> Result
+    ) async throws -> Result {
+        let configuration = try PostgresTestDatabase.freshConfiguration(maximumConnections: maximumConnections)
+        defer { try? PostgresTestDatabase.dropSchema(of: configuration) }
+        return try await body(configuration)
+    }
+
+    /// A connection of the test's own, beside the storage's: another process, as PostgreSQL sees it.
+    func withConnection<Result>(
+        _ configuration: PostgresStorage.Configuration, _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        let connection = try await PostgresConnection.connect(
+            configuration: try configuration.connectionConfiguration, id: 1, logger: PostgresStorage.silentLogger
+        )
+        do {
+            let result = try await body(connection)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    @Test("Opening creates the named schema and records each migration by version and name, once")
+    func migrationsAreRecorded() async throws {
+        try await withSchema { configuration in
+            _ = try PostgresStorage(configuration: configuration)
+            _ = try PostgresStorage(configuration: configuration)
+            let applied = try await withConnection(configuration) { connection in
+                try await connection.query("SELECT version, name FROM openstorekit_migration ORDER BY version", logger: PostgresStorage.silentLogger)
+                    .collect().map { try $0.decode((Int32, String).self) }
+            }
+            #expect(applied.map(\.0) == [1])
+            #expect(applied.first?.1.hasPrefix("v1: tenants, accounts, transactions") == true)
+        }
+    }
+
+    @Test("Processes opening a new database at the same moment migrate it once, one after the other")
+    func concurrentOpeningMigratesOnce() async throws {
+        try await withSchema { configuration in
+            // Opening blocks its thread until PostgreSQL answers: each opener gets a thread of its own, as each
+            // process would.
+            let failures = Failures()
+            let openers = DispatchGroup()
+            for _ in 0..<6 {
+                openers.enter()
+                Thread {
+                    defer { openers.leave() }
+                    do throws(StoreError) { _ = try PostgresStorage(configuration: configuration) } catch { failures.add(error.message) }
+                }.start()
+            }
+            await withCheckedContinuation { continuation in openers.notify(queue: .global()) { continuation.resume() } }
+            #expect(failures.messages.isEmpty)
+            let versions = try await withConnection(configuration) { connection in
+                try await connection.query("SELECT count(*) FROM openstorekit_migration", logger: PostgresStorage.silentLogger)
+                    .collect().map { try $0.decode(Int64.self) }
+            }
+            #expect(versions == [1])
+        }
+    }
+
+    @Test("A database migrated by a newer OpenStoreKit is refused, naming the version it has")
+    func newerDatabaseIsRefused() async throws {
+        try await withSchema { configuration in
+            _ = try PostgresStorage(configuration: configuration)
+            try await withConnection(configuration) { connection in
+                _ = try await connection.query(
+                    "INSERT INTO openstorekit_migration (version, name) VALUES (99, 'v99: from the future')", logger: PostgresStorage.silentLogger
+                )
+            }
+            #expect {
+                _ = try PostgresStorage(configuration: configuration)
+            } throws: { error in
+                (error as? StoreError)?.message.contains("v99: from the future") == true
+            }
+        }
+    }
+
+    @Test("A transaction waits for its tenant's lock, held by another connection, and fails cleanly after the lock timeout")
+    func lockTimeout() async throws {
+        try await withSchema { base in
+            var configuration = base
+            configuration.lockTimeout = .milliseconds(300)
+            let storage = try PostgresStorage(configuration: configuration)
+            try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "a", storefront: "USA"))) }
+            try await withConnection(configuration) { holder in
+                // Another server, in the middle of an operation on tenant "t".
+                try await holder.query("BEGIN", logger: PostgresStorage.silentLogger)
+                try await holder.query("SELECT * FROM tenant WHERE id = 't' FOR UPDATE", logger: PostgresStorage.silentLogger)
+                await #expect {
+                    try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "b", storefront: "FRA"))) }
+                } throws: { error in
+                    let message = (error as? StoreError)?.message ?? ""
+                    return message.contains("waited more than") && message.contains("lock") && message.contains("Nothing was changed")
+                }
+                // Other tenants are not held up, and readers of the held tenant are not either.
+                try await storage.transaction(tenant: "u") { try $0.write(.saveAccount(Account(id: "c", storefront: "JPN"))) }
+                #expect(try await storage.read(tenant: "t") { try $0.accounts().map(\.id) } == ["a"])
+                try await holder.query("ROLLBACK", logger: PostgresStorage.silentLogger)
+            }
+            try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "b", storefront: "FRA"))) }
+            #expect(try await storage.read(tenant: "t") { try $0.accounts().map(\.id) } == ["a", "b"])
+        }
+    }
+
+    @Test("A read sees one snapshot: what another connection commits while it runs stays out of it")
+    func readsSeeOneSnapshot() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            try await storage.transaction(tenant: "t") { try $0.write(.saveTransaction(record(1))) }
+            let body = try RowJSONEncoder().encode(record(2))
+            let (before, after) = try await withConnection(configuration) { writer in
+                try await storage.read(tenant: "t") { reader in
+                    let before = try reader.transactions(matching: TransactionQuery()).map(\.id)
+                    // Another server commits a transaction between two reads of this one (the read runs on a storage
+                    // thread, where waiting for an answer is allowed).
+                    _ = try writer.query(
+                        "INSERT INTO store_transaction (tenant, id, original_id, account_id, bundle_id, product_id, body) VALUES ('t', 2, 2, 'a', 'app', 'premium', \(body))",
+                        logger: PostgresStorage.silentLogger
+                    ).wait()
+                    return (before, try reader.transactions(matching: TransactionQuery()).map(\.id))
+                }
+            }
+            #expect(before == [1])
+            #expect(after == [1])
+            #expect(try await storage.read(tenant: "t") { try $0.transactions(matching: TransactionQuery()).map(\.id) } == [1, 2])
+        }
+    }
+
+    @Test("Identifiers come from the tenant's row: a storage opened later, as another server, continues the count")
+    func identifiersContinueAcrossStorages() async throws {
+        try await withSchema { configuration in
+            let first = try PostgresStorage(configuration: configuration)
+            let allocated = try await first.transaction(tenant: "t") { transaction in
+                [try transaction.allocateTransactionID(), try transaction.allocateTransactionID()]
+            }
+            struct Refused: Error {}
+            await #expect(throws: Refused.self) {
+                try await first.transaction(tenant: "t") { transaction in
+                    _ = try transaction.allocateTransactionID()
+                    throw Refused()
+                }
+            }
+            await first.close()
+            let second = try PostgresStorage(configuration: configuration)
+            #expect(allocated == [TransactionRecord.firstID, TransactionRecord.firstID + 1])
+            #expect(try await second.transaction(tenant: "t") { try $0.allocateTransactionID() } == TransactionRecord.firstID + 2)
+            #expect(try await second.read(tenant: "t") { try $0.snapshot().nextTransactionID } == TransactionRecord.firstID + 3)
+        }
+    }
+
+    @Test("A closed storage refuses operations with a message saying so")
+    func closedStorage() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "a", storefront: "USA"))) }
+            await storage.close()
+            await #expect {
+                try await storage.read(tenant: "t") { try $0.accounts() }
+            } throws: { error in
+                ((error as? StoreError)?.message ?? "").contains("was closed")
+            }
+        }
+    }
+
+    @Test("Reads cannot write or allocate identifiers")
+    func readsAreReadOnly() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            await #expect(throws: StoreError.self) {
+                try await storage.read(tenant: "t") { reader in try (reader as? any StorageTransaction)?.allocateTransactionID() }
+            }
+            await #expect(throws: StoreError.self) {
+                try await storage.read(tenant: "t") { reader in try (reader as? any StorageTransaction)?.write(.eraseTenant) }
+            }
+        }
+    }
+
+    @Test("The clock state is read synchronously, for a store being opened")
+    func clockStateIsReadSynchronously() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            #expect(try storage.clockState(tenant: "t") == StoreClockState())
+            try await storage.transaction(tenant: "t") { try $0.write(.saveClockState(StoreClockState(offset: 42, timeRate: .oneRenewalEveryTenSeconds))) }
+            #expect(try storage.clockState(tenant: "t") == StoreClockState(offset: 42, timeRate: .oneRenewalEveryTenSeconds))
+        }
+    }
+
+    @Test("A wrong password is refused with the user to check, and the password appears nowhere")
+    func wrongPassword() throws {
+        var configuration = try PostgresTestDatabase.freshConfiguration()
+        configuration.password = "not-the-password"
+        #expect {
+            _ = try PostgresStorage(configuration: configuration)
+        } throws: { error in
+            let message = (error as? StoreError)?.message ?? ""
+            return message.contains("refused the login of \(configuration.username)") && message.contains("password") && !message.contains("not-the-password")
+        }
+    }
+
+    @Test("A database that does not exist is named, with the command that creates it")
+    func missingDatabase() throws {
+        var configuration = try PostgresTestDatabase.freshConfiguration()
+        configuration.database = "no_such_database"
+        #expect {
+            _ = try PostgresStorage(configuration: configuration)
+        } throws: { error in
+            ((error as? StoreError)?.message ?? "").contains("createdb -O \(configuration.username) no_such_database")
+        }
+    }
+
+    @Test("A server that does not answer is named, with how to check it")
+    func unreachableServer() throws {
+        var configuration = try PostgresTestDatabase.freshConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 1
+        #expect {
+            _ = try PostgresStorage(configuration: configuration)
+        } throws: { error in
+            let message = (error as? StoreError)?.message ?? ""
+            return message.contains("Cannot reach PostgreSQL") && message.contains("pg_isready -h 127.0.0.1 -p 1")
+        }
+    }
+}
+
+/// Errors collected from several threads.
+final class Failures: Sendable {
+    private let list = Mutex<[String]>([])
+
+    func add(_ message: String) { list.withLock { $0.append(message) } }
+
+    var messages: [String] { list.withLock { $0 } }
+}
