@@ -123,11 +123,16 @@ public actor NotificationSender: ScheduledEventSource {
     /// Attempts every notification due on the store's clock, in order, and saves each outcome; returns once done.
     /// Passes never overlap: a call while one runs waits for it, then makes its own.
     public func deliverDue() async {
-        while let current = currentPass { await current.value }
+        // A finished pass counts as none. Awaiting a finished task does not suspend, so a waiter that resumed before
+        // the pass's own caller must clear it here, or it would spin on it while holding the actor.
+        while let current = currentPass {
+            await current.value
+            if currentPass == current { currentPass = nil }
+        }
         let pass = Task { await self.runPass() }
         currentPass = pass
         await pass.value
-        currentPass = nil
+        if currentPass == pass { currentPass = nil }
         await scheduleWake()
     }
 

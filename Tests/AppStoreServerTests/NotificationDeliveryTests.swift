@@ -217,4 +217,18 @@ struct NotificationDeliveryTests {
 
         await #expect(throws: StoreError.unknownNotification) { try await engine.redeliverNotification(id: UUID()) }
     }
+
+    @Test("Passes asked for at once all finish: a waiter never spins on a pass that already ended", .timeLimit(.minutes(1)))
+    func overlappingPasses() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-passes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (engine, _) = try openStore(directory.appendingPathComponent("store.sqlite"), at: Self.start)
+        let sender = NotificationSender(engine: engine, destinations: NotificationDestinations())
+        for _ in 0..<3 { _ = try await engine.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID)) }
+        await withDiscardingTaskGroup { group in
+            for _ in 0..<20 { group.addTask { await sender.deliverDue() } }
+        }
+        #expect(try await engine.notifications().allSatisfy { $0.delivery.state == .notSent })
+    }
 }

@@ -20,7 +20,7 @@ struct TransactionManagerBrowserTests {
         let run = try tool("python3", [script, "test", "--base", "http://127.0.0.1:\(started.port)/"])
         #expect(run.status != 3, "Chromium or Selenium is missing: \(run.output)")
         // On failure, the server's log too: what it answered and when.
-        try #require(run.status == 0, "\(run.errorOutput)\nstorekit serve printed:\n\(started.server.transcript.suffix(6_000))")
+        try #require(run.status == 0, "\(run.errorOutput)\nstorekit serve logged:\n\(started.server.errorTranscript.suffix(8_000))")
         let result = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: [String]], "\(run.output)")
         #expect(result["passed"] == [
             "notification URL set from the page",

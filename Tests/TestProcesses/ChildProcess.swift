@@ -96,6 +96,9 @@ public final class ChildProcess: Sendable {
     /// Everything the program printed on standard output so far.
     public var transcript: String { output.current }
 
+    /// Everything the program printed on standard error so far (a server's log).
+    public var errorTranscript: String { errors.current }
+
     /// Sends a line to an interactive program.
     public func send(_ line: String) {
         input?.write(Data((line + "\n").utf8))

@@ -149,16 +149,18 @@ enum ManagerAssets {
         const editing = section && section.contains(document.activeElement) && document.activeElement.matches("input, select");
         if (editing) continue;
         pending.delete(name);
-        await render(name);
+        // A section the server could not render now is tried again shortly, so no change is lost.
+        if (!(await render(name).catch(() => false))) { pending.add(name); clearTimeout(timer); timer = setTimeout(flush, 1000); }
       }
     }
     document.addEventListener("focusout", () => { if (pending.size) schedule([]); });
 
+    // Renders a section again; false when the server did not answer with it.
     async function render(name) {
       const section = document.getElementById(name);
-      if (!section) return;
+      if (!section) return true;
       const response = await fetch(base + "manage/sections/" + name + (name === "transactions" ? filterQuery() : ""));
-      if (!response.ok) return;
+      if (!response.ok) return false;
       const before = new Set([...section.querySelectorAll("tr[data-transaction]")].map(row => row.dataset.transaction));
       const open = [...section.querySelectorAll("button.expand[aria-expanded=true]")].map(button => button.getAttribute("aria-controls"));
       // What the store answered stays beside the form it answered, across the re-render.
@@ -179,6 +181,7 @@ enum ManagerAssets {
         const button = section.querySelector(`button.expand[aria-controls="${id}"]`);
         if (button) await expand(button, true);
       }
+      return true;
     }
 
     async function expand(button, opened) {
@@ -195,7 +198,8 @@ enum ManagerAssets {
       if (button) expand(button, button.getAttribute("aria-expanded") !== "true");
     });
     document.addEventListener("change", event => {
-      if (event.target.closest("#transaction-filters")) render("transactions");
+      // A filter applies at once, though its select has the focus; the list is tried again if it could not load.
+      if (event.target.closest("#transaction-filters")) render("transactions").catch(() => false).then(ok => ok || schedule(["transactions"]));
     });
 
     // Forms: the submit button may name its own path, method and body; fields carry their type.
@@ -283,7 +287,14 @@ enum ManagerAssets {
     // Live updates.
     const live = document.getElementById("live");
     const events = new EventSource(base + "control/events");
-    events.onopen = () => { live.textContent = "live"; live.classList.add("on"); };
+    let connectedBefore = false;
+    events.onopen = () => {
+      live.textContent = "live";
+      live.classList.add("on");
+      // After a dropped connection, what changed meanwhile was never announced here: show the store as it is now.
+      if (connectedBefore) schedule([...document.querySelectorAll("section[data-section]")].map(section => section.id));
+      connectedBefore = true;
+    };
     events.onerror = () => { live.textContent = "reconnecting…"; live.classList.remove("on"); };
     for (const [name, sections] of Object.entries(sectionsFor)) {
       events.addEventListener(name, () => schedule(sections));
