@@ -63,41 +63,10 @@ public final class ReceiptVerifier: Sendable {
             return .failure(.malformedReceipt.with("\(error)"))
         }
 
-        let trusted = cache.withLock { $0[envelope.chainCacheKey] }
-        let key: _RSA.Signing.PublicKey
-        var untrusted: (signer: Certificate, others: [Certificate])?
-        if let trusted {
-            key = trusted.key
-        } else {
-            let parsed: SignedReceipt
-            do {
-                parsed = try SignedReceipt(envelope: envelope, isDER: false)
-            } catch {
-                return .failure(.malformedReceipt.with("\(error)"))
-            }
-            guard let signer = parsed.signerCertificate else { return .failure(.missingSignerCertificate) }
-            guard let signerKey = _RSA.Signing.PublicKey(signer.publicKey) else {
-                return .failure(.unsupportedAlgorithm.with("The signer's key is not RSA."))
-            }
-            key = signerKey
-            untrusted = (signer, parsed.certificates.filter { $0 != signer })
-        }
-        if let failure = Self.checkSignature(of: envelope, key: key) { return .failure(failure) }
-
         let chain: ValidatedChain
-        if let trusted {
-            chain = trusted.chain
-        } else if let untrusted {
-            guard let validated = await validator.validate(leaf: untrusted.signer, intermediates: untrusted.others) else {
-                return .failure(.untrustedChain)
-            }
-            chain = validated
-            cache.withLock { entries in
-                if entries.count >= Self.cacheLimit { entries.removeAll(keepingCapacity: true) }
-                entries[envelope.chainCacheKey] = TrustedSigner(key: key, chain: validated)
-            }
-        } else {
-            return .failure(.untrustedChain)
+        switch await trustedSigner(of: envelope) {
+        case .success(let signer): chain = signer.chain
+        case .failure(let failure): return .failure(failure)
         }
 
         let attributes: [ReceiptAttribute]
@@ -125,6 +94,35 @@ public final class ReceiptVerifier: Sendable {
             guard Data(hasher.finalize()) == receipt.sha1Hash else { return .failure(.hashMismatch) }
         }
         return .success(receipt)
+    }
+
+    /// The signer of `envelope` with its validated chain: from the cache, or found, checked and cached. The
+    /// signature is checked either way, and before the chain is validated.
+    private func trustedSigner(of envelope: ReceiptEnvelope) async -> Result<TrustedSigner, ReceiptVerificationFailure> {
+        if let cached = cache.withLock({ $0[envelope.chainCacheKey] }) {
+            if let failure = Self.checkSignature(of: envelope, key: cached.key) { return .failure(failure) }
+            return .success(cached)
+        }
+        let parsed: SignedReceipt
+        do {
+            parsed = try SignedReceipt(envelope: envelope, isDER: false)
+        } catch {
+            return .failure(.malformedReceipt.with("\(error)"))
+        }
+        guard let signer = parsed.signerCertificate else { return .failure(.missingSignerCertificate) }
+        guard let key = _RSA.Signing.PublicKey(signer.publicKey) else {
+            return .failure(.unsupportedAlgorithm.with("The signer's key is not RSA."))
+        }
+        if let failure = Self.checkSignature(of: envelope, key: key) { return .failure(failure) }
+        guard let chain = await validator.validate(leaf: signer, intermediates: parsed.certificates.filter { $0 != signer }) else {
+            return .failure(.untrustedChain)
+        }
+        let trusted = TrustedSigner(key: key, chain: chain)
+        cache.withLock { entries in
+            if entries.count >= Self.cacheLimit { entries.removeAll(keepingCapacity: true) }
+            entries[envelope.chainCacheKey] = trusted
+        }
+        return .success(trusted)
     }
 
     /// Removes every cached chain.

@@ -101,14 +101,11 @@ struct TransactionRow {
     var origin: String
     /// ` · ×3` for more than one unit, else nothing.
     var quantityLabel: String
-    var isRefunded: Bool
-    var revocationDate: String
     var isPendingApproval: Bool
     var canRefund: Bool
     var canResolve: Bool
     /// For the latest transaction of an auto-renewable subscription: where the subscription stands.
     var subscriptionStatus: String?
-    var isSubscription: Bool
 
     init(record: TransactionRecord, summary: TransactionSummary, name: String?, subscription: SubscriptionRecord?) {
         id = summary.transactionId
@@ -117,8 +114,8 @@ struct TransactionRow {
         account = record.accountID
         bundleId = record.bundleID
         type = summary.type
-        isRefunded = record.revocationDate != nil
-        state = isRefunded ? "refunded" : summary.state
+        let isRefunded = record.revocationDate != nil
+        state = Self.shownState(of: summary)
         tone = switch record.state {
         case _ where isRefunded: "bad"
         case .purchased: "good"
@@ -131,13 +128,16 @@ struct TransactionRow {
         expiresDateText = summary.expiresDate.map(ManagerPages.readable) ?? ""
         origin = summary.origin
         quantityLabel = summary.quantity > 1 ? " · ×\(summary.quantity)" : ""
-        revocationDate = summary.revocationDate ?? ""
         isPendingApproval = record.state == .pendingApproval
         canRefund = record.state.isCompleted && !isRefunded
         let isLatest = subscription?.latestTransactionID == record.id
         canResolve = record.state == .interrupted || (isLatest && subscription?.isInBillingRetry == true)
-        isSubscription = isLatest
         subscriptionStatus = isLatest ? subscription.map(TransactionRow.describe) : nil
+    }
+
+    /// The state a row shows and the state filter picks: `refunded` once revoked, else the transaction's state.
+    static func shownState(of summary: TransactionSummary) -> String {
+        summary.revocationDate != nil ? "refunded" : summary.state
     }
 
     static func describe(_ subscription: SubscriptionRecord) -> String {

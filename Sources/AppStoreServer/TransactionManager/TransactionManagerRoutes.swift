@@ -118,11 +118,11 @@ struct TransactionFilters: Sendable {
 
     func matches(_ summary: TransactionSummary) -> Bool {
         if let product, summary.productId != product { return false }
+        let shown = TransactionRow.shownState(of: summary)
         switch state {
         case nil: return true
-        case "refunded": return summary.revocationDate != nil
-        case "failed": return summary.state.hasPrefix("failed")
-        case let state?: return summary.state == state && summary.revocationDate == nil
+        case "failed": return shown.hasPrefix("failed")
+        case let state?: return shown == state
         }
     }
 }
