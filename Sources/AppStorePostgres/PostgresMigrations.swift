@@ -117,6 +117,17 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        PostgresMigration(
+            version: 2,
+            name: "v2: notifications by original transaction",
+            statements: [
+                // A notification is sent only after the earlier ones of its original transaction: the senders of
+                // several servers look those up in one indexed read.
+                "ALTER TABLE notification ADD COLUMN original_transaction_id bigint",
+                "UPDATE notification SET original_transaction_id = (body::jsonb ->> 'originalTransactionID')::bigint",
+                "CREATE INDEX notification_by_original ON notification (tenant, original_transaction_id, sequence)",
+            ]
+        ),
     ]
 
     /// The first key of OpenStoreKit's advisory locks ("OSK").

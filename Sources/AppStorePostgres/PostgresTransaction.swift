@@ -95,6 +95,18 @@ struct PostgresTransaction: StorageTransaction {
         )
     }
 
+    func pendingNotifications(originalTransactionID: UInt64) throws -> [NotificationRecord] {
+        let originalID = try Int64(checking: originalTransactionID)
+        return try bodies(
+            NotificationRecord.self,
+            """
+            SELECT body FROM notification
+            WHERE tenant = \(tenant) AND original_transaction_id = \(originalID) AND next_attempt_date IS NOT NULL
+            ORDER BY sequence
+            """
+        )
+    }
+
     func notification(id: UUID) throws -> NotificationRecord? {
         try bodies(NotificationRecord.self, "SELECT body FROM notification WHERE tenant = \(tenant) AND id = \(id.uuidString)").first
     }
@@ -212,10 +224,11 @@ struct PostgresTransaction: StorageTransaction {
             try session.execute("DELETE FROM subscription WHERE tenant = \(tenant) AND id = ANY(\(ids))")
         case .saveNotification(let notification):
             let (transactionID, body) = (try Int64(checking: notification.transactionID), try Self.encode(notification))
+            let originalID = try Int64(checking: notification.originalTransactionID)
             let nextAttempt = notification.delivery.nextAttemptDate?.timeIntervalSince1970
             try session.execute("""
-                INSERT INTO notification (tenant, id, bundle_id, transaction_id, date, next_attempt_date, body)
-                VALUES (\(tenant), \(notification.id.uuidString), \(notification.bundleID), \(transactionID),
+                INSERT INTO notification (tenant, id, bundle_id, transaction_id, original_transaction_id, date, next_attempt_date, body)
+                VALUES (\(tenant), \(notification.id.uuidString), \(notification.bundleID), \(transactionID), \(originalID),
                     \(notification.date.timeIntervalSince1970), \(nextAttempt), \(body))
                 """)
         case .updateNotification(let notification):

@@ -163,6 +163,17 @@ public final class SQLiteStorage: Storage {
             try db.drop(index: "subscriptionByDueDate")
             try db.create(index: "subscriptionByDueDate", on: "subscription", columns: ["tenant", "nextEventDate", "id"])
         }
+        migrator.registerMigration("v9: notifications by original transaction") { db in
+            // A notification is sent only after the earlier ones of its original transaction: the senders of several
+            // processes look those up in one indexed read.
+            try db.alter(table: "notification") { table in
+                table.add(column: "originalTransactionID", .integer)
+            }
+            try db.execute(sql: "UPDATE notification SET originalTransactionID = json_extract(body, '$.originalTransactionID')")
+            try db.create(
+                index: "notificationByOriginal", on: "notification", columns: ["tenant", "originalTransactionID", "sequence"]
+            )
+        }
         return migrator
     }
 
@@ -272,6 +283,18 @@ private struct SQLiteTransaction: StorageTransaction {
     func notification(id: UUID) throws -> NotificationRecord? {
         try String.fetchOne(
             try db.cachedStatement(sql: "SELECT body FROM notification WHERE tenant = ? AND id = ?"), arguments: [tenant, id.uuidString]
+        ).map { try Self.decode(NotificationRecord.self, from: $0) }
+    }
+
+    func pendingNotifications(originalTransactionID: UInt64) throws -> [NotificationRecord] {
+        try String.fetchAll(
+            try db.cachedStatement(
+                sql: """
+                    SELECT body FROM notification WHERE tenant = ? AND originalTransactionID = ? AND nextAttemptDate IS NOT NULL
+                    ORDER BY sequence
+                    """
+            ),
+            arguments: [tenant, originalTransactionID]
         ).map { try Self.decode(NotificationRecord.self, from: $0) }
     }
 
@@ -417,9 +440,12 @@ private struct SQLiteTransaction: StorageTransaction {
             }
         case .saveNotification(let notification):
             try execute(
-                "INSERT INTO notification (tenant, id, bundleID, transactionID, date, nextAttemptDate, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                """
+                INSERT INTO notification (tenant, id, bundleID, transactionID, originalTransactionID, date, nextAttemptDate, body)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
                 arguments: [
-                    tenant, notification.id.uuidString, notification.bundleID, notification.transactionID,
+                    tenant, notification.id.uuidString, notification.bundleID, notification.transactionID, notification.originalTransactionID,
                     notification.date.timeIntervalSince1970, notification.delivery.nextAttemptDate?.timeIntervalSince1970,
                     try Self.encode(notification),
                 ]

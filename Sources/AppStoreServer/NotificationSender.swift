@@ -33,6 +33,10 @@ public struct NotificationDestinations: Sendable, Hashable, Codable {
 /// outbox before the next begins, so a restart loses nothing and resends nothing that was delivered. A notification
 /// that falls due while its app has no URL is kept as not sent.
 ///
+/// Senders of several servers sharing one database share the outbox: each claims a batch of due notifications
+/// before attempting them (see `StoreEngine.claimDueNotifications(limit:for:until:at:)`), so every attempt is made
+/// by one sender. The claims of a sender that dies lapse after ``claimDuration``, and another sender takes over.
+///
 /// The sender wakes when the engine records notifications, when the next retry falls due, every
 /// ``pickupInterval`` seconds to pick up what other processes sharing the store recorded, and, on a `VirtualClock`,
 /// at each due attempt as the clock advances (then only ``deliverDue()`` and the clock drive it).
@@ -45,9 +49,12 @@ public actor NotificationSender: ScheduledEventSource {
     private let session: URLSession
     private let timeout: TimeInterval
     private let logger: Logger
-    /// Original transactions whose earliest pending notification waits for a retry, and until when.
-    private var waiting: [UInt64: Date] = [:]
-    private var restoredWaiting = false
+    /// This sender, as its claims on the outbox name it.
+    public nonisolated let id = UUID()
+    /// The wall clock the claims' lapse is measured on.
+    private let claimClock: any StoreClock
+    /// How many notifications a claim takes at most.
+    private static let batchSize = 20
     private var currentPass: Task<Void, Never>?
     private var listener: Task<Void, Never>?
     private var wake: (date: Date, task: Task<Void, Never>)?
@@ -60,12 +67,14 @@ public actor NotificationSender: ScheduledEventSource {
     ///   - destinationsFile: Where destinations given later (``setDestinations(_:)``, the control API) are kept. When
     ///     it holds some, they replace `destinations`: what a backend test set outlives a restart of the server.
     ///   - timeout: How long to wait for an app server's answer before the attempt counts as `TIMED_OUT`.
+    ///   - claimClock: The wall clock on which claims on the outbox lapse; the system's unless a test drives it.
     ///   - logger: Where each attempt is logged.
     public init(
         engine: StoreEngine, destinations: NotificationDestinations, destinationsFile: URL? = nil, timeout: TimeInterval = 10,
-        logger: Logger = Logger(label: "storekit.notifications")
+        claimClock: any StoreClock = SystemClock(), logger: Logger = Logger(label: "storekit.notifications")
     ) {
         self.engine = engine
+        self.claimClock = claimClock
         self.destinationsFile = destinationsFile
         if let destinationsFile, let data = try? Data(contentsOf: destinationsFile),
            let saved = try? JSONDecoder().decode(NotificationDestinations.self, from: data) {
@@ -174,7 +183,7 @@ public actor NotificationSender: ScheduledEventSource {
 
     /// The next due attempt, for a `VirtualClock`.
     public func nextEventDate() async -> Date? {
-        try? await engine.nextNotificationAttemptDate()
+        try? await engine.nextNotificationAttemptDate(for: id, at: claimClock.now())
     }
 
     /// Sends what is due, as a `VirtualClock` reaches `date`.
@@ -184,27 +193,45 @@ public actor NotificationSender: ScheduledEventSource {
 
     // MARK: Sending
 
+    /// How long a claim holds: long enough for every attempt of a batch to time out.
+    public var claimDuration: TimeInterval { timeout * Double(Self.batchSize) + 30 }
+
     private func runPass() async {
-        if !restoredWaiting { await restoreWaiting() }
-        while let due = try? await engine.notificationsDue(limit: 100), !due.isEmpty {
+        while true {
+            let claimStart = claimClock.now()
+            let claimed: [NotificationRecord]
+            do {
+                claimed = try await engine.claimDueNotifications(
+                    limit: Self.batchSize, for: id, until: claimStart.addingTimeInterval(claimDuration), at: claimStart
+                )
+            } catch {
+                logger.warning("notifications could not be claimed: \(error.message)")
+                return
+            }
+            guard !claimed.isEmpty else { return }
             let now = engine.clock.now()
+            // Original transactions whose notification of this batch waits for a retry: their later ones wait behind it.
+            var retries: [UInt64: Date] = [:]
             var saved = 0
-            for var notification in due {
+            for var notification in claimed {
                 let original = notification.originalTransactionID
-                if let until = waiting[original], until > now {
-                    notification.delivery.nextAttemptDate = until
+                if let retry = retries[original] {
+                    notification.delivery.nextAttemptDate = retry
                 } else if let url = destinations.url(for: notification.bundleID) {
                     let attempt = await send(notification, to: url, at: now)
                     notification.delivery.record(attempt)
-                    waiting[original] = notification.delivery.state == .pending ? notification.delivery.nextAttemptDate : nil
+                    if notification.delivery.state == .pending { retries[original] = notification.delivery.nextAttemptDate }
                     logger.info("notification \(notification.summary) \(notification.id) to \(url.absoluteString): \(attempt.result)")
                 } else {
                     notification.delivery.state = .notSent
                     notification.delivery.nextAttemptDate = nil
                 }
                 do {
-                    try await engine.saveDelivery(of: notification)
-                    saved += 1
+                    if try await engine.saveDelivery(of: notification, by: id) {
+                        saved += 1
+                    } else {
+                        logger.warning("notification \(notification.id): its claim lapsed before the outcome was saved; another sender holds it now")
+                    }
                 } catch {
                     logger.warning("notification \(notification.id): \(error.message)")
                 }
@@ -212,17 +239,6 @@ public actor NotificationSender: ScheduledEventSource {
             // Nothing could be saved (the storage fails): stop rather than send the same batch again; the next wake retries.
             guard saved > 0 else { return }
         }
-    }
-
-    /// Rebuilds, after a restart, which originals wait for a retry: those with a pending notification that was tried.
-    private func restoreWaiting() async {
-        guard let pending = try? await engine.pendingNotifications() else { return }
-        for notification in pending where !notification.delivery.attempts.isEmpty {
-            if let date = notification.delivery.nextAttemptDate {
-                waiting[notification.originalTransactionID] = min(waiting[notification.originalTransactionID] ?? date, date)
-            }
-        }
-        restoredWaiting = true
     }
 
     /// Signs and POSTs one notification of the outbox.
@@ -277,7 +293,7 @@ public actor NotificationSender: ScheduledEventSource {
     private func scheduleWake() async {
         guard listener != nil, !(engine.clock is VirtualClock) else { return }
         let pickup = engine.clock.now().addingTimeInterval(Self.pickupInterval)
-        let due = (try? await engine.nextNotificationAttemptDate()) ?? nil
+        let due = (try? await engine.nextNotificationAttemptDate(for: id, at: claimClock.now())) ?? nil
         let next: Date? = min(due ?? pickup, pickup)
         guard next != wake?.date else { return }
         wake?.task.cancel()

@@ -94,3 +94,87 @@ struct NotificationOutboxTests {
         #expect(try await store.notifications(NotificationQuery(bundleID: "com.example.other")).isEmpty)
     }
 }
+
+/// Senders sharing one outbox: each notification is claimed by one sender at a time, in Apple's order per original
+/// transaction, and the claims of a sender that died lapse on the senders' wall clock.
+@Suite("Notification outbox claims")
+struct NotificationOutboxClaimTests {
+    let senderA = UUID(), senderB = UUID()
+    let wallStart = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A store whose outbox holds a subscription's SUBSCRIBED and two DID_RENEW, and a consumable's ONE_TIME_CHARGE.
+    func storeWithOutbox() async throws -> StoreEngine {
+        let (store, clock) = try makeStore()
+        _ = try await store.buy("monthly")
+        _ = try await store.buy("coins")
+        try await clock.advance(to: Calendar.gregorianUTC.date(byAdding: .month, value: 2, to: testStart)!)
+        return store
+    }
+
+    func attempt(_ notifications: [NotificationRecord], result: String, at date: Date) -> [NotificationRecord] {
+        notifications.map { notification in
+            var attempted = notification
+            attempted.delivery.record(.init(date: date, result: result))
+            return attempted
+        }
+    }
+
+    @Test("A second sender claims none of what the first holds, nor the later notifications of its originals")
+    func claimsExcludeOtherSenders() async throws {
+        let store = try await storeWithOutbox()
+        let written = try await store.notifications().map(\.summary)
+        #expect(written == ["SUBSCRIBED/INITIAL_BUY", "ONE_TIME_CHARGE", "DID_RENEW", "DID_RENEW"])
+        let expiry = wallStart.addingTimeInterval(60)
+
+        let first = try await store.claimDueNotifications(limit: 1, for: senderA, until: expiry, at: wallStart)
+        #expect(first.map(\.summary) == ["SUBSCRIBED/INITIAL_BUY"])
+        // The renewals wait behind the SUBSCRIBED the first sender holds; the one-time charge is free.
+        let second = try await store.claimDueNotifications(limit: 10, for: senderB, until: expiry, at: wallStart)
+        #expect(second.map(\.summary) == ["ONE_TIME_CHARGE"])
+        let senderC = UUID()
+        #expect(try await store.claimDueNotifications(limit: 10, for: senderC, until: expiry, at: wallStart).isEmpty)
+        #expect(try await store.nextNotificationAttemptDate(for: senderC, at: wallStart) == nil)
+        #expect(try await store.saveDelivery(of: attempt(second, result: "SUCCESS", at: testStart)[0], by: senderB))
+
+        // Once the first sender saved its attempt, the renewals are the second sender's to take, in order.
+        #expect(try await store.saveDelivery(of: attempt(first, result: "SUCCESS", at: testStart)[0], by: senderA))
+        let renewals = try await store.claimDueNotifications(limit: 10, for: senderB, until: expiry, at: wallStart)
+        #expect(renewals.map(\.summary) == ["DID_RENEW", "DID_RENEW"])
+        #expect(renewals.map(\.date) == renewals.map(\.date).sorted())
+        // A sender cannot save an outcome for a notification it does not hold.
+        #expect(try await !store.saveDelivery(of: attempt(renewals, result: "SUCCESS", at: testStart)[0], by: senderA))
+    }
+
+    @Test("A failed attempt holds back the later notifications of its original until its retry, for every sender")
+    func failureHoldsBackLaterNotifications() async throws {
+        let store = try await storeWithOutbox()
+        let expiry = wallStart.addingTimeInterval(60)
+        let first = try await store.claimDueNotifications(limit: 1, for: senderA, until: expiry, at: wallStart)
+        let failed = attempt(first, result: "UNSUCCESSFUL_HTTP_RESPONSE_CODE", at: store.clock.now())[0]
+        let retry = try #require(failed.delivery.nextAttemptDate)
+        try await store.saveDelivery(of: failed, by: senderA)
+
+        let claimed = try await store.claimDueNotifications(limit: 10, for: senderB, until: expiry, at: wallStart)
+        #expect(claimed.map(\.summary) == ["ONE_TIME_CHARGE"])
+        try await store.saveDelivery(of: attempt(claimed, result: "SUCCESS", at: store.clock.now())[0], by: senderB)
+        // The renewals were moved behind the retry, so nothing is due before it for either sender.
+        let pending = try await store.notifications().filter { $0.type == .didRenew }
+        #expect(pending.map(\.delivery.nextAttemptDate) == [retry, retry])
+        #expect(try await store.nextNotificationAttemptDate(for: senderB, at: wallStart) == retry)
+    }
+
+    @Test("The claims of a sender that died lapse at their expiry on the wall clock, and another sender takes over")
+    func lapsedClaimsAreTakenOver() async throws {
+        let store = try await storeWithOutbox()
+        let held = try await store.claimDueNotifications(limit: 10, for: senderA, until: wallStart.addingTimeInterval(60), at: wallStart)
+        #expect(held.count == 4)
+        #expect(try await store.claimDueNotifications(limit: 10, for: senderB, until: wallStart.addingTimeInterval(120), at: wallStart.addingTimeInterval(59)).isEmpty)
+        let takenOver = try await store.claimDueNotifications(
+            limit: 10, for: senderB, until: wallStart.addingTimeInterval(120), at: wallStart.addingTimeInterval(60)
+        )
+        #expect(takenOver.map(\.id) == held.map(\.id))
+        // The first sender, back from the dead, cannot overwrite what is now the second's.
+        #expect(try await !store.saveDelivery(of: attempt(held, result: "SUCCESS", at: testStart)[0], by: senderA))
+        #expect(try await store.saveDelivery(of: attempt(takenOver, result: "SUCCESS", at: testStart)[0], by: senderB))
+    }
+}

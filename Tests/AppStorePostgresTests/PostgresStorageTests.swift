@@ -63,8 +63,9 @@ struct PostgresStorageTests {
                 try await connection.query("SELECT version, name FROM openstorekit_migration ORDER BY version", logger: PostgresStorage.silentLogger)
                     .collect().map { try $0.decode((Int32, String).self) }
             }
-            #expect(applied.map(\.0) == [1])
+            #expect(applied.map(\.0) == [1, 2])
             #expect(applied.first?.1.hasPrefix("v1: tenants, accounts, transactions") == true)
+            #expect(applied.last?.1 == "v2: notifications by original transaction")
         }
     }
 
@@ -88,7 +89,34 @@ struct PostgresStorageTests {
                 try await connection.query("SELECT count(*) FROM openstorekit_migration", logger: PostgresStorage.silentLogger)
                     .collect().map { try $0.decode(Int64.self) }
             }
-            #expect(versions == [1])
+            #expect(versions == [2])
+        }
+    }
+
+    @Test("A database of the first version gets its notifications indexed by original transaction, from their bodies")
+    func notificationsByOriginalAreBackfilled() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            let date = Date(timeIntervalSince1970: 1_768_478_400)
+            let written = (0..<3).map { index in
+                NotificationRecord(
+                    type: .didRenew, date: date.addingTimeInterval(Double(index)), accountID: "a", bundleID: "app",
+                    transactionID: 2_000_000_000_000_010 + UInt64(index), originalTransactionID: 2_000_000_000_000_001
+                )
+            }
+            try await storage.transaction(tenant: "t") { try $0.write(written.map(StorageChange.saveNotification)) }
+            // Back to the schema as version 1 left it: no column, no index, no record of version 2.
+            try await withConnection(configuration) { connection in
+                for statement in [
+                    "DROP INDEX notification_by_original", "ALTER TABLE notification DROP COLUMN original_transaction_id",
+                    "DELETE FROM openstorekit_migration WHERE version = 2",
+                ] {
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresStorage.silentLogger)
+                }
+            }
+            let reopened = try PostgresStorage(configuration: configuration)
+            let pending = try await reopened.read(tenant: "t") { try $0.pendingNotifications(originalTransactionID: 2_000_000_000_000_001) }
+            #expect(pending.map(\.id) == written.map(\.id))
         }
     }
 

@@ -140,4 +140,66 @@ struct ConcurrentOperationTests {
             #expect(transactions.dropFirst().map(\.purchaseDate) == (1...3).map { Calendar.gregorianUTC.date(byAdding: .month, value: $0, to: start)! })
         }
     }
+
+    @Test("Senders on several engines and two handles share the outbox: each notification attempted once, in order per original", arguments: StorageKind.allCases)
+    func sendersShareTheOutbox(kind: StorageKind) async throws {
+        let (first, second, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let start = Date(timeIntervalSince1970: 1_768_478_400)
+        let catalog = Catalog(products: Self.catalog.products + [
+            CatalogProduct(
+                id: "monthly", type: .autoRenewable, price: Decimal(string: "2.99")!,
+                subscription: SubscriptionTerms(groupID: "G1", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))
+            ),
+        ])
+        let tenant = UUID().uuidString
+        let clock = VirtualClock(start: start)
+        let buyer = StoreEngine(tenantID: tenant, catalog: catalog, storage: first, clock: clock, signer: .ephemeral)
+        for index in 0..<6 {
+            _ = try await buyer.purchase(PurchaseRequest(productID: "monthly", accountID: "subscriber-\(index)", bundleID: "app"))
+            _ = try await buyer.purchase(PurchaseRequest(productID: "coins", accountID: "subscriber-\(index)", bundleID: "app"))
+        }
+        try await clock.advance(to: Calendar.gregorianUTC.date(byAdding: .month, value: 3, to: start)!)
+        let written = try await buyer.notifications()
+        #expect(written.count == 6 * 5)
+
+        /// Each save, in the order they happened: which sender, which notification.
+        actor Deliveries {
+            var saved: [(sender: UUID, notification: NotificationRecord)] = []
+            func append(_ sender: UUID, _ notification: NotificationRecord) { saved.append((sender, notification)) }
+        }
+        let deliveries = Deliveries()
+        let wallClock = Date(timeIntervalSince1970: 1_800_000_000)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<Self.racers {
+                let engine = StoreEngine(
+                    tenantID: tenant, catalog: catalog, storage: index.isMultiple(of: 2) ? first : second, clock: clock, signer: .ephemeral
+                )
+                group.addTask {
+                    let sender = UUID()
+                    while true {
+                        let claimed = try await engine.claimDueNotifications(
+                            limit: 3, for: sender, until: wallClock.addingTimeInterval(600), at: wallClock
+                        )
+                        if claimed.isEmpty, try await engine.nextNotificationAttemptDate(for: sender, at: wallClock) == nil { return }
+                        for var notification in claimed {
+                            notification.delivery.record(.init(date: clock.now(), result: "SUCCESS"))
+                            await deliveries.append(sender, notification)
+                            #expect(try await engine.saveDelivery(of: notification, by: sender))
+                        }
+                        await Task.yield()
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let saved = await deliveries.saved
+        #expect(saved.count == written.count, "every notification attempted exactly once")
+        #expect(Set(saved.map(\.notification.id)) == Set(written.map(\.id)))
+        #expect(Set(saved.map(\.sender)).count > 1, "the senders shared the work")
+        let writtenOrder = Dictionary(grouping: written, by: \.originalTransactionID).mapValues { $0.map(\.id) }
+        let savedOrder = Dictionary(grouping: saved.map(\.notification), by: \.originalTransactionID).mapValues { $0.map(\.id) }
+        #expect(savedOrder == writtenOrder, "each original's notifications went out in the order they were written")
+        #expect(try await buyer.notifications().allSatisfy { $0.delivery.state == .delivered && $0.delivery.claim == nil })
+    }
 }

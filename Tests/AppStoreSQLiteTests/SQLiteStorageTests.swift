@@ -79,6 +79,29 @@ struct SQLiteStorageTests {
         #expect(try await store.transactions().isEmpty)
     }
 
+    @Test("A store migrated before notifications were indexed by original transaction gets the index, filled from their bodies")
+    func notificationsByOriginalAreBackfilled() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = (0..<3).map { index in
+            NotificationRecord(
+                type: .didRenew, date: start.addingTimeInterval(Double(index)), accountID: "a", bundleID: "app",
+                transactionID: 2_000_000_000_000_010 + UInt64(index), originalTransactionID: 2_000_000_000_000_001
+            )
+        }
+        try await SQLiteStorage(url: databaseURL).transaction(tenant: "t") { try $0.write(written.map(StorageChange.saveNotification)) }
+        // Back to the schema as "v8" left it: no column, no index, no record of "v9".
+        let queue = try DatabaseQueue(path: databaseURL.path)
+        try await queue.write { db in
+            try db.execute(sql: "DROP INDEX notificationByOriginal")
+            try db.execute(sql: "ALTER TABLE notification DROP COLUMN originalTransactionID")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v9:%'")
+        }
+        try queue.close()
+        let reopened = try SQLiteStorage(url: databaseURL)
+        let pending = try await reopened.read(tenant: "t") { try $0.pendingNotifications(originalTransactionID: 2_000_000_000_000_001) }
+        #expect(pending.map(\.id) == written.map(\.id))
+    }
+
     @Test("A file that is not a database gives an error naming the path")
     func badFile() throws {
         defer { try? FileManager.default.removeItem(at: directory) }

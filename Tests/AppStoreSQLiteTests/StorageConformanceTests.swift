@@ -315,6 +315,35 @@ struct StorageConformanceTests {
         #expect(try await other.read(tenant: "elsewhere") { try $0.notifications(matching: NotificationQuery()) }.count == 1)
     }
 
+    @Test("The pending notifications of an original transaction come in writing order; delivered ones and other originals are left out", arguments: StorageKind.allCases)
+    func pendingNotificationsOfAnOriginal(kind: StorageKind) async throws {
+        let (storage, other, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        func note(_ type: NotificationTypeV2, at seconds: TimeInterval, transaction: UInt64, original: UInt64) -> NotificationRecord {
+            NotificationRecord(
+                type: type, date: date.addingTimeInterval(seconds), accountID: "a", bundleID: "app", transactionID: transaction,
+                originalTransactionID: original
+            )
+        }
+        // Written out of date order on purpose: the order asked for is the order written.
+        let renewal = note(.didRenew, at: 300, transaction: 11, original: 10)
+        var delivered = note(.subscribed, at: 0, transaction: 10, original: 10)
+        let refund = note(.refund, at: 100, transaction: 11, original: 10)
+        let unrelated = note(.oneTimeCharge, at: 50, transaction: 20, original: 20)
+        let elsewhere = note(.test, at: 0, transaction: 12, original: 10)
+        try await storage.transaction(tenant: "t") { [delivered] in
+            try $0.write([renewal, delivered, refund, unrelated].map(StorageChange.saveNotification))
+        }
+        try await storage.transaction(tenant: "elsewhere") { try $0.write(.saveNotification(elsewhere)) }
+        delivered.delivery.record(.init(date: date, result: "SUCCESS"))
+        try await storage.transaction(tenant: "t") { [delivered] in try $0.write(.updateNotification(delivered)) }
+
+        let pending = try await other.read(tenant: "t") { try $0.pendingNotifications(originalTransactionID: 10) }
+        #expect(pending.map(\.id) == [renewal.id, refund.id])
+        #expect(try await other.read(tenant: "t") { try $0.pendingNotifications(originalTransactionID: 20) }.map(\.id) == [unrelated.id])
+        #expect(try await other.read(tenant: "t") { try $0.pendingNotifications(originalTransactionID: 99) }.isEmpty)
+    }
+
     @Test("Concurrent transactions on two handles never interleave: no update is lost, no identifier is given twice", arguments: StorageKind.allCases)
     func concurrentTransactionsAreSerialized(kind: StorageKind) async throws {
         let (first, second, cleanup) = try kind.makeShared()

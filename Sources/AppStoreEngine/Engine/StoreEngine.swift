@@ -493,6 +493,9 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     func notifications(matching query: NotificationQuery) throws -> [NotificationRecord] { try base.notifications(matching: query) }
     func notificationsDue(by date: Date, limit: Int) throws -> [NotificationRecord] { try base.notificationsDue(by: date, limit: limit) }
     func notification(id: UUID) throws -> NotificationRecord? { try base.notification(id: id) }
+    func pendingNotifications(originalTransactionID: UInt64) throws -> [NotificationRecord] {
+        try base.pendingNotifications(originalTransactionID: originalTransactionID)
+    }
     func clockState() throws -> StoreClockState { try base.clockState() }
     func snapshot() throws -> TenantSnapshot { try base.snapshot() }
 }

@@ -97,6 +97,33 @@ public struct NotificationDelivery: Sendable, Hashable, Codable {
     /// How many of ``attempts`` came before the latest redelivery, which starts Apple's retry schedule over; `nil`
     /// when the notification was never redelivered.
     public var attemptsBeforeRedelivery: Int?
+    /// The sender holding the notification while it makes an attempt, so that servers sharing one store never
+    /// attempt it twice; `nil` between attempts. See ``Claim``.
+    public var claim: Claim?
+
+    /// A sender's hold on a notification while it sends it.
+    ///
+    /// A sender claims a batch of due notifications in one storage transaction, sends them, and saves each outcome,
+    /// which ends the claim. When a sender dies with claims, they lapse at ``expires`` and another sender takes the
+    /// notifications over: each is then sent at least once, as the App Store promises, and by one sender at a time.
+    public struct Claim: Sendable, Hashable, Codable {
+        /// The sender that holds the notification.
+        public var sender: UUID
+        /// When the hold lapses, on the senders' wall clock (not the store's clock, which a test may stop or speed
+        /// up: a hold measures how long a real attempt may take).
+        public var expires: Date
+
+        /// Creates a claim.
+        public init(sender: UUID, expires: Date) {
+            self.sender = sender
+            self.expires = expires
+        }
+
+        /// Whether the claim keeps other senders than `sender` away at `date`.
+        public func excludes(_ sender: UUID, at date: Date) -> Bool {
+            self.sender != sender && expires > date
+        }
+    }
 
     /// Creates a delivery state.
     public init(state: State = .pending, attempts: [Attempt] = [], nextAttemptDate: Date?) {
@@ -129,6 +156,7 @@ public struct NotificationDelivery: Sendable, Hashable, Codable {
     /// made so far stay in ``attempts``.
     public mutating func redeliver(from date: Date) {
         state = .pending
+        claim = nil
         nextAttemptDate = date
         attemptsBeforeRedelivery = attempts.count
     }

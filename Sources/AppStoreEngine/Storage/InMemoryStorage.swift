@@ -110,6 +110,10 @@ private final class MemoryTransaction: StorageTransaction {
         return due.filter { $0.date <= date }.sorted { ($0.date, $0.offset) < ($1.date, $1.offset) }.prefix(limit).map(\.record)
     }
 
+    func pendingNotifications(originalTransactionID: UInt64) -> [NotificationRecord] {
+        state.notifications.filter { $0.originalTransactionID == originalTransactionID && $0.delivery.nextAttemptDate != nil }
+    }
+
     func clockState() -> StoreClockState {
         state.clock
     }

@@ -96,6 +96,9 @@ public protocol StorageReader {
     func notificationsDue(by date: Date, limit: Int) throws -> [NotificationRecord]
     /// The notification with the identifier (its `notificationUUID`), if it is in the outbox.
     func notification(id: UUID) throws -> NotificationRecord?
+    /// The pending notifications (those with a next attempt) of an original transaction, in the order written:
+    /// a notification is sent only once every earlier one of its original transaction was.
+    func pendingNotifications(originalTransactionID: UInt64) throws -> [NotificationRecord]
     /// The tenant's clock state; wall time with no time rate override when none was ever saved.
     func clockState() throws -> StoreClockState
     /// Everything the tenant holds, for an export.

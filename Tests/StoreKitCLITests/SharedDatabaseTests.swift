@@ -1,0 +1,139 @@
+import AppStorePostgres
+import Foundation
+import TestProcesses
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Several `storekit serve` processes on one PostgreSQL database, as a shared staging App Store runs: purchases
+/// taken by either server for the same accounts at the same moment, renewals applied once, each notification sent
+/// once, to a receiver built on Apple's library.
+@Suite(
+    "Servers sharing one PostgreSQL database",
+    .enabled(if: PostgresTestDatabase.isConfigured, "OPENSTOREKIT_TEST_POSTGRES_URL is unset; `export OPENSTOREKIT_TEST_POSTGRES_URL=$(bash .ci/postgres)` runs it")
+)
+struct SharedDatabaseTests {
+    static let bundleID = "com.example.demo"
+
+    /// A running server's base URL.
+    struct Server {
+        let process: ChildProcess
+        let baseURL: String
+
+        /// POSTs JSON to the server's control API and returns the status and the decoded answer.
+        func post(_ path: String, _ body: String) async throws -> (status: Int, json: Any?) {
+            var request = URLRequest(url: try #require(URL(string: baseURL + path)))
+            request.httpMethod = "POST"
+            request.httpBody = Data(body.utf8)
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONSerialization.jsonObject(with: data))
+        }
+
+        /// GETs a control API listing.
+        func list(_ path: String) async throws -> [[String: Any]] {
+            let (data, _) = try await URLSession.shared.data(from: try #require(URL(string: baseURL + path)))
+            return try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]], "\(String(decoding: data, as: UTF8.self))")
+        }
+    }
+
+    func startServer(database: String, dataDirectory: URL, receiver: String) async throws -> Server {
+        let process = try ChildProcess(try ChildProcess.builtExecutable("storekit"), [
+            "serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--database", database, "--port", "0",
+            "--notification-url", "\(Self.bundleID)=\(receiver)",
+        ])
+        let line = try await process.waitForLine(containing: "http://127.0.0.1:")
+        let address = try #require(line.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        return Server(process: process, baseURL: address)
+    }
+
+    @Test("Two servers take purchases for the same accounts at once: no duplicate, none lost, renewals once, each notification delivered once")
+    func twoServersOneDatabase() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        defer { try? PostgresTestDatabase.dropSchema(of: configuration) }
+        let database = PostgresTestDatabase.url(of: configuration)
+        let dataDirectory = temporaryDataDirectory()
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+
+        // Both servers sign with the data directory's certificate authority, which the receiver trusts.
+        let root = dataDirectory.appendingPathComponent("root.cer")
+        #expect(try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
+        let log = dataDirectory.appendingPathComponent("received.jsonl")
+        let receiver = try ChildProcess.tool("python3", [
+            repositoryRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/notification_receiver.py").path,
+            "--root", root.path, "--bundle-id", Self.bundleID, "--log", log.path, "--down-flag", dataDirectory.appendingPathComponent("down").path,
+        ])
+        defer { receiver.terminate() }
+        let receiverPort = try #require(try await receiver.waitForLine(containing: "listening on ").split(separator: " ").last)
+        let receiverURL = "http://127.0.0.1:\(receiverPort)/apple"
+        let first = try await startServer(database: database, dataDirectory: dataDirectory, receiver: receiverURL)
+        defer { first.process.terminate() }
+        let second = try await startServer(database: database, dataDirectory: dataDirectory, receiver: receiverURL)
+        defer { second.process.terminate() }
+        let servers = [first, second]
+
+        // Every account buys, through both servers at the same moment: a subscription, coins twice, and the premium
+        // non-consumable once through each server.
+        let accounts = (0..<6).map { "shared-\($0)" }
+        var orders: [(server: Server, body: String)] = []
+        for account in accounts {
+            for (index, product) in ["plus.monthly", "coins.100", "coins.100", "premium", "premium"].enumerated() {
+                let body = #"{"productId": "com.example.demo.\#(product)", "account": "\#(account)", "bundleId": "\#(Self.bundleID)"}"#
+                orders.append((servers[index % 2], body))
+            }
+        }
+        let answers = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for order in orders {
+                group.addTask {
+                    let (status, json) = try await order.server.post("/control/purchases", order.body)
+                    return (status, (json as? [String: Any])?["transactionId"] as? String)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.allSatisfy { $0.0 == 200 }, "\(answers)")
+        let acknowledged = answers.compactMap(\.1)
+        #expect(Set(acknowledged).count == orders.count, "every acknowledged purchase has its own transaction identifier")
+
+        // Two months later, on the store's clock that both servers read from the database.
+        let (moved, _) = try await first.post("/control/clock/advance", #"{"by": "2mo"}"#)
+        #expect(moved == 200)
+
+        for server in servers {
+            let transactions = try await server.list("/control/transactions")
+            #expect(Set(transactions.compactMap { $0["transactionId"] as? String }).isSuperset(of: acknowledged), "no acknowledged purchase is lost")
+            for account in accounts {
+                let mine = transactions.filter { $0["account"] as? String == account }
+                let ofProduct = { (product: String) in mine.filter { $0["productId"] as? String == "com.example.demo.\(product)" } }
+                #expect(ofProduct("plus.monthly").count == 3, "\(account): the purchase and two renewals, each once")
+                #expect(ofProduct("coins.100").count == 2)
+                #expect(ofProduct("premium").count == 2)
+                #expect(Set(ofProduct("premium").compactMap { $0["originalTransactionId"] as? String }).count == 1, "\(account) owns premium once")
+            }
+        }
+
+        // Every notification reaches the receiver once, whichever server sent it.
+        let outbox = try await first.list("/control/notifications")
+        #expect(outbox.count == accounts.count * 6, "per account: SUBSCRIBED, two DID_RENEW, three ONE_TIME_CHARGE (the repurchase sends none)")
+        var received: [[String: Any]] = []
+        let deadline = Date().addingTimeInterval(60)
+        while received.count < outbox.count, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            received = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            } ?? []
+        }
+        // Give a second sender the time to make a duplicate attempt, were it able to: longer than its pickup interval.
+        try await Task.sleep(for: .seconds(3))
+        received = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(received.allSatisfy { $0["status"] as? String == "OK" }, "Apple's library verified every payload")
+        let uuids = received.compactMap { $0["notificationUUID"] as? String }
+        #expect(uuids.count == outbox.count, "each notification delivered once: \(uuids.count) deliveries of \(outbox.count)")
+        #expect(Set(uuids) == Set(outbox.compactMap { $0["notificationUUID"] as? String }))
+        let delivered = try await second.list("/control/notifications")
+        #expect(delivered.allSatisfy { $0["delivery"] as? String == "delivered" }, "\(delivered.map { $0["delivery"] ?? "?" })")
+    }
+}
