@@ -38,6 +38,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // Builds the DocC catalogs: `swift package generate-documentation`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `storekit bench http`: the load's HTTP client and its latency histogram.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .target(name: "StoreKitConfiguration"),
@@ -101,6 +104,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .executableTarget(

@@ -193,8 +193,10 @@ public actor NotificationSender: ScheduledEventSource {
 
     // MARK: Sending
 
-    /// How long a claim holds: long enough for every attempt of a batch to time out.
-    public var claimDuration: TimeInterval { timeout * Double(Self.batchSize) + 30 }
+    /// How long a claim holds: two attempts' timeouts and ten seconds. A sender makes an attempt only while its claim
+    /// has a whole timeout left, and hands back the rest of its batch otherwise, so a short claim never lets two
+    /// senders attempt one notification, and a dead sender's notifications wait little for another.
+    public var claimDuration: TimeInterval { timeout * 2 + 10 }
 
     private func runPass() async {
         while true {
@@ -215,7 +217,10 @@ public actor NotificationSender: ScheduledEventSource {
             var saved = 0
             for var notification in claimed {
                 let original = notification.originalTransactionID
-                if let retry = retries[original] {
+                let expires = notification.delivery.claim?.expires ?? claimStart
+                if claimClock.now().addingTimeInterval(timeout) >= expires {
+                    // Too little of the claim is left for an attempt: hand it back unattempted, for the next claim.
+                } else if let retry = retries[original] {
                     notification.delivery.nextAttemptDate = retry
                 } else if let url = destinations.url(for: notification.bundleID) {
                     let attempt = await send(notification, to: url, at: now)

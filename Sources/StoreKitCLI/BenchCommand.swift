@@ -15,10 +15,20 @@ struct BenchCommand: AsyncParsableCommand {
             renewals (run only when named): one subscriber through ten years of monthly renewals on a virtual
             clock, then --subscribers monthly subscribers in a temporary SQLite store advanced one year.
 
+            http (run only when named): drives a running `storekit serve` at --server over loopback with the
+            --workload (purchases, transaction-info or verify-receipt) until --requests were sent or --seconds
+            passed, and prints throughput and latency percentiles from an HDR histogram. Without --rate, each of
+            --connections clients sends its next request when the last was answered (the most the server takes);
+            with --rate, requests go out at that rate whatever the answers, and each latency counts from the time
+            its request was due. transaction-info needs an API key the server knows (`storekit keys create`).
+
             Examples:
               storekit bench
               storekit bench jws-verify jws-verify-uncached --seconds 3
               swift build -c release && .build/release/storekit bench renewals --subscribers 100000
+              storekit serve --config Examples/Demo.storekit &
+              storekit bench http --workload purchases --requests 20000 --connections 32
+              storekit bench http --workload verify-receipt --rate 1000 --seconds 10
             """
     )
 
@@ -29,6 +39,7 @@ struct BenchCommand: AsyncParsableCommand {
         case receiptBuild = "receipt-build"
         case receiptVerify = "receipt-verify"
         case renewals
+        case http
 
         /// The benchmarks that run when none is named: the quick ones.
         static let defaults: [Benchmark] = [.jwsSign, .jwsVerify, .jwsVerifyUncached, .receiptBuild, .receiptVerify]
@@ -37,11 +48,64 @@ struct BenchCommand: AsyncParsableCommand {
     @Argument(help: "Benchmarks to run (default: all).")
     var names: [Benchmark] = []
 
-    @Option(help: "Seconds per benchmark.")
+    @Option(help: "Seconds per benchmark (http: the most the load lasts).")
     var seconds: Double = 2
 
     @Option(help: "Subscribers the renewals benchmark advances one year.")
     var subscribers: Int = 100_000
+
+    @Option(help: ArgumentHelp("http: the server to load.", valueName: "url"))
+    var server = "http://127.0.0.1:8080"
+
+    @Option(help: ArgumentHelp("http: purchases, transaction-info or verify-receipt.", valueName: "workload"))
+    var workload: String = HTTPBenchmark.Workload.purchases.rawValue
+
+    @Option(help: "http: the most requests to send.")
+    var requests = 10_000
+
+    @Option(help: "http: clients sending at once, each waiting for its answer (without --rate).")
+    var connections = 16
+
+    @Option(help: ArgumentHelp("http: requests per second to send at fixed times, instead of as fast as answered.", valueName: "per-second"))
+    var rate: Double?
+
+    @Option(help: ArgumentHelp("http: the consumable product purchases buy.", valueName: "product-id"))
+    var product = "com.example.demo.coins.100"
+
+    @Option(help: ArgumentHelp("http: the app the purchases are for.", valueName: "bundle-id"))
+    var bundleID = "com.example.demo"
+
+    @Option(help: ArgumentHelp("http transaction-info: the API key's .p8 file.", valueName: "file"))
+    var keyFile: String?
+
+    @Option(help: ArgumentHelp("http transaction-info: the API key's identifier.", valueName: "key-id"))
+    var keyID: String?
+
+    @Option(help: ArgumentHelp("http transaction-info: the API key's issuer.", valueName: "issuer"))
+    var issuer: String?
+
+    /// The `http` benchmark the options describe.
+    func httpBenchmark() throws -> HTTPBenchmark {
+        guard let serverURL = URL(string: server), ["http", "https"].contains(serverURL.scheme ?? ""), serverURL.host != nil else {
+            throw FormatsCLI.failure("--server \"\(server)\" is not an http URL such as http://127.0.0.1:8080.")
+        }
+        guard let load = HTTPBenchmark.Workload(rawValue: workload) else {
+            throw FormatsCLI.failure("--workload \"\(workload)\" is not one of \(HTTPBenchmark.Workload.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        guard requests > 0, connections > 0, rate.map({ $0 > 0 }) ?? true else {
+            throw FormatsCLI.failure("--requests, --connections and --rate must be positive.")
+        }
+        var apiKey: HTTPBenchmark.APIKey?
+        if let keyFile, let keyID, let issuer {
+            apiKey = HTTPBenchmark.APIKey(file: keyFile, id: keyID, issuer: issuer)
+        } else if keyFile != nil || keyID != nil || issuer != nil {
+            throw FormatsCLI.failure("Give --key-file, --key-id and --issuer together.")
+        }
+        return HTTPBenchmark(
+            server: serverURL, workload: load, requests: requests, seconds: seconds, connections: connections, rate: rate,
+            productID: product, bundleID: bundleID, apiKey: apiKey
+        )
+    }
 
     func run() async throws {
         guard seconds > 0 else { throw FormatsCLI.failure("--seconds must be positive.") }
@@ -92,6 +156,9 @@ struct BenchCommand: AsyncParsableCommand {
             switch benchmark {
             case .renewals:
                 try await RenewalBenchmark(subscribers: subscribers).run()
+                continue
+            case .http:
+                try await httpBenchmark().run()
                 continue
             case .jwsSign:
                 operation = { !(try signer.sign(transaction)).isEmpty }

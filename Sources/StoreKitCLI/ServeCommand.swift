@@ -100,6 +100,15 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     @Option(
+        name: .customLong("notification-timeout"),
+        help: ArgumentHelp(
+            "Seconds to wait for an app server's answer before an attempt counts as TIMED_OUT. Servers sharing a database also take over a stopped server's notifications after twice this and ten seconds.",
+            valueName: "seconds"
+        )
+    )
+    var notificationTimeout: Double = 10
+
+    @Option(
         name: .customLong("shared-secret"),
         help: ArgumentHelp("An app's verifyReceipt shared secret, as BUNDLE_ID=SECRET; repeat for several apps.", valueName: "bundle=secret")
     )
@@ -118,6 +127,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        guard notificationTimeout > 0, notificationTimeout.isFinite else {
+            throw ValidationError("--notification-timeout \(notificationTimeout) is not a number of seconds above 0, e.g. 10 or 2.5.")
+        }
         _ = try destinations()
         _ = try sharedSecrets()
     }
@@ -136,12 +148,13 @@ struct ServeCommand: AsyncParsableCommand {
         let apiKeys = try keyRing(location)
         let destinations = try destinations()
         let sender = NotificationSender(
-            engine: engine, destinations: destinations, destinationsFile: location.directory.notificationURLsURL(tenant: engine.tenantID), logger: logger
+            engine: engine, destinations: destinations, destinationsFile: location.directory.notificationURLsURL(tenant: engine.tenantID),
+            timeout: notificationTimeout, logger: logger
         )
         var server = StoreServer(engine: engine, host: host, port: port, apiKeys: apiKeys, notificationSender: sender, logger: logger)
         server.sharedSecrets = try sharedSecrets()
         if await sender.destinations != NotificationDestinations() { await sender.start() }
-        let directory = location.directory
+        let directory = location.directory, notificationTimeout = notificationTimeout
         server.tenants = TenantDirectory(catalogFolder: directory.tenantCatalogsURL, serverTenant: engine.tenantID) { [logger] name, catalog throws(StoreError) in
             if name == engine.tenantID {
                 // Opened again after a reset, which stopped its sender: sending resumes where URLs are set.
@@ -152,7 +165,8 @@ struct ServeCommand: AsyncParsableCommand {
                 location: .dataDirectory(directory), configuration: catalog ?? configuration, tenant: name, databaseURL: location.database
             ))
             let tenantSender = NotificationSender(
-                engine: tenantEngine, destinations: destinations, destinationsFile: directory.notificationURLsURL(tenant: name), logger: logger
+                engine: tenantEngine, destinations: destinations, destinationsFile: directory.notificationURLsURL(tenant: name),
+                timeout: notificationTimeout, logger: logger
             )
             if await tenantSender.destinations != NotificationDestinations() { await tenantSender.start() }
             return TenantDirectory.Tenant(engine: tenantEngine, notificationSender: tenantSender)

@@ -37,8 +37,8 @@ struct NotificationDeliveryTests {
             }
         }
 
-        func setDown(_ down: Bool) throws {
-            if down { try Data().write(to: downFlag) } else { try? FileManager.default.removeItem(at: downFlag) }
+        func setDown(_ down: Bool, failing failure: String = "503") throws {
+            if down { try Data(failure.utf8).write(to: downFlag) } else { try? FileManager.default.removeItem(at: downFlag) }
         }
     }
 
@@ -120,6 +120,41 @@ struct NotificationDeliveryTests {
         #expect(try receiver.received().map { $0["notificationType"] as? String }.last == "EXPIRED")
         #expect(try receiver.received().count == 4)
         _ = restarted
+    }
+
+    @Test(
+        "A receiver that answers 500, times out or resets the connection gets every notification later, in order",
+        arguments: [("500", "UNSUCCESSFUL_HTTP_RESPONSE_CODE"), ("timeout", "TIMED_OUT"), ("reset", "NO_RESPONSE")]
+    )
+    func faultyReceiver(failure: String, result: String) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-delivery-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (engine, clock) = try openStore(directory.appendingPathComponent("store.sqlite"), at: Self.start)
+        let receiver = try await startReceiver(in: directory, trusting: engine)
+        defer { receiver.process.terminate() }
+        try receiver.setDown(true, failing: failure)
+        let sender = NotificationSender(engine: engine, destinations: NotificationDestinations(defaultURL: receiver.url), timeout: 1)
+
+        let subscription = try await engine.purchase(PurchaseRequest(productID: "monthly", bundleID: Self.bundleID))
+        let coins = try await engine.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID))
+        try await engine.setAutoRenew(subscription: subscription.id, enabled: false)
+        await sender.deliverDue()
+        let failed = try await engine.notifications()
+        // Each original transaction's first notification was tried once and failed as Apple names it; the auto-renew
+        // change waits behind its subscription's purchase.
+        #expect(failed.map { $0.delivery.attempts.map(\.result) } == [[result], [result], []])
+        if failure == "500" { #expect(failed.first?.delivery.attempts.first?.httpStatusCode == 500) }
+        #expect(try receiver.received().isEmpty)
+
+        try receiver.setDown(false)
+        try await clock.advance(by: 3_600)
+        let received = try receiver.received()
+        #expect(received.allSatisfy { $0["status"] as? String == "OK" }, "\(received)")
+        #expect(received.map { $0["notificationUUID"] as? String } == failed.map { $0.id.uuidString.lowercased() })
+        #expect(received.map { $0["transactionId"] as? String } == [subscription.id, coins.id, subscription.id].map(String.init))
+        #expect(try await engine.notifications().allSatisfy { $0.delivery.state == .delivered })
+        _ = sender
     }
 
     @Test("A notification for an app with no URL is kept as not sent; apps with one are sent theirs")

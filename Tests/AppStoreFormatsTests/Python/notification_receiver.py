@@ -5,14 +5,18 @@ Usage: notification_receiver.py --root CERT.der [--root ...] --bundle-id ID --lo
 
 Listens on 127.0.0.1 (a free port, printed as "listening on PORT"). Each POST's {"signedPayload": ...} is
 verified and decoded with SignedDataVerifier.verify_and_decode_notification; the decoded notification is appended to
-the log as one JSON line and answered 200. While the down-flag file exists, every POST is answered 503 without
-being read, as a server that is down for maintenance. A payload that fails verification is logged with its
+the log as one JSON line and answered 200. While the down-flag file exists, every POST fails without being read, in
+the way the file names: empty or "503" answers 503 (down for maintenance), "500" answers 500 (a crash), "timeout"
+answers nothing for 30 seconds, "reset" closes the connection with a TCP reset. A payload that fails verification is logged with its
 status and answered 400. Exits 3 when the library is not installed.
 """
 import argparse
 import json
 import os
+import socket
+import struct
 import sys
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 try:
@@ -36,7 +40,18 @@ def main():
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):
             if os.path.exists(args.down_flag):
-                self.send_response(503)
+                with open(args.down_flag) as flag:
+                    failure = flag.read().strip() or "503"
+                if failure == "timeout":
+                    time.sleep(30)
+                    return
+                if failure == "reset":
+                    # SO_LINGER with a zero timeout makes close() send RST instead of FIN.
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    self.connection.close()
+                    self.close_connection = True
+                    return
+                self.send_response(int(failure))
                 self.end_headers()
                 return
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))

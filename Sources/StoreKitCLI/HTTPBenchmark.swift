@@ -1,0 +1,254 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Histogram
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// `storekit bench http`: a running server driven over loopback, as app servers and devices drive it, with the
+/// throughput and the latency distribution (an HDR histogram) of what it answered.
+///
+/// Two ways to load it: a closed loop of `connections` clients, each sending its next request when the last was
+/// answered (the most the server takes), or an open loop at a fixed `rate`, each request sent at its scheduled time
+/// whatever became of the earlier ones, with its latency counted from that time, so a server that stalls shows it
+/// in the tail instead of slowing the load down (coordinated omission).
+struct HTTPBenchmark {
+    /// What the requests do.
+    enum Workload: String, CaseIterable {
+        /// `POST /control/purchases` of a consumable, for a thousand accounts in turn.
+        case purchases
+        /// App Store Server API `GET /inApps/v1/transactions/{id}`, with a bearer token of the given key.
+        case transactionInfo = "transaction-info"
+        /// `POST /verifyReceipt` with an app receipt the server issued.
+        case verifyReceipt = "verify-receipt"
+    }
+
+    /// A key of the server's App Store Server API key ring (see `storekit keys create`).
+    struct APIKey {
+        var file: String
+        var id: String
+        var issuer: String
+    }
+
+    var server: URL
+    var workload: Workload
+    var requests: Int
+    var seconds: Double
+    var connections: Int
+    var rate: Double?
+    var productID: String
+    var bundleID: String
+    var apiKey: APIKey?
+
+    /// How a run went.
+    struct Outcome {
+        var sent = 0
+        var failed = 0
+        var firstFailure: String?
+        var latencies = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 60_000_000_000, numberOfSignificantValueDigits: .three)
+    }
+
+    func run() async throws {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(connections, 1))
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        do {
+            let request = try await prepare(client)
+            print("http \(workload.rawValue) against \(server.absoluteString): " + (rate.map { "\(Int($0)) requests/s" } ?? "\(connections) connections, as fast as answered"))
+            let clock = ContinuousClock()
+            let started = clock.now
+            let outcome = if let rate { await openLoop(client, request, rate: rate) } else { await closedLoop(client, request) }
+            let elapsed = started.duration(to: clock.now)
+            try await client.shutdown()
+            report(outcome, elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    // MARK: The requests
+
+    /// Makes what the workload needs on the server (a purchase to read, a receipt to verify) and returns a maker
+    /// of the workload's `index`-th request.
+    private func prepare(_ client: HTTPClient) async throws -> @Sendable (Int) -> HTTPClientRequest {
+        let server = server, productID = productID, bundleID = bundleID
+        switch workload {
+        case .purchases:
+            return { index in
+                Self.request(server, "control/purchases", method: .POST, json: [
+                    "productId": productID, "bundleId": bundleID, "account": "bench-\(index % 1_000)",
+                ])
+            }
+        case .transactionInfo:
+            guard let apiKey else {
+                throw FormatsCLI.failure("transaction-info needs the server's API key: --key-file, --key-id and --issuer (make one with `storekit keys create`).")
+            }
+            let transactionID = try await purchase(client, account: "bench-reader")
+            let token = try Self.bearerToken(apiKey, bundleID: bundleID)
+            return { _ in
+                var request = Self.request(server, "inApps/v1/transactions/\(transactionID)", method: .GET)
+                request.headers.add(name: "Authorization", value: "Bearer \(token)")
+                return request
+            }
+        case .verifyReceipt:
+            _ = try await purchase(client, account: "bench-receipt")
+            var receiptRequest = Self.request(server, "device/receipt", method: .GET)
+            receiptRequest.url += "?account=bench-receipt&bundle=\(bundleID)&device=\(UUID().uuidString)"
+            let receipt = try await Self.body(of: client.execute(receiptRequest, timeout: .seconds(30)), "the app receipt")
+            let body = ["receipt-data": Data(receipt.readableBytesView).base64EncodedString()]
+            return { _ in Self.request(server, "verifyReceipt", method: .POST, json: body) }
+        }
+    }
+
+    /// Buys the benchmark's product for `account` and returns the transaction identifier.
+    private func purchase(_ client: HTTPClient, account: String) async throws -> String {
+        let request = Self.request(server, "control/purchases", method: .POST, json: ["productId": productID, "bundleId": bundleID, "account": account])
+        let body = try await Self.body(of: client.execute(request, timeout: .seconds(30)), "a purchase of \(productID) for \(bundleID)")
+        guard let answer = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any], let id = answer["transactionId"] as? String else {
+            throw FormatsCLI.failure("The server's answer to a purchase has no transactionId: \(String(buffer: body))")
+        }
+        return id
+    }
+
+    private static func request(_ server: URL, _ path: String, method: HTTPMethod, json: [String: String]? = nil) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: server.appendingPathComponent(path).absoluteString)
+        request.method = method
+        if let json, let data = try? JSONSerialization.data(withJSONObject: json) {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: data))
+        }
+        return request
+    }
+
+    private static func body(of response: HTTPClientResponse, _ what: String) async throws -> ByteBuffer {
+        let body = try await response.body.collect(upTo: 4 << 20)
+        guard (200..<300).contains(response.status.code) else {
+            throw FormatsCLI.failure("The server refused \(what) with HTTP \(response.status.code): \(String(buffer: body))")
+        }
+        return body
+    }
+
+    /// An App Store Server API token for `bundleID`, valid for the hour Apple allows.
+    private static func bearerToken(_ key: APIKey, bundleID: String) throws -> String {
+        let pem: String
+        do {
+            pem = try String(contentsOfFile: key.file, encoding: .utf8)
+        } catch {
+            throw FormatsCLI.failure("Cannot read the key file \(key.file): \(error.localizedDescription)")
+        }
+        let privateKey: P256.Signing.PrivateKey
+        do {
+            privateKey = try P256.Signing.PrivateKey(pemRepresentation: pem)
+        } catch {
+            throw FormatsCLI.failure("\(key.file) is not a P-256 private key in PEM, as `storekit keys create` writes (SubscriptionKey_ID.p8).")
+        }
+        func encoded(_ object: [String: Any]) throws -> String {
+            try JSONSerialization.data(withJSONObject: object, options: .sortedKeys).base64URLEncoded()
+        }
+        let now = Int(Date().timeIntervalSince1970)
+        let signingInput = try encoded(["alg": "ES256", "kid": key.id, "typ": "JWT"]) + "."
+            + encoded(["iss": key.issuer, "iat": now, "exp": now + 3_600, "aud": "appstoreconnect-v1", "bid": bundleID])
+        let signature = try privateKey.signature(for: Data(signingInput.utf8)).rawRepresentation
+        return signingInput + "." + signature.base64URLEncoded()
+    }
+
+    // MARK: Loads
+
+    /// Counts, latencies and failures recorded by many tasks.
+    private final class Recorder: Sendable {
+        private let outcome = Mutex(Outcome())
+        private let issued = Mutex(0)
+
+        /// The index of the next request to send, or `nil` once `limit` were handed out.
+        func nextIndex(below limit: Int) -> Int? {
+            issued.withLock { issued in
+                guard issued < limit else { return nil }
+                defer { issued += 1 }
+                return issued
+            }
+        }
+
+        func record(nanoseconds: UInt64, failure: String?) {
+            outcome.withLock { outcome in
+                outcome.sent += 1
+                _ = outcome.latencies.record(max(nanoseconds, 1))
+                if let failure {
+                    outcome.failed += 1
+                    if outcome.firstFailure == nil { outcome.firstFailure = failure }
+                }
+            }
+        }
+
+        var result: Outcome { outcome.withLock { $0 } }
+    }
+
+    /// Sends one request and records how long the answer took from `start`.
+    private static func send(
+        _ client: HTTPClient, _ request: HTTPClientRequest, from start: ContinuousClock.Instant, to recorder: Recorder
+    ) async {
+        var failure: String?
+        do {
+            let response = try await client.execute(request, timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 4 << 20)
+            if !(200..<300).contains(response.status.code) { failure = "HTTP \(response.status.code): \(String(buffer: body).prefix(300))" }
+        } catch {
+            failure = String(describing: error)
+        }
+        let elapsed = start.duration(to: .now)
+        recorder.record(nanoseconds: UInt64(elapsed.components.seconds) * 1_000_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000), failure: failure)
+    }
+
+    private func closedLoop(_ client: HTTPClient, _ request: @escaping @Sendable (Int) -> HTTPClientRequest) async -> Outcome {
+        let recorder = Recorder()
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(seconds * 1_000)))
+        let requests = requests
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<connections {
+                group.addTask {
+                    while ContinuousClock.now < deadline {
+                        guard let index = recorder.nextIndex(below: requests) else { return }
+                        await Self.send(client, request(index), from: .now, to: recorder)
+                    }
+                }
+            }
+        }
+        return recorder.result
+    }
+
+    private func openLoop(_ client: HTTPClient, _ request: @escaping @Sendable (Int) -> HTTPClientRequest, rate: Double) async -> Outcome {
+        let recorder = Recorder()
+        let start = ContinuousClock.now
+        let count = min(requests, Int(seconds * rate))
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<count {
+                let scheduled = start.advanced(by: .nanoseconds(Int64(Double(index) / rate * 1e9)))
+                if scheduled > .now { try? await Task.sleep(until: scheduled) }
+                group.addTask { await Self.send(client, request(index), from: scheduled, to: recorder) }
+            }
+        }
+        return recorder.result
+    }
+
+    private func report(_ outcome: Outcome, elapsed: Double) {
+        func milliseconds(_ percentile: Double) -> String {
+            String(format: "%.2f", Double(outcome.latencies.valueAtPercentile(percentile)) / 1e6)
+        }
+        print("""
+              \(outcome.sent) requests in \(String(format: "%.2f", elapsed)) s = \(String(format: "%.0f", Double(outcome.sent) / elapsed))/s; \
+            \(outcome.failed) failed
+              latency ms: p50 \(milliseconds(50))  p90 \(milliseconds(90))  p99 \(milliseconds(99))  p99.9 \(milliseconds(99.9))  \
+            max \(String(format: "%.2f", Double(outcome.latencies.max) / 1e6))
+            """)
+        if let failure = outcome.firstFailure { print("  first failure: \(failure)") }
+    }
+}
+
+extension Data {
+    /// Base64 with the URL alphabet and no padding, as JWS uses.
+    fileprivate func base64URLEncoded() -> String {
+        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
