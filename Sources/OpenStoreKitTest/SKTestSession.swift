@@ -62,9 +62,6 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         }
     }
 
-    /// How fast subscription time runs; the raw values of Apple's `SKTestSession.TimeRate`.
-    public typealias TimeRate = AppStoreEngine.TimeRate
-
     /// The store engine behind the session, for controls StoreKit Test does not have.
     public let engine: StoreEngine
     /// The in-process connection to the session's store; the queues use it, or what the session's ``Transport``
@@ -188,8 +185,8 @@ open class SKTestSession: NSObject, @unchecked Sendable {
 
     /// How fast subscription time runs.
     open var timeRate: TimeRate {
-        get { settings.timeRate }
-        set { changeSettings { $0.timeRate = newValue } }
+        get { TimeRate(settings.timeRate) }
+        set { changeSettings { $0.timeRate = newValue.engineRate } }
     }
 
     /// Ask to Buy: purchases are `.deferred` until ``approveAskToBuyTransaction(identifier:)`` or
