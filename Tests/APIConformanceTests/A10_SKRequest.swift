@@ -31,6 +31,9 @@ struct SKRequestConformance {
     func request() {
         // A.10 SKRequest — open class, NSObject subclass (NS_SWIFT_NONSENDABLE)
         requireNSObjectSubclass(SKRequest.self)
+        // `init()`, inherited from NSObject: what apps call to make test doubles, of the class and of subclasses
+        let _: () -> SKRequest = { SKRequest() }
+        let _: () -> ConformanceRequest = { ConformanceRequest() }
 
         // A.10 SKRequest.delegate
         let _: ReferenceWritableKeyPath<SKRequest, (any SKRequestDelegate)?> = \.delegate

@@ -53,6 +53,9 @@ struct SKProductsRequestConformance {
         // A.11 SKProductsResponse — open class, NSObject subclass, Sendable (NS_SWIFT_SENDABLE)
         requireNSObjectSubclass(SKProductsResponse.self)
         requireSendable(SKProductsResponse.self)
+        // `init()`, inherited from NSObject: what apps call to make test doubles, of the class and of subclasses
+        let _: () -> SKProductsResponse = { SKProductsResponse() }
+        let _: () -> ConformanceProductsResponse = { ConformanceProductsResponse() }
 
         // A.11 SKProductsResponse.products
         let _: KeyPath<SKProductsResponse, [SKProduct]> = \.products

@@ -18,6 +18,9 @@ struct SKReceiptRefreshRequestConformance {
     func request() {
         // A.12 SKReceiptRefreshRequest — open class, subclass of SKRequest (NS_SWIFT_NONSENDABLE)
         let _: SKRequest.Type = SKReceiptRefreshRequest.self
+        // `init()`, inherited from NSObject: what apps call to make test doubles, of the class and of subclasses
+        let _: () -> SKReceiptRefreshRequest = { SKReceiptRefreshRequest() }
+        let _: () -> ConformanceReceiptRefreshRequest = { ConformanceReceiptRefreshRequest() }
 
         // A.12 SKReceiptRefreshRequest.init(receiptProperties:)
         let _: ([String: Any]?) -> SKReceiptRefreshRequest = SKReceiptRefreshRequest.init(receiptProperties:)

@@ -20,6 +20,9 @@ struct SKStorefrontConformance {
         // A.13 SKStorefront — open class, NSObject subclass, Sendable (NS_SWIFT_SENDABLE)
         requireNSObjectSubclass(SKStorefront.self)
         requireSendable(SKStorefront.self)
+        // `init()`, inherited from NSObject: what apps call to make test doubles, of the class and of subclasses
+        let _: () -> SKStorefront = { SKStorefront() }
+        let _: () -> ConformanceStorefront = { ConformanceStorefront() }
 
         // A.13 SKStorefront.countryCode
         let _: KeyPath<SKStorefront, String> = \.countryCode

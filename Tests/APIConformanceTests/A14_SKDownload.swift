@@ -50,6 +50,9 @@ struct SKDownloadConformance {
     func download() {
         // A.14 SKDownload — open class, NSObject subclass
         requireNSObjectSubclass(SKDownload.self)
+        // `init()`, inherited from NSObject: what apps call to make test doubles, of the class and of subclasses
+        let _: () -> SKDownload = { SKDownload() }
+        let _: () -> ConformanceDownload = { ConformanceDownload() }
 
         // A.14 SKDownload.state
         let _: KeyPath<SKDownload, SKDownloadState> = \.state

@@ -53,6 +53,9 @@ struct SKProductStorePromotionControllerConformance {
     func controller() {
         // A.15 SKProductStorePromotionController — open class, NSObject subclass
         requireNSObjectSubclass(Controller.self)
+        // `init()`, inherited from NSObject: what apps call to make test doubles, of the class and of subclasses
+        let _: () -> SKProductStorePromotionController = { SKProductStorePromotionController() }
+        let _: () -> ConformancePromotionController = { ConformancePromotionController() }
 
         // A.15 SKProductStorePromotionController.default()
         let _: () -> Controller = Controller.default

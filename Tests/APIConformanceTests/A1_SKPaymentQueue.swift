@@ -59,6 +59,9 @@ struct SKPaymentQueueConformance {
         // A.1 SKPaymentQueue — open class, NSObject subclass, Sendable (NS_SWIFT_SENDABLE)
         requireNSObjectSubclass(SKPaymentQueue.self)
         requireSendable(SKPaymentQueue.self)
+        // `init()`, inherited from NSObject: what apps call to make test doubles, of the class and of subclasses
+        let _: () -> SKPaymentQueue = { SKPaymentQueue() }
+        let _: () -> ConformancePaymentQueue = { ConformancePaymentQueue() }
 
         // A.1 SKPaymentQueue.default()
         let _: () -> SKPaymentQueue = SKPaymentQueue.default
@@ -75,9 +78,11 @@ struct SKPaymentQueueConformance {
 
         // A.1 SKPaymentQueue.add(_:) (payment)
         let _: (SKPaymentQueue) -> (SKPayment) -> Void = SKPaymentQueue.add(_:)
+        let _: (SKPaymentQueue, SKPayment) -> Void = { $0.add($1) }
 
         // A.1 SKPaymentQueue.add(_:) (observer)
         let _: (SKPaymentQueue) -> (any SKPaymentTransactionObserver) -> Void = SKPaymentQueue.add(_:)
+        let _: (SKPaymentQueue, any SKPaymentTransactionObserver) -> Void = { $0.add($1) }
 
         // A.1 SKPaymentQueue.remove(_:)
         let _: (SKPaymentQueue) -> (any SKPaymentTransactionObserver) -> Void = SKPaymentQueue.remove(_:)

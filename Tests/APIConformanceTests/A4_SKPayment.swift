@@ -46,6 +46,9 @@ struct SKPaymentConformance {
         requireNSObjectSubclass(SKPayment.self)
         let _: any NSCopying = SKPayment()
         let _: any NSMutableCopying = SKPayment()
+        // `init()`, inherited from NSObject: what apps call to make test doubles, of the class and of subclasses
+        let _: () -> SKPayment = { SKPayment() }
+        let _: () -> ConformancePayment = { ConformancePayment() }
 
         // A.4 SKPayment.init(product:)
         let _: (SKProduct) -> SKPayment = SKPayment.init(product:)

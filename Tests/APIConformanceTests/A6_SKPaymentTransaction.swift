@@ -42,6 +42,9 @@ struct SKPaymentTransactionConformance {
         // A.6 SKPaymentTransaction — open class, NSObject subclass, Sendable (NS_SWIFT_SENDABLE)
         requireNSObjectSubclass(SKPaymentTransaction.self)
         requireSendable(SKPaymentTransaction.self)
+        // `init()`, inherited from NSObject: what apps call to make test doubles, of the class and of subclasses
+        let _: () -> SKPaymentTransaction = { SKPaymentTransaction() }
+        let _: () -> ConformanceTransaction = { ConformanceTransaction() }
 
         // A.6 SKPaymentTransaction.error
         let _: KeyPath<SKPaymentTransaction, (any Error)?> = \.error

@@ -56,6 +56,9 @@ struct SKProductConformance {
         // A.7 SKProduct — open class, NSObject subclass, Sendable (NS_SWIFT_SENDABLE)
         requireNSObjectSubclass(SKProduct.self)
         requireSendable(SKProduct.self)
+        // `init()`, inherited from NSObject: what apps call to make test doubles, of the class and of subclasses
+        let _: () -> SKProduct = { SKProduct() }
+        let _: () -> ConformanceProduct = { ConformanceProduct() }
 
         // A.7 SKProduct.localizedDescription
         let _: KeyPath<SKProduct, String> = \.localizedDescription

@@ -19,6 +19,9 @@ struct SKProductSubscriptionPeriodConformance {
     func declarations() {
         // A.8 SKProductSubscriptionPeriod — open class, NSObject subclass
         requireNSObjectSubclass(SKProductSubscriptionPeriod.self)
+        // `init()`, inherited from NSObject: what apps call to make test doubles, of the class and of subclasses
+        let _: () -> SKProductSubscriptionPeriod = { SKProductSubscriptionPeriod() }
+        let _: () -> ConformanceSubscriptionPeriod = { ConformanceSubscriptionPeriod() }
 
         // A.8 SKProductSubscriptionPeriod.numberOfUnits
         let _: KeyPath<SKProductSubscriptionPeriod, Int> = \.numberOfUnits

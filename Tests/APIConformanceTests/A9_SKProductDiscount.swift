@@ -52,6 +52,9 @@ struct SKProductDiscountConformance {
         // A.9 SKProductDiscount — open class, NSObject subclass, Sendable (NS_SWIFT_SENDABLE)
         requireNSObjectSubclass(SKProductDiscount.self)
         requireSendable(SKProductDiscount.self)
+        // `init()`, inherited from NSObject: what apps call to make test doubles, of the class and of subclasses
+        let _: () -> SKProductDiscount = { SKProductDiscount() }
+        let _: () -> ConformanceProductDiscount = { ConformanceProductDiscount() }
 
         // A.9 SKProductDiscount.price
         let _: KeyPath<SKProductDiscount, NSDecimalNumber> = \.price
