@@ -86,9 +86,11 @@ struct SKTestSessionConformance {
         requireSendable(Session.self)
 
         // C.1 SKTestSession.init(configurationFileNamed:)
+        let _: (String) throws -> Session = Session.init(configurationFileNamed:)
         let _: (String) throws -> Session = { try Session(configurationFileNamed: $0) }
         let _: (String) throws -> ConformanceTestSession = { try ConformanceTestSession(configurationFileNamed: $0) }
         // C.1 SKTestSession.init(contentsOf:)
+        let _: (URL) throws -> Session = Session.init(contentsOf:)
         let _: (URL) throws -> Session = { try Session(contentsOf: $0) }
         let _: (URL) throws -> ConformanceTestSession = { try ConformanceTestSession(contentsOf: $0) }
 
