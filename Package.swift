@@ -188,6 +188,9 @@ let package = Package(
         // A StoreKit wrapper written the way open-source ones for iOS are, compiled with only the import swapped
         // (issue 14); its tests subclass StoreKit's classes for doubles and also run it against an SKTestSession.
         .target(name: "PurchaseKit", dependencies: ["OpenStoreKit"], path: "Examples/PurchaseKit"),
+        // Compile-time conformance: every declaration of StoreKit's Original API and StoreKitTest (api-surface.md parts
+        // A and C) named with Apple's exact shape, so a drift fails the build at a line that names the declaration.
+        .testTarget(name: "APIConformanceTests", dependencies: ["OpenStoreKit", "OpenStoreKitTest"]),
         .testTarget(
             name: "PurchaseKitTests",
             dependencies: ["PurchaseKit", "OpenStoreKit", "OpenStoreKitTest", "AppStoreEngine", "AppStoreFormats"]

@@ -7,9 +7,18 @@ public let SKErrorDomain = "SKErrorDomain"
 /// A StoreKit error: a failed payment, a product that is not for sale, a restore that failed.
 ///
 /// Compare errors by ``code``, or match them in a `catch` clause with a code: `catch SKError.paymentCancelled`.
-public struct SKError: CustomNSError, Hashable, Error, Sendable {
+///
+/// As on Apple platforms, `SKError` is a bridged error (`_BridgedStoredNSError`): an `NSError` of ``SKErrorDomain``
+/// casts to it (`error as? SKError`, `catch let error as SKError`, `catch SKError.paymentCancelled`), and
+/// `error as NSError` gives an `NSError` of ``SKErrorDomain`` with the code's raw value and the user info. Apple
+/// platforms get the cast from the Objective-C runtime; on Linux, `SKError` conforms to `_ObjectiveCBridgeable` with
+/// `NSError` as its bridged type, which the Swift runtime consults for `as?`.
+public struct SKError: _BridgedStoredNSError, CustomNSError, Hashable, Error, Sendable {
     /// What went wrong. Raw values are Apple's (`SKError.h`).
-    public enum Code: Int, Sendable, Equatable {
+    public enum Code: Int, Sendable, Equatable, _ErrorCodeProtocol {
+        /// The error type whose codes these are, which Foundation's error bridging uses.
+        public typealias _ErrorType = SKError
+
         /// An unknown or unexpected error occurred.
         case unknown = 0
         /// The client is not allowed to issue the request.
@@ -86,6 +95,9 @@ public struct SKError: CustomNSError, Hashable, Error, Sendable {
     /// `"SKErrorDomain"`.
     public static var errorDomain: String { SKErrorDomain }
 
+    /// `"SKErrorDomain"`: the domain Foundation's error bridging matches an `NSError` against.
+    public static var _nsErrorDomain: String { SKErrorDomain }
+
     /// The code's raw value.
     public var errorCode: Int { code.rawValue }
 
@@ -154,6 +166,33 @@ extension SKError {
     public static var overlayPresentedInBackgroundScene: SKError.Code { .overlayPresentedInBackgroundScene }
     /// A payment method binding configuration is required.
     public static var paymentMethodBindingConfigurationRequired: SKError.Code { .paymentMethodBindingConfigurationRequired }
+}
+
+/// Lets `NSError` cast to `SKError` on Linux, where no Objective-C runtime bridges errors: the Swift runtime's
+/// `as?` from a class to a value type asks the value type's `_ObjectiveCBridgeable` conformance.
+extension SKError: _ObjectiveCBridgeable {
+    /// The bridged form of the error: an `NSError`.
+    public typealias _ObjectiveCType = NSError
+
+    /// The error as an `NSError` of ``SKErrorDomain``.
+    public func _bridgeToObjectiveC() -> NSError { _nsError }
+
+    /// The StoreKit error of an `NSError` of ``SKErrorDomain``; another domain stops the program.
+    public static func _forceBridgeFromObjectiveC(_ source: NSError, result: inout SKError?) {
+        result = SKError(_nsError: source)
+    }
+
+    /// The StoreKit error of an `NSError` of ``SKErrorDomain``, or `nil` (and `false`) for another domain.
+    public static func _conditionallyBridgeFromObjectiveC(_ source: NSError, result: inout SKError?) -> Bool {
+        result = source.domain == SKErrorDomain ? SKError(_nsError: source) : nil
+        return result != nil
+    }
+
+    /// The StoreKit error of an `NSError` of ``SKErrorDomain``; `nil` or another domain stops the program.
+    public static func _unconditionallyBridgeFromObjectiveC(_ source: NSError?) -> SKError {
+        guard let source else { preconditionFailure("Cannot bridge a nil NSError to SKError.") }
+        return SKError(_nsError: source)
+    }
 }
 
 extension SKError.Code {

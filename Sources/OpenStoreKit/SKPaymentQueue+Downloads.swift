@@ -8,8 +8,8 @@ extension SKPaymentQueue {
     /// How many bytes a download copies per step.
     static let downloadChunkSize = 64 * 1024
 
-    /// Starts downloads of hosted content. Downloads of finished transactions do not start.
-    public func start(_ downloads: [SKDownload]) {
+    /// Starts downloads (``SKPaymentQueue/start(_:)``).
+    func startDownloads(_ downloads: [SKDownload]) {
         for download in downloads {
             onDownloadQueue {
                 guard !download.transaction.isFinished.current, download.state == .waiting else { return }
@@ -18,8 +18,8 @@ extension SKPaymentQueue {
         }
     }
 
-    /// Pauses active downloads; resume them with ``resume(_:)``.
-    public func pause(_ downloads: [SKDownload]) {
+    /// Pauses downloads (``SKPaymentQueue/pause(_:)``).
+    func pauseDownloads(_ downloads: [SKDownload]) {
         for download in downloads {
             onDownloadQueue {
                 let paused = download.progressState.withLock { progress -> Bool in
@@ -34,8 +34,8 @@ extension SKPaymentQueue {
         }
     }
 
-    /// Resumes paused downloads.
-    public func resume(_ downloads: [SKDownload]) {
+    /// Resumes downloads (``SKPaymentQueue/resume(_:)``).
+    func resumeDownloads(_ downloads: [SKDownload]) {
         for download in downloads {
             onDownloadQueue {
                 let resumed = download.progressState.withLock { progress -> Bool in
@@ -48,8 +48,8 @@ extension SKPaymentQueue {
         }
     }
 
-    /// Cancels downloads and deletes what they copied.
-    public func cancel(_ downloads: [SKDownload]) {
+    /// Cancels downloads (``SKPaymentQueue/cancel(_:)``).
+    func cancelDownloads(_ downloads: [SKDownload]) {
         for download in downloads {
             onDownloadQueue {
                 let destination = download.progressState.withLock { progress -> URL?? in

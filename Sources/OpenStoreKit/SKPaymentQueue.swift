@@ -427,6 +427,31 @@ open class SKPaymentQueue: NSObject, @unchecked Sendable {
         state.withLock { $0.priceConsents.shown }
     }
 
+    // MARK: Downloads
+    //
+    // Declared here rather than in `SKPaymentQueue+Downloads.swift` so that they are `open`, as in StoreKit: Swift
+    // lets a subclass override only the members declared in the class itself, not those of an extension.
+
+    /// Starts downloads of hosted content. Downloads of finished transactions do not start.
+    open func start(_ downloads: [SKDownload]) {
+        startDownloads(downloads)
+    }
+
+    /// Pauses active downloads; resume them with ``resume(_:)``.
+    open func pause(_ downloads: [SKDownload]) {
+        pauseDownloads(downloads)
+    }
+
+    /// Resumes paused downloads.
+    open func resume(_ downloads: [SKDownload]) {
+        resumeDownloads(downloads)
+    }
+
+    /// Cancels downloads and deletes what they copied.
+    open func cancel(_ downloads: [SKDownload]) {
+        cancelDownloads(downloads)
+    }
+
     // MARK: Storefront and receipt
 
     /// The customer's storefront, as the device last saw it; before the device's first look, the account's as the

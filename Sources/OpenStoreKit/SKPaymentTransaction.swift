@@ -97,9 +97,10 @@ open class SKPaymentTransaction: NSObject, @unchecked Sendable {
     /// Where the transaction stands.
     open var transactionState: SKPaymentTransactionState { state.current.state }
 
-    /// The product, state and identifier.
+    /// The product, state and identifier, read through the overridable properties (``payment``,
+    /// ``transactionState``, ``transactionIdentifier``), so a test double that overrides them describes itself by
+    /// its own values; the class name is the dynamic one.
     open override var description: String {
-        let snapshot = state.current
-        return "<SKPaymentTransaction \(paymentCopy.productIdentifier) \(snapshot.state) \(snapshot.identifier ?? "-")>"
+        "<\(type(of: self)) \(payment.productIdentifier) \(transactionState) \(transactionIdentifier ?? "-")>"
     }
 }

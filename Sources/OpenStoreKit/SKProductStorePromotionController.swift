@@ -45,13 +45,13 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
     private var paymentQueue: SKPaymentQueue { queue ?? SKPaymentQueue.default() }
 
     /// The visibility override of a product on this device; `.default` when there is none.
-    public func promotionVisibility(for product: SKProduct) async throws -> SKProductStorePromotionVisibility {
+    open func promotionVisibility(for product: SKProduct) async throws -> SKProductStorePromotionVisibility {
         let store = try deviceState()
         return store.current.promotionVisibility[product.productIdentifier].flatMap(SKProductStorePromotionVisibility.init) ?? .default
     }
 
     /// Reads the visibility override of a product and hands it to `completionHandler`.
-    public func fetchStorePromotionVisibility(
+    open func fetchStorePromotionVisibility(
         for product: SKProduct,
         completionHandler: (@Sendable (SKProductStorePromotionVisibility, (any Error)?) -> Void)? = nil
     ) {
@@ -63,7 +63,7 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
     /// Overrides the visibility of a product on this device; `.default` removes the override.
     ///
     /// - Throws: ``SKError`` `storeProductNotAvailable` when the store does not sell the product.
-    public func update(promotionVisibility: SKProductStorePromotionVisibility, for product: SKProduct) async throws {
+    open func update(promotionVisibility: SKProductStorePromotionVisibility, for product: SKProduct) async throws {
         let store = try deviceState()
         try await requireSold([product.productIdentifier])
         store.update { state in
@@ -72,7 +72,7 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
     }
 
     /// Overrides the visibility of a product and calls `completionHandler` with `nil` or the error.
-    public func update(
+    open func update(
         storePromotionVisibility promotionVisibility: SKProductStorePromotionVisibility, for product: SKProduct,
         completionHandler: (@Sendable ((any Error)?) -> Void)? = nil
     ) {
@@ -83,7 +83,7 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
 
     /// The products whose promotion order is overridden on this device, in that order; empty when there is no
     /// override.
-    public func promotionOrder() async throws -> [SKProduct] {
+    open func promotionOrder() async throws -> [SKProduct] {
         let store = try deviceState()
         let order = store.current.promotionOrder
         guard !order.isEmpty else { return [] }
@@ -99,7 +99,7 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
     }
 
     /// Reads the overridden promotion order and hands it to `completionHandler`.
-    public func fetchStorePromotionOrder(completionHandler: (@Sendable ([SKProduct], (any Error)?) -> Void)? = nil) {
+    open func fetchStorePromotionOrder(completionHandler: (@Sendable ([SKProduct], (any Error)?) -> Void)? = nil) {
         complete(completionHandler.map { handler in { handler($0 ?? [], $1) } }) {
             try await self.promotionOrder()
         }
@@ -109,7 +109,7 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
     /// default order. An empty array removes the override.
     ///
     /// - Throws: ``SKError`` `storeProductNotAvailable` when the store does not sell one of the products.
-    public func update(promotionOrder: [SKProduct]) async throws {
+    open func update(promotionOrder: [SKProduct]) async throws {
         let store = try deviceState()
         let ids = promotionOrder.map(\.productIdentifier)
         try await requireSold(ids)
@@ -117,7 +117,7 @@ open class SKProductStorePromotionController: NSObject, @unchecked Sendable {
     }
 
     /// Overrides the promotion order and calls `completionHandler` with `nil` or the error.
-    public func update(storePromotionOrder promotionOrder: [SKProduct], completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+    open func update(storePromotionOrder promotionOrder: [SKProduct], completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
         complete(completionHandler.map { handler in { _, error in handler(error) } }) {
             try await self.update(promotionOrder: promotionOrder)
         }

@@ -69,6 +69,44 @@ public struct SKTestError: CustomNSError, Hashable, Error, Sendable {
     public static var invalidAction: Code { .invalidAction }
 }
 
+/// Lets an `NSError` of ``SKTestErrorDomain`` cast to `SKTestError` (`error as? SKTestError`), as Apple's Foundation
+/// bridges it. Linux has no Objective-C runtime to bridge errors: the Swift runtime's `as?` from a class to a value
+/// type asks the value type's `_ObjectiveCBridgeable` conformance.
+extension SKTestError: _ObjectiveCBridgeable {
+    /// The bridged form of the error: an `NSError`.
+    public typealias _ObjectiveCType = NSError
+
+    /// The error as an `NSError` of ``SKTestErrorDomain``, with the code's raw value and the message.
+    public func _bridgeToObjectiveC() -> NSError {
+        NSError(domain: SKTestErrorDomain, code: code.rawValue, userInfo: errorUserInfo)
+    }
+
+    /// The error of an `NSError` of ``SKTestErrorDomain``; another domain or an unknown code stops the program.
+    public static func _forceBridgeFromObjectiveC(_ source: NSError, result: inout SKTestError?) {
+        guard _conditionallyBridgeFromObjectiveC(source, result: &result) else {
+            preconditionFailure("Cannot bridge \(source.domain) code \(source.code) to SKTestError.")
+        }
+    }
+
+    /// The error of an `NSError` of ``SKTestErrorDomain`` with a known code, or `nil` (and `false`).
+    public static func _conditionallyBridgeFromObjectiveC(_ source: NSError, result: inout SKTestError?) -> Bool {
+        guard source.domain == SKTestErrorDomain, let code = Code(rawValue: source.code) else {
+            result = nil
+            return false
+        }
+        result = SKTestError(code, message: source.userInfo[NSLocalizedDescriptionKey] as? String ?? "")
+        return true
+    }
+
+    /// The error of an `NSError` of ``SKTestErrorDomain``; `nil`, another domain or an unknown code stops the program.
+    public static func _unconditionallyBridgeFromObjectiveC(_ source: NSError?) -> SKTestError {
+        var result: SKTestError?
+        if let source { _forceBridgeFromObjectiveC(source, result: &result) }
+        guard let result else { preconditionFailure("Cannot bridge a nil NSError to SKTestError.") }
+        return result
+    }
+}
+
 extension SKTestError.Code {
     /// Matches an error against a code, so that `catch SKTestError.noTransactionFound` works.
     public static func ~= (code: SKTestError.Code, error: any Error) -> Bool {

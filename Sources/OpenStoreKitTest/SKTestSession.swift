@@ -62,9 +62,6 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         }
     }
 
-    /// How fast subscription time runs; the raw values of Apple's `SKTestSession.TimeRate`.
-    public typealias TimeRate = AppStoreEngine.TimeRate
-
     /// The store engine behind the session, for controls StoreKit Test does not have.
     public let engine: StoreEngine
     /// The in-process connection to the session's store; the queues use it, or what the session's ``Transport``
@@ -136,6 +133,24 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         try self.init(contentsOf: url, scope: scope)
     }
 
+    /// A session for the `.storekit` file at `fileURL`, serving `SKPaymentQueue.default()`: Apple's
+    /// `init(contentsOf:)`, with exactly its shape, so that `SKTestSession.init(contentsOf:)` names it too.
+    ///
+    /// - Throws: ``SKTestError`` `fileNotFound` when the file cannot be read; the configuration's own error
+    ///   when it is not a valid `.storekit` file.
+    public convenience init(contentsOf fileURL: URL) throws {
+        try self.init(contentsOf: fileURL, scope: .process)
+    }
+
+    /// A session for the configuration file `<filename>.storekit`, serving `SKPaymentQueue.default()`: Apple's
+    /// `init(configurationFileNamed:)`, with exactly its shape, so that `SKTestSession.init(configurationFileNamed:)`
+    /// names it too.
+    ///
+    /// - Throws: ``SKTestError`` `fileNotFound` when no such file exists.
+    public convenience init(configurationFileNamed filename: String) throws {
+        try self.init(configurationFileNamed: filename, scope: .process)
+    }
+
     deinit {
         StoreKitDevice.forget(environment)
         try? FileManager.default.removeItem(at: ownedDirectory)
@@ -188,8 +203,8 @@ open class SKTestSession: NSObject, @unchecked Sendable {
 
     /// How fast subscription time runs.
     open var timeRate: TimeRate {
-        get { settings.timeRate }
-        set { changeSettings { $0.timeRate = newValue } }
+        get { TimeRate(settings.timeRate) }
+        set { changeSettings { $0.timeRate = newValue.engineRate } }
     }
 
     /// Ask to Buy: purchases are `.deferred` until ``approveAskToBuyTransaction(identifier:)`` or

@@ -311,12 +311,14 @@ struct PaymentQueueControllerTests {
 struct ErrorBridgingTests {
     @Test("An NSError of SKErrorDomain casts to SKError, as on Apple platforms")
     func nsErrorCastsToSKError() {
-        let error: any Error = NSError(domain: SKErrorDomain, code: SKError.paymentCancelled.rawValue)
-        // Wrappers that test `transaction.error as? SKError` rely on this cast. Linux has no Objective-C bridging,
-        // so the cast fails there unless SKError bridges itself (for example through `_ObjectiveCBridgeable`);
-        // PurchaseKit reads the domain and code through NSError instead, which works on both.
-        withKnownIssue("On Linux, `NSError as? SKError` is nil: there is no Objective-C error bridging") {
-            #expect((error as? SKError)?.code == .paymentCancelled)
-        }
+        let error: any Error = NSError(domain: SKErrorDomain, code: SKError.paymentCancelled.rawValue, userInfo: ["k": "v"])
+        // Wrappers that test `transaction.error as? SKError` rely on this cast. Linux has no Objective-C bridging;
+        // OpenStoreKit's SKError bridges itself (through `_ObjectiveCBridgeable`), so the cast works on both.
+        let storeKitError = error as? SKError
+        #expect(storeKitError?.code == .paymentCancelled)
+        #expect(storeKitError?.userInfo["k"] as? String == "v")
+        #expect(NSError(domain: "OtherDomain", code: 2) as? SKError == nil)
+        let back = SKError(.paymentCancelled, userInfo: ["k": "v"]) as NSError
+        #expect(back.domain == SKErrorDomain && back.code == 2 && back.userInfo["k"] as? String == "v")
     }
 }
