@@ -48,7 +48,15 @@ struct PostgresSession: Sendable {
     /// transaction of the tenant commits anything until this one ends: the same guarantee as SQLite's
     /// `BEGIN IMMEDIATE`, per tenant instead of per file. (`REPEATABLE READ` would fix the snapshot before the lock
     /// was granted, and miss what the previous holder committed.)
-    func transaction<Result>(tenant: String, _ body: (any StorageTransaction) throws -> Result) throws -> Result {
+    /// The channel on which write transactions of the stores in `schema` announce their commits (see
+    /// `PostgresStorage.changesByOthers(tenant:)`): `NOTIFY` is delivered at commit, and not at all on a rollback.
+    /// Channels are database-wide, so each schema has its own; two schemas whose keys collide only hear a few
+    /// signals too many.
+    static func changeChannel(schema: String?) -> String {
+        "openstorekit_changes_" + String(UInt32(bitPattern: PostgresMigrations.schemaKey(schema)), radix: 16)
+    }
+
+    func transaction<Result>(tenant: String, origin: UUID, _ body: (any StorageTransaction) throws -> Result) throws -> Result {
         try execute("BEGIN ISOLATION LEVEL READ COMMITTED")
         do {
             let first = try Int64(checking: TransactionRecord.firstID)
@@ -63,6 +71,10 @@ struct PostgresSession: Sendable {
             if identifiers.next != next {
                 let stored = try Int64(checking: identifiers.next)
                 try execute("UPDATE tenant SET next_transaction_id = \(stored) WHERE id = \(tenant)")
+            }
+            if identifiers.wroteChanges {
+                let payload = origin.uuidString + " " + tenant
+                try execute("SELECT pg_notify(\(Self.changeChannel(schema: configuration.schema)), \(payload))")
             }
             do {
                 _ = try connection.query("COMMIT", logger: logger).wait()
@@ -121,6 +133,8 @@ struct PostgresSession: Sendable {
 /// written back before the commit. Used on the transaction's thread only.
 final class IdentifierCounter {
     var next: UInt64
+    /// Whether the transaction wrote anything: only then are other servers told of its commit.
+    var wroteChanges = false
 
     init(next: UInt64) {
         self.next = next

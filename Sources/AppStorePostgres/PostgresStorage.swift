@@ -18,7 +18,11 @@ import Synchronization
 ///
 /// The schema evolves through numbered, named migrations, applied when the storage opens (see
 /// <doc:GettingStarted>).
-public final class PostgresStorage: Storage {
+///
+/// Each transaction that writes announces its commit with `NOTIFY`, and ``changesByOthers(tenant:)`` follows the
+/// other handles' announcements with `LISTEN`, so a purchase taken by one server reaches the devices and pages of
+/// every other at once.
+public final class PostgresStorage: ChangeSignalingStorage {
     /// The database this storage uses.
     public let configuration: Configuration
     private let client: PostgresClient
@@ -29,6 +33,10 @@ public final class PostgresStorage: Storage {
     private let logger: Logger
     /// Whether ``close()`` was called, to say so when an operation finds no connection.
     private let closed = Atomic(false)
+    /// This handle, as its commits name it to the others.
+    private let origin = UUID()
+    /// Who follows other handles' commits, and the task that listens for them.
+    private let changeSubscribers = ChangeSubscribers()
 
     /// Opens the database a `postgres://` URL names, creating the schema it names and migrating it when needed.
     ///
@@ -69,7 +77,18 @@ public final class PostgresStorage: Storage {
     deinit {
         // Cancelling the client's run closes its connections; the threads end once idle.
         clientTask.cancel()
+        changeSubscribers.stopListening()
         threads.shutdownGracefully { _ in }
+    }
+
+    /// A signal after each transaction another handle — another process or server on the database — committed to
+    /// `tenant` with changes in it, and one once the stream is heard (listening started, or had started already) and
+    /// each time listening resumes after the connection was lost (what happened meanwhile is then unknown). Listening uses one connection of its own, outside the pool, opened when
+    /// the first stream is asked for.
+    public func changesByOthers(tenant: String) -> AsyncStream<Void> {
+        changeSubscribers.subscribe(tenant: tenant) { [configuration, origin, logger] subscribers in
+            Task.detached { await subscribers.listen(configuration: configuration, ignoring: origin, logger: logger) }
+        }
     }
 
     /// Runs `body` on one consistent snapshot of the tenant (`REPEATABLE READ, READ ONLY`); writers are not blocked
@@ -84,7 +103,7 @@ public final class PostgresStorage: Storage {
     public func transaction<Result: Sendable>(
         tenant: String, _ body: @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result {
-        try await onConnectionThread { session in try session.transaction(tenant: tenant, body) }
+        try await onConnectionThread { [origin] session in try session.transaction(tenant: tenant, origin: origin, body) }
     }
 
     /// The tenant's clock state, read synchronously: what a store being opened needs before its first operation.
@@ -104,6 +123,7 @@ public final class PostgresStorage: Storage {
     /// Closes the storage's connections now rather than when it is released; operations after this one fail.
     public func close() async {
         closed.store(true, ordering: .relaxed)
+        changeSubscribers.stopListening()
         clientTask.cancel()
         await clientTask.value
         try? await threads.shutdownGracefully()
@@ -143,6 +163,82 @@ public final class PostgresStorage: Storage {
                 throw StoreError.storageFailure("A store operation on PostgreSQL at \(configuration) was cancelled while it waited for a connection; nothing was changed.")
             }
             throw PostgresFailure.describe(error, running: nil, on: configuration)
+        }
+    }
+}
+
+/// The streams of ``PostgresStorage/changesByOthers(tenant:)`` by tenant, and the task that feeds them.
+private final class ChangeSubscribers: Sendable {
+    private struct State {
+        var continuations: [String: [UUID: AsyncStream<Void>.Continuation]] = [:]
+        var listener: Task<Void, Never>?
+        /// Whether the listener's connection listens now: a stream that joins then is signalled at once.
+        var listening = false
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+
+    /// A new stream for `tenant`; the first one starts the listener `start` makes.
+    func subscribe(tenant: String, start: (ChangeSubscribers) -> Task<Void, Never>) -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { _ = $0.continuations[tenant]?.removeValue(forKey: id) }
+        }
+        state.withLock { state in
+            if state.stopped {
+                continuation.finish()
+                return
+            }
+            state.continuations[tenant, default: [:]][id] = continuation
+            if state.listening { continuation.yield() }
+            if state.listener == nil { state.listener = start(self) }
+        }
+        return stream
+    }
+
+    func stopListening() {
+        let listener = state.withLock { state in
+            state.stopped = true
+            for continuation in state.continuations.values.flatMap(\.values) { continuation.finish() }
+            state.continuations = [:]
+            return state.listener
+        }
+        listener?.cancel()
+    }
+
+    private func signal(tenant: String?, listening: Bool? = nil) {
+        state.withLock { state in
+            if let listening { state.listening = listening }
+            let continuations = tenant.map { state.continuations[$0]?.values.map { $0 } ?? [] } ?? state.continuations.values.flatMap(\.values)
+            for continuation in continuations { continuation.yield() }
+        }
+    }
+
+    /// Listens on the change channel until cancelled, reconnecting a second after a lost connection, and signals the
+    /// tenants of other handles' commits; every tenant once each time listening (re)starts.
+    func listen(configuration: PostgresStorage.Configuration, ignoring origin: UUID, logger: Logger) async {
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(
+                    configuration: try configuration.connectionConfiguration, id: 0, logger: logger
+                )
+                defer { Task { try? await connection.close() } }
+                try await connection.listen(on: PostgresSession.changeChannel(schema: configuration.schema)) { notifications in
+                    signal(tenant: nil, listening: true)
+                    for try await notification in notifications {
+                        // "<origin> <tenant>", written by `PostgresSession.transaction(tenant:origin:_:)`.
+                        let payload = notification.payload
+                        guard let space = payload.firstIndex(of: " "), UUID(uuidString: String(payload[..<space])) != origin else { continue }
+                        signal(tenant: String(payload[payload.index(after: space)...]))
+                    }
+                }
+            } catch {
+                logger.debug("Listening for other servers' changes failed: \(error); trying again in a second.")
+            }
+            state.withLock { $0.listening = false }
+            try? await Task.sleep(for: .seconds(1))
         }
     }
 }

@@ -153,7 +153,8 @@ struct PostgresTransaction: StorageTransaction {
     }
 
     func write(_ change: StorageChange) throws {
-        guard identifiers != nil else { throw StoreError.storageFailure("Storage is written only inside transaction(tenant:), not in a read.") }
+        guard let identifiers else { throw StoreError.storageFailure("Storage is written only inside transaction(tenant:), not in a read.") }
+        identifiers.wroteChanges = true
         switch change {
         case .saveAccount(let account):
             let body = try Self.encode(account)
@@ -183,7 +184,7 @@ struct PostgresTransaction: StorageTransaction {
                 try session.execute("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
             }
             // The tenant's row stays, holding the lock; only its counter starts over.
-            identifiers?.next = TransactionRecord.firstID
+            identifiers.next = TransactionRecord.firstID
         case .restore(let snapshot):
             try write(.eraseTenant)
             for account in snapshot.accounts { try write(.saveAccount(account)) }
@@ -193,7 +194,7 @@ struct PostgresTransaction: StorageTransaction {
             for subscription in snapshot.subscriptions { try write(.saveSubscription(subscription)) }
             for notification in snapshot.notifications { try write(.saveNotification(notification)) }
             if snapshot.clock != StoreClockState() { try write(.saveClockState(snapshot.clock)) }
-            identifiers?.next = snapshot.nextTransactionID
+            identifiers.next = snapshot.nextTransactionID
         case .markFinished(let transactionID, let deviceID):
             let id = try Int64(checking: transactionID)
             try session.execute("""

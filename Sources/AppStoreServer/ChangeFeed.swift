@@ -45,7 +45,7 @@ actor ChangeFeed {
         case .transactionUpdated(let record): .transactions([record])
         case .subscriptionsChanged(let subscriptions): .subscriptions(subscriptions)
         case .transactionsRevoked, .transactionsDeleted, .transactionsCleared, .storefrontChanged, .purchaseIntentAdded,
-             .priceIncreaseConsentRequested:
+             .priceIncreaseConsentRequested, .changedElsewhere:
             .other
         // Renewals the clock brought were announced on their own.
         case .notificationsChanged, .clockMoved, .settingsChanged: nil

@@ -14,16 +14,18 @@ import ServiceLifecycle
 struct ControlEventStream {
     let engine: StoreEngine
 
-    /// What changed, as the event's name.
-    static func name(of event: StoreEvent) -> String {
+    /// What changed, as the names of the events to send.
+    static func names(of event: StoreEvent) -> [String] {
         switch event {
-        case .transactionUpdated, .transactionsRevoked, .transactionsDeleted, .transactionsCleared: "transactions"
-        case .subscriptionsChanged, .priceIncreaseConsentRequested: "subscriptions"
-        case .notificationsChanged: "notifications"
-        case .clockMoved: "clock"
-        case .settingsChanged: "settings"
-        case .storefrontChanged: "accounts"
-        case .purchaseIntentAdded: "intents"
+        case .transactionUpdated, .transactionsRevoked, .transactionsDeleted, .transactionsCleared: ["transactions"]
+        case .subscriptionsChanged, .priceIncreaseConsentRequested: ["subscriptions"]
+        case .notificationsChanged: ["notifications"]
+        case .clockMoved: ["clock"]
+        case .settingsChanged: ["settings"]
+        case .storefrontChanged: ["accounts"]
+        case .purchaseIntentAdded: ["intents"]
+        // Another server committed something: every section that shows stored state looks again.
+        case .changedElsewhere: ["transactions", "subscriptions", "notifications", "clock", "accounts", "intents"]
         }
     }
 
@@ -34,7 +36,9 @@ struct ControlEventStream {
             let relay = Task {
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask {
-                        for await event in events { output.yield("event: \(Self.name(of: event))\ndata: {}\n\n") }
+                        for await event in events {
+                            for name in Self.names(of: event) { output.yield("event: \(name)\ndata: {}\n\n") }
+                        }
                     }
                     group.addTask {
                         while (try? await Task.sleep(for: .seconds(15))) != nil { output.yield(": still here\n\n") }

@@ -135,7 +135,7 @@ public final class InProcessConnection: StoreConnection {
                         case .transactionUpdated(let record): continuation.yield(.transactions([record]))
                         case .subscriptionsChanged(let subscriptions): continuation.yield(.subscriptions(subscriptions))
                         case .transactionsRevoked, .transactionsDeleted, .transactionsCleared, .storefrontChanged,
-                             .purchaseIntentAdded, .priceIncreaseConsentRequested:
+                             .purchaseIntentAdded, .priceIncreaseConsentRequested, .changedElsewhere:
                             continuation.yield(.other)
                         case .notificationsChanged, .clockMoved, .settingsChanged:
                             // Nothing a device holds: renewals the clock brought were announced on their own.

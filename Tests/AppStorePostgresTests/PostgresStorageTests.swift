@@ -120,6 +120,35 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test("A commit with changes signals the other handles that follow its tenant; their own commits and other tenants do not")
+    func commitsSignalOtherHandles() async throws {
+        try await withSchema { configuration in
+            let watcher = try PostgresStorage(configuration: configuration)
+            let writer = try PostgresStorage(configuration: configuration)
+            let (heard, heardContinuation) = AsyncStream.makeStream(of: String.self)
+            var followers: [Task<Void, Never>] = []
+            for tenant in ["t", "u"] {
+                let signals = watcher.changesByOthers(tenant: tenant)
+                followers.append(Task {
+                    for await _ in signals { heardContinuation.yield(tenant) }
+                })
+            }
+            defer { followers.forEach { $0.cancel() } }
+            var arrivals = heard.makeAsyncIterator()
+            // One signal per stream once it is heard: until then a commit may go unheard.
+            #expect(Set([await arrivals.next(), await arrivals.next()]) == ["t", "u"])
+
+            try await watcher.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "own", storefront: "USA"))) }
+            try await writer.transaction(tenant: "t") { _ = try $0.account(id: "nothing written") }
+            _ = try await writer.read(tenant: "t") { try $0.accounts() }
+            try await writer.transaction(tenant: "u") { try $0.write(.saveAccount(Account(id: "b", storefront: "USA"))) }
+            try await writer.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "a", storefront: "USA"))) }
+            // PostgreSQL delivers notifications in commit order: had the watcher's own commit or the writer's commits
+            // without changes been announced, "t" would have been heard before "u".
+            #expect(await [arrivals.next(), arrivals.next()] == ["u", "t"])
+        }
+    }
+
     @Test("A database migrated by a newer OpenStoreKit is refused, naming the version it has")
     func newerDatabaseIsRefused() async throws {
         try await withSchema { configuration in

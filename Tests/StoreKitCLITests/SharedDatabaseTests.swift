@@ -136,4 +136,41 @@ struct SharedDatabaseTests {
         let delivered = try await second.list("/control/notifications")
         #expect(delivered.allSatisfy { $0["delivery"] as? String == "delivered" }, "\(delivered.map { $0["delivery"] ?? "?" })")
     }
+
+    @Test("A device long-polling one server hears at once of a purchase taken by the other (LISTEN/NOTIFY)")
+    func changesReachDevicesOfTheOtherServer() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        defer { try? PostgresTestDatabase.dropSchema(of: configuration) }
+        let database = PostgresTestDatabase.url(of: configuration)
+        let dataDirectory = temporaryDataDirectory()
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let receiver = "http://127.0.0.1:9/unused"
+        let seller = try await startServer(database: database, dataDirectory: dataDirectory, receiver: receiver)
+        defer { seller.process.terminate() }
+        let watched = try await startServer(database: database, dataDirectory: dataDirectory, receiver: receiver)
+        defer { watched.process.terminate() }
+
+        func poll(after position: (epoch: String, sequence: Int)?, wait: Int) async throws -> (epoch: String, sequence: Int, changes: Int) {
+            var path = "/device/changes?wait=\(wait)"
+            if let position { path += "&epoch=\(position.epoch)&after=\(position.sequence)" }
+            let (data, _) = try await URLSession.shared.data(from: try #require(URL(string: watched.baseURL + path)))
+            let batch = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
+            return (
+                try #require(batch["epoch"] as? String), try #require(batch["sequence"] as? Int),
+                (batch["changes"] as? [Any])?.count ?? 0
+            )
+        }
+        // The first poll starts the watched server following the store; the second takes the signal that it listens.
+        var position = try await poll(after: nil, wait: 0)
+        position = try await poll(after: (position.epoch, position.sequence), wait: 5)
+
+        let waiting = Task { try await poll(after: (position.epoch, position.sequence), wait: 30) }
+        let (bought, _) = try await seller.post(
+            "/control/purchases", #"{"productId": "com.example.demo.premium", "account": "watched", "bundleId": "\#(Self.bundleID)"}"#
+        )
+        #expect(bought == 200)
+        let heard = try await waiting.value
+        #expect(heard.changes > 0, "the long poll ended with the purchase, not empty at the end of its 30-second wait")
+    }
 }

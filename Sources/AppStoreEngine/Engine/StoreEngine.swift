@@ -31,6 +31,8 @@ public actor StoreEngine: ScheduledEventSource {
     private var outboxSubscribers: [UUID: AsyncStream<Void>.Continuation] = [:]
     /// The task that wakes the store at the next subscription event, on a clock that runs by itself.
     private var scheduledWake: (date: Date, task: Task<Void, Never>)?
+    /// Follows other handles' commits to this tenant, while anyone listens (a ``ChangeSignalingStorage`` only).
+    private var changeFollower: Task<Void, Never>?
 
     /// Creates an engine for a tenant of `storage`, signing with `signer`.
     public init(
@@ -81,12 +83,36 @@ public actor StoreEngine: ScheduledEventSource {
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeSubscriber(id) }
         }
+        followChangesElsewhere()
         return stream
     }
 
     private func removeSubscriber(_ id: UUID) {
         subscribers[id] = nil
         outboxSubscribers[id] = nil
+        if subscribers.isEmpty, outboxSubscribers.isEmpty {
+            changeFollower?.cancel()
+            changeFollower = nil
+        }
+    }
+
+    /// While anyone listens, turns the storage's signals of other handles' commits into ``StoreEvent/changedElsewhere``,
+    /// work for the notification senders, and a look at the next due renewal.
+    private func followChangesElsewhere() {
+        guard changeFollower == nil, let signaling = storage as? any ChangeSignalingStorage else { return }
+        let signals = signaling.changesByOthers(tenant: tenantID)
+        changeFollower = Task { [weak self] in
+            for await _ in signals {
+                await self?.changedElsewhere()
+            }
+        }
+    }
+
+    private func changedElsewhere() async {
+        publish(.changedElsewhere)
+        announceOutboxWork()
+        // A read schedules the wake for the next due renewal, which another server may have brought forward.
+        _ = try? await read { _ in }
     }
 
     /// A signal each time an operation adds notifications to the outbox, for whatever sends them to app servers.
@@ -99,6 +125,7 @@ public actor StoreEngine: ScheduledEventSource {
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeSubscriber(id) }
         }
+        followChangesElsewhere()
         return stream
     }
 

@@ -25,4 +25,7 @@ public enum StoreEvent: Sendable, Hashable {
     case clockMoved(Date)
     /// The store's settings (test switches, storefront, time rate) changed.
     case settingsChanged
+    /// Another process or server sharing the storage committed changes to this store (see
+    /// ``ChangeSignalingStorage``); what changed is not known, so listeners read what they show again.
+    case changedElsewhere
 }

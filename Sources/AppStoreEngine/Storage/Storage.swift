@@ -138,6 +138,17 @@ public protocol Storage: Sendable {
     ) async throws -> Result
 }
 
+/// A storage that tells when other handles on the same data — other processes, other servers — committed changes
+/// to a tenant, so that what a store announces to its devices, senders and pages follows them at once.
+///
+/// Storages without it (SQLite) leave the store to look again from time to time.
+public protocol ChangeSignalingStorage: Storage {
+    /// A signal after each transaction that another handle committed to `tenant` with changes in it, one when the
+    /// stream starts being heard (commits before that are not signalled), and one after the signals were interrupted
+    /// (some may have been missed). Signals of one moment may be merged into one.
+    func changesByOthers(tenant: String) -> AsyncStream<Void>
+}
+
 extension StorageTransaction {
     /// Writes several changes in order.
     public func write(_ changes: [StorageChange]) throws {
