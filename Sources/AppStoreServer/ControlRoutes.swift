@@ -202,7 +202,7 @@ struct ControlRoutes {
                 let record = try await engine.purchase(PurchaseRequest(
                     productID: body.productId, accountID: body.account ?? StoreDefaults.accountID,
                     bundleID: body.bundleId ?? StoreDefaults.bundleID, quantity: body.quantity ?? 1,
-                    offer: body.offerCode.map(OfferRedemption.code)
+                    offer: body.offerCode.map(OfferRedemption.code), idempotencyKey: request.idempotencyKey
                 ))
                 return try await transactionOutput(record)
             }
@@ -341,7 +341,11 @@ struct ControlRoutes {
         } catch let error as ControlError {
             return try json(["error": error.message], status: .badRequest)
         } catch let error as StoreError {
-            let status: HTTPResponse.Status = [.unknownTransaction, .unknownProduct, .unknownNotification].contains(error) ? .notFound : .badRequest
+            let status: HTTPResponse.Status = switch error {
+            case .unknownTransaction, .unknownProduct, .unknownNotification: .notFound
+            case .idempotencyKeyReused: .unprocessableContent
+            default: .badRequest
+            }
             return try json(["error": error.message], status: status)
         }
     }

@@ -26,7 +26,11 @@ struct DeviceRoutes {
             try await answer { try await engine.account(try request.required("id")) }
         }
         router.post(RouterPath(DeviceProtocol.Route.purchases)) { request, context in
-            try await answer { try await engine.purchase(try await request.body(PurchaseRequest.self, context: context)) }
+            try await answer {
+                var purchase = try await request.body(PurchaseRequest.self, context: context)
+                purchase.idempotencyKey = request.idempotencyKey ?? purchase.idempotencyKey
+                return try await engine.purchase(purchase)
+            }
         }
         router.post(RouterPath(DeviceProtocol.Route.finish)) { request, context in
             try await answer {
@@ -146,6 +150,7 @@ struct DeviceRoutes {
             let status: HTTPResponse.Status = switch error {
             case .unknownProduct, .unknownTransaction: .notFound
             case .storageFailure, .signingFailure: .internalServerError
+            case .idempotencyKeyReused: .unprocessableContent
             default: .conflict
             }
             return try json(DeviceErrorBody(error: error.identifier, message: error.message), status: status)

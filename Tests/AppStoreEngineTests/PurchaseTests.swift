@@ -134,4 +134,35 @@ struct PurchaseTests {
         let resolved = try await store.resolveIssue(transactionID: interrupted.id)
         #expect(resolved.state == .purchased)
     }
+
+    @Test("A purchase repeating an idempotency key returns the first purchase instead of buying again; another product under it is refused")
+    func idempotencyKeys() async throws {
+        let (store, _) = try makeStore()
+        let request = PurchaseRequest(productID: "coins", bundleID: app, quantity: 2, idempotencyKey: "order-17")
+        let first = try await store.purchase(request)
+        let events = await store.events()
+        let retried = try await store.purchase(request)
+        #expect(retried == first)
+        #expect(retried.idempotencyKey == "order-17")
+        // The key belongs to the account in the app: another account's order-17 is its own purchase.
+        var elsewhere = request
+        elsewhere.accountID = "someone-else"
+        #expect(try await store.purchase(elsewhere).id != first.id)
+        let another = try await store.purchase(PurchaseRequest(productID: "coins", bundleID: app, quantity: 2, idempotencyKey: "order-18"))
+        #expect(another.id != first.id)
+        #expect(try await store.transactions().count == 3)
+        #expect(try await store.notifications().count == 3, "the repeat wrote no notification")
+
+        await #expect(throws: StoreError.idempotencyKeyReused) {
+            try await store.purchase(PurchaseRequest(productID: "premium", bundleID: app, idempotencyKey: "order-17"))
+        }
+        // The repeat announced nothing; the purchases for someone else and order-18 did.
+        var announced = events.makeAsyncIterator()
+        var firstUpdate: TransactionRecord?
+        while firstUpdate == nil, let event = await announced.next() {
+            if case .transactionUpdated(let record) = event { firstUpdate = record }
+        }
+        #expect(firstUpdate?.accountID == "someone-else")
+    }
 }
+

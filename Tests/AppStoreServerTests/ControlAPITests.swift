@@ -67,6 +67,31 @@ struct ControlAPITests {
         }
     }
 
+    @Test("POST /control/purchases with an Idempotency-Key answers a retry with the same purchase; the key on another product is 422")
+    func idempotentPurchases() async throws {
+        let server = makeServer()
+        try await server.makeApplication().test(.router) { client in
+            func buy(_ body: String, key: String) async throws -> (HTTPResponse.Status, [String: Any]?) {
+                try await client.execute(
+                    uri: "/control/purchases", method: .post, headers: [.contentType: "application/json", HTTPField.Name("Idempotency-Key")!: key],
+                    body: ByteBuffer(string: body)
+                ) { response in
+                    (response.status, try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+                }
+            }
+            let premium = #"{"productId": "premium", "account": "alice", "bundleId": "com.example.demo"}"#
+            let (status, first) = try await buy(premium, key: "checkout-1")
+            let (retryStatus, retried) = try await buy(premium, key: "checkout-1")
+            #expect(status == .ok && retryStatus == .ok)
+            #expect(first?["transactionId"] as? String == retried?["transactionId"] as? String)
+            #expect(try await server.engine.transactions().count == 1, "the retry bought nothing")
+
+            let (refused, message) = try await buy(#"{"productId": "shared", "account": "alice", "bundleId": "com.example.demo"}"#, key: "checkout-1")
+            #expect(refused == .unprocessableContent)
+            #expect((message?["error"] as? String)?.contains("Send a new key") == true)
+        }
+    }
+
     @Test("Requests the store refuses answer 400 or 404 with a message saying what to send")
     func refusals() async throws {
         try await makeServer().makeApplication().test(.router) { client in

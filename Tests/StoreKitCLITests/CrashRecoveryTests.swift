@@ -50,7 +50,7 @@ struct CrashRecoveryTests {
         let dataDirectory = temporaryDataDirectory()
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        var arguments = ["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0", "--notification-timeout", "1"]
+        var arguments = ["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0", "--notification-timeout", "5"]
         var postgres: PostgresStorage.Configuration?
         if kind == .postgres {
             let configuration = try PostgresTestDatabase.freshConfiguration()
@@ -149,6 +149,10 @@ struct CrashRecoveryTests {
                 (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["notificationUUID"] as? String
             })
         }
-        #expect(received.isSuperset(of: expected), "\(expected.subtracting(received).count) of \(expected.count) notifications never arrived")
+        let missing = expected.subtracting(received)
+        let undelivered = missing.isEmpty ? [] : try await restarted.list("/control/notifications").filter {
+            missing.contains($0["notificationUUID"] as? String ?? "")
+        }
+        #expect(missing.isEmpty, "\(missing.count) of \(expected.count) notifications never arrived: \(undelivered)")
     }
 }

@@ -21,12 +21,16 @@ public struct PurchaseRequest: Sendable, Hashable, Codable {
     /// The offer the customer claims, for an auto-renewable subscription; without one, an eligible customer gets
     /// the product's introductory offer.
     public var offer: OfferRedemption?
+    /// A key the client chose for this purchase (HTTP `Idempotency-Key`): a request that repeats a key the account
+    /// already bought with in the app returns that purchase instead of buying again, so a client may retry a
+    /// request whose answer it never got.
+    public var idempotencyKey: String?
 
     /// Creates a request.
     public init(
         productID: String, accountID: String = StoreDefaults.accountID, bundleID: String, quantity: Int = 1,
         deviceID: UUID? = nil, applicationUsername: String? = nil, appAccountToken: UUID? = nil,
-        simulatesAskToBuy: Bool = false, offer: OfferRedemption? = nil
+        simulatesAskToBuy: Bool = false, offer: OfferRedemption? = nil, idempotencyKey: String? = nil
     ) {
         self.productID = productID
         self.accountID = accountID
@@ -37,6 +41,7 @@ public struct PurchaseRequest: Sendable, Hashable, Codable {
         self.appAccountToken = appAccountToken
         self.simulatesAskToBuy = simulatesAskToBuy
         self.offer = offer
+        self.idempotencyKey = idempotencyKey
     }
 
     /// The most items one purchase may ask for, as on the App Store.

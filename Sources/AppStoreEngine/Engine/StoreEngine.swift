@@ -181,8 +181,11 @@ public actor StoreEngine: ScheduledEventSource {
         guard request.quantity == 1 || product.type == .consumable else {
             throw StoreError.invalidQuantity("Quantity \(request.quantity) is not allowed for \(product.id): only consumables can be bought more than one at a time. Buy 1.")
         }
-        let records = try await perform { try $0.purchase(request, of: product) }
-        for record in records { publish(.transactionUpdated(record)) }
+        let (records, isRepeat) = try await perform { operation in
+            if let earlier = try operation.purchase(repeatedBy: request) { return ([earlier], true) }
+            return (try operation.purchase(request, of: product), false)
+        }
+        if !isRepeat { for record in records { publish(.transactionUpdated(record)) } }
         return records[0]
     }
 

@@ -22,6 +22,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidOfferPrice
         case ineligibleForOffer
         case storeUnreachable
+        case idempotencyKeyReused
     }
 
     private let code: Code
@@ -73,6 +74,9 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A store behind a network connection (`storekit serve`) did not answer, or answered something that is not
     /// the device protocol. Nothing is known to have changed; the device tries again at its next look.
     public static let storeUnreachable = StoreError(.storeUnreachable, "The store could not be reached.")
+    /// A purchase request repeats an idempotency key the account used for another purchase (another product or
+    /// quantity). A key names one purchase; send a new key for a new one.
+    public static let idempotencyKeyReused = StoreError(.idempotencyKeyReused, "The idempotency key was used for another purchase.")
 
     /// The kind of error as a stable name (`unknownProduct`): what the device protocol sends, with the ``message``,
     /// so a remote store's errors compare equal to the static members here.
@@ -103,6 +107,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     package static func invalidOfferPrice(_ message: String) -> StoreError { StoreError(.invalidOfferPrice, message) }
     package static func ineligibleForOffer(_ message: String) -> StoreError { StoreError(.ineligibleForOffer, message) }
     package static func storeUnreachable(_ message: String) -> StoreError { StoreError(.storeUnreachable, message) }
+    package static func idempotencyKeyReused(_ message: String) -> StoreError { StoreError(.idempotencyKeyReused, message) }
 
     /// The message.
     public var description: String { message }

@@ -37,6 +37,22 @@ struct StoreOperation {
     // MARK: Purchases
 
     /// Records a purchase of `product`, and the family shares it creates. See ``StoreEngine/purchase(_:)``.
+    /// The purchase an earlier request with the same idempotency key made for the account in the app, if any.
+    ///
+    /// - Throws: ``StoreError/idempotencyKeyReused`` when that purchase was of another product or quantity.
+    func purchase(repeatedBy request: PurchaseRequest) throws -> TransactionRecord? {
+        guard let key = request.idempotencyKey else { return nil }
+        let earlier = try storage.transactions(matching: TransactionQuery(accountID: request.accountID, bundleID: request.bundleID))
+            .last { $0.idempotencyKey == key && $0.origin != .renewal }
+        guard let earlier else { return nil }
+        guard earlier.productID == request.productID, earlier.quantity == request.quantity else {
+            throw StoreError.idempotencyKeyReused(
+                "Idempotency key \"\(key)\" already bought \(earlier.quantity) × \(earlier.productID) (transaction \(earlier.id)) for \(request.accountID); this request asks for \(request.quantity) × \(request.productID). Send a new key for a new purchase."
+            )
+        }
+        return earlier
+    }
+
     func purchase(_ request: PurchaseRequest, of product: CatalogProduct) throws -> [TransactionRecord] {
         let account = try self.account(request.accountID)
         guard let storefront = Storefront.named(account.storefront) else { throw Self.unknownStorefront(account.storefront) }
@@ -48,6 +64,7 @@ struct StoreOperation {
             origin: .purchase, state: .purchased, deviceID: request.deviceID,
             applicationUsername: request.applicationUsername, appAccountToken: request.appAccountToken
         )
+        record.idempotencyKey = request.idempotencyKey
         if let subscription = product.subscription {
             record.subscriptionGroupID = subscription.groupID
             record.expiresDate = settings.timeRate.endOfPeriod(subscription.period, startingAt: now)

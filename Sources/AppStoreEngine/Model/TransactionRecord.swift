@@ -92,6 +92,9 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     public var restoredTransactionID: UInt64?
     /// For a restore: when the transaction it replays happened.
     public var restoredPurchaseDate: Date?
+    /// The idempotency key of the request that made this purchase, if the client gave one: a request repeating it
+    /// returns this transaction instead of buying again.
+    public var idempotencyKey: String?
 
     /// Creates a record.
     public init(
