@@ -32,7 +32,8 @@ public final class StoreMetrics: Sendable {
     /// The stores followed, by tenant: the task that counts their events, and the engine, for the outbox depth.
     private let followed = Mutex<[String: (engine: StoreEngine, task: Task<Void, Never>)]>([:])
 
-    /// The most pending notifications counted for ``outboxDepth`` in one store; a deeper outbox reads as this many.
+    /// The most pending notifications `openstorekit_notification_outbox_depth` counts in one store; a deeper outbox
+    /// reads as this many.
     public static let outboxDepthLimit = 10_000
 
     /// Creates metrics kept in `registry`.
