@@ -1,6 +1,6 @@
 import AppStoreEngine
 import AppStoreFormats
-import AppStoreServer
+@testable import AppStoreServer
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -114,6 +114,18 @@ struct MetricsTests {
         #expect(text.contains(#"openstorekit_http_requests_total{group="server_api",method="GET",status="401"} 1"#))
         #expect(text.contains(#"openstorekit_http_requests_total{group="other",method="GET",status="404"} 1"#))
         #expect(!text.contains("2000000000000001"))
+    }
+
+    @Test(
+        "A tenant's path counts as the route it reaches, and App Store Server API paths split retention messaging off",
+        arguments: [
+            ("/", "transaction_manager"), ("/t/checkout-42/control/purchases", "control"), ("/t/checkout-42", "transaction_manager"),
+            ("/inApps/v1/messaging/message/upload/1", "retention_messaging"), ("/inApps/v2/history/1", "server_api"),
+            ("/sandbox/verifyReceipt", "verify_receipt"), ("/t/a/device/changes", "device"), ("/v1/products", "products"),
+        ]
+    )
+    func routeGroupOfPath(path: String, group: String) {
+        #expect(MetricsMiddleware.group(ofPath: path) == group)
     }
 
     @Test("A server without metrics has no /metrics")
