@@ -24,6 +24,20 @@ public enum EnvironmentVariables {
     public static let deviceID = "OPENSTOREKIT_DEVICE_ID"
     /// A folder of hosted content packages, one `<product ID>/` folder each.
     public static let hostedContent = "OPENSTOREKIT_HOSTED_CONTENT"
+    /// `storekit serve`'s address to listen on (`--host`).
+    public static let host = "OPENSTOREKIT_HOST"
+    /// `storekit serve`'s port (`--port`); 0 picks a free one.
+    public static let port = "OPENSTOREKIT_PORT"
+    /// `storekit serve`'s log level (`--log-level`): trace, debug, info, notice, warning, error or critical.
+    public static let logLevel = "OPENSTOREKIT_LOG_LEVEL"
+    /// Where `storekit serve` sends App Store Server Notifications (`--notification-url`): URLs for every app or
+    /// `BUNDLE_ID=URL`, separated by spaces or commas.
+    public static let notificationURL = "OPENSTOREKIT_NOTIFICATION_URL"
+    /// How many seconds `storekit serve` waits for an app server's answer to a notification (`--notification-timeout`).
+    public static let notificationTimeout = "OPENSTOREKIT_NOTIFICATION_TIMEOUT"
+    /// The apps' `verifyReceipt` shared secrets for `storekit serve` (`--shared-secret`): `BUNDLE_ID=SECRET`, separated
+    /// by spaces or commas.
+    public static let sharedSecret = "OPENSTOREKIT_SHARED_SECRET"
     /// The XDG base directory the default data directory lives under on Linux.
     public static let xdgDataHome = "XDG_DATA_HOME"
 
@@ -31,5 +45,12 @@ public enum EnvironmentVariables {
     public static func value(_ name: String, in environment: [String: String]) -> String? {
         guard let value = environment[name], !value.isEmpty else { return nil }
         return value
+    }
+
+    /// The items of a list variable, separated by spaces, newlines or commas; `nil` when it is unset or empty.
+    public static func list(_ name: String, in environment: [String: String]) -> [String]? {
+        guard let value = value(name, in: environment) else { return nil }
+        let items = value.split { $0 == "," || $0.isWhitespace }.map(String.init)
+        return items.isEmpty ? nil : items
     }
 }

@@ -49,6 +49,7 @@ public actor NotificationSender: ScheduledEventSource {
     private let session: URLSession
     private let timeout: TimeInterval
     private let logger: Logger
+    private let metrics: StoreMetrics?
     /// This sender, as its claims on the outbox name it.
     public nonisolated let id = UUID()
     /// The wall clock the claims' lapse is measured on.
@@ -68,12 +69,14 @@ public actor NotificationSender: ScheduledEventSource {
     ///     it holds some, they replace `destinations`: what a backend test set outlives a restart of the server.
     ///   - timeout: How long to wait for an app server's answer before the attempt counts as `TIMED_OUT`.
     ///   - claimClock: The wall clock on which claims on the outbox lapse; the system's unless a test drives it.
+    ///   - metrics: Where each attempt is counted, by result; `nil` counts nothing.
     ///   - logger: Where each attempt is logged.
     public init(
         engine: StoreEngine, destinations: NotificationDestinations, destinationsFile: URL? = nil, timeout: TimeInterval = 10,
-        claimClock: any StoreClock = SystemClock(), logger: Logger = Logger(label: "storekit.notifications")
+        claimClock: any StoreClock = SystemClock(), metrics: StoreMetrics? = nil, logger: Logger = Logger(label: "storekit.notifications")
     ) {
         self.engine = engine
+        self.metrics = metrics
         self.claimClock = claimClock
         self.destinationsFile = destinationsFile
         if let destinationsFile, let data = try? Data(contentsOf: destinationsFile),
@@ -252,6 +255,7 @@ public actor NotificationSender: ScheduledEventSource {
             return await post(try await engine.signedNotification(notification), to: url, at: date)
         } catch {
             logger.error("notification \(notification.id) could not be signed: \(error.message)")
+            metrics?.recordNotificationAttempt(result: "OTHER", tenant: engine.tenantID)
             return NotificationDelivery.Attempt(date: date, result: "OTHER")
         }
     }
@@ -263,6 +267,13 @@ public actor NotificationSender: ScheduledEventSource {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = try? JSONSerialization.data(withJSONObject: ["signedPayload": payload])
+        let outcome = await perform(request, at: date)
+        metrics?.recordNotificationAttempt(result: outcome.result, tenant: engine.tenantID)
+        return outcome
+    }
+
+    /// Makes one request: the outcome as Apple's `sendAttemptResult` names it, and what the app's server answered.
+    private func perform(_ request: URLRequest, at date: Date) async -> NotificationDelivery.Attempt {
         func failure(_ result: String) -> NotificationDelivery.Attempt { NotificationDelivery.Attempt(date: date, result: result) }
         do {
             let (body, response) = try await session.data(for: request)

@@ -1,5 +1,6 @@
 public import AppStoreEngine
 public import Foundation
+import HTTPTypes
 public import Hummingbird
 public import Logging
 import NIOCore
@@ -32,6 +33,10 @@ public struct StoreServer: Sendable {
     /// The keys of this store alone, accepted besides ``apiKeys`` (the server's, valid for every tenant): a tenant's
     /// own keys, made with `POST /t/{tenant}/control/keys`.
     public var ownAPIKeys: ServerAPIKeyRing?
+    /// Where the server counts requests, and what `GET /metrics` renders in Prometheus' text format; `nil` counts
+    /// nothing and has no `/metrics`. The stores' purchases, renewals and refunds are counted for the stores it
+    /// follows (``StoreMetrics/follow(_:)``), their notification attempts by senders made with it.
+    public var metrics: StoreMetrics?
     /// Where this store's routes start, for the links of the transaction manager's page: `/`, or `/t/{tenant}/` for
     /// a tenant's routes.
     var basePath = "/"
@@ -72,6 +77,16 @@ public struct StoreServer: Sendable {
         let router = Router()
         if serverWide {
             router.add(middleware: RequestLogMiddleware())
+            if let metrics {
+                router.add(middleware: MetricsMiddleware(metrics: metrics))
+                router.get("metrics") { _, _ -> Response in
+                    await metrics.refreshOutboxDepth()
+                    return Response(
+                        status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: metrics.exposition()))
+                    )
+                }
+            }
             if let tenants {
                 router.add(middleware: TenantRoutingMiddleware(tenants: tenants, server: self))
                 TenantControlRoutes(tenants: tenants).add(to: router)

@@ -2,9 +2,11 @@ import AppStoreEngine
 import AppStoreHosting
 import AppStoreServer
 import ArgumentParser
+import CoreMetrics
 import Foundation
 import Hummingbird
 import Logging
+import Prometheus
 
 /// `storekit serve`: runs the store as an HTTP server.
 struct ServeCommand: AsyncParsableCommand {
@@ -48,50 +50,161 @@ struct ServeCommand: AsyncParsableCommand {
         them, and `storekit notifications redeliver UUID` sends a notification again. Give one URL for every app, or \
         BUNDLE_ID=URL for one app (repeatable).
 
+        GET /metrics answers in Prometheus' text format: requests by route group, method and status and their \
+        duration, purchases, renewals and refunds, notification attempts and failures by result, and the outbox's \
+        depth (openstorekit_* metrics, by tenant).
+
+        Every option can be set by the environment variable its help names after "env:" instead; an option given \
+        on the command line wins over its variable. Variables that take several values (notification URLs, shared \
+        secrets) separate them with spaces or commas.
+
         Example:
           storekit serve --config Examples/Demo.storekit
+          OPENSTOREKIT_CONFIG=Examples/Demo.storekit OPENSTOREKIT_PORT=9090 storekit serve
           storekit serve --config Examples/Demo.storekit --port 0 --data-dir /tmp/store
           storekit serve --config Examples/Demo.storekit --shared-secret com.example.demo=0123456789abcdef
           storekit serve --config Examples/Demo.storekit --notification-url http://127.0.0.1:9000/apple/notifications
         """
     )
 
-    @Option(help: ArgumentHelp("The .storekit file that lists the products.", valueName: "file"))
-    var config: String
+    @Option(help: ArgumentHelp(
+        "The .storekit file that lists the products. (env: \(EnvironmentVariables.configuration))", valueName: "file"
+    ))
+    var config: String?
 
     @OptionGroup var location: StoreLocationOptions
 
-    @Option(help: "The address to listen on. Use 0.0.0.0 only if other machines must reach the store.")
-    var host = "127.0.0.1"
+    @Option(help: ArgumentHelp(
+        "The address to listen on; 127.0.0.1 unless given. Use 0.0.0.0 only if other machines must reach the store. (env: \(EnvironmentVariables.host))",
+        valueName: "host"
+    ))
+    var host: String?
 
-    @Option(help: "The port to listen on; 0 picks a free port and prints it.")
-    var port = 8080
+    @Option(help: ArgumentHelp(
+        "The port to listen on; 8080 unless given, 0 picks a free port and prints it. (env: \(EnvironmentVariables.port))",
+        valueName: "port"
+    ))
+    var port: Int?
 
-    @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
-    var logLevel: String = "info"
+    @Option(help: ArgumentHelp(
+        "Log level: trace, debug, info, notice, warning, error or critical; info unless given. (env: \(EnvironmentVariables.logLevel))",
+        valueName: "level"
+    ))
+    var logLevel: String?
 
     @Option(
         name: .customLong("notification-url"),
-        help: ArgumentHelp("Where to send App Store Server Notifications: URL for every app, or BUNDLE_ID=URL (repeatable).", valueName: "url")
+        help: ArgumentHelp(
+            "Where to send App Store Server Notifications: URL for every app, or BUNDLE_ID=URL (repeatable; the variable takes several, separated by spaces or commas). (env: \(EnvironmentVariables.notificationURL))",
+            valueName: "url"
+        )
     )
     var notificationURLs: [String] = []
 
-    /// The destinations the --notification-url options name.
-    func destinations() throws -> NotificationDestinations {
+    @Option(
+        name: .customLong("notification-timeout"),
+        help: ArgumentHelp(
+            "Seconds to wait for an app server's answer before an attempt counts as TIMED_OUT; 10 unless given. Servers sharing a database also take over a stopped server's notifications after twice this and ten seconds. (env: \(EnvironmentVariables.notificationTimeout))",
+            valueName: "seconds"
+        )
+    )
+    var notificationTimeout: Double?
+
+    @Option(
+        name: .customLong("shared-secret"),
+        help: ArgumentHelp(
+            "An app's verifyReceipt shared secret, as BUNDLE_ID=SECRET; repeat for several apps (the variable takes several, separated by spaces or commas). (env: \(EnvironmentVariables.sharedSecret))",
+            valueName: "bundle=secret"
+        )
+    )
+    var sharedSecretOptions: [String] = []
+
+    /// The settings of `storekit serve`: each option's value, else its environment variable's, else its default.
+    struct Settings {
+        var config: String
+        var host = "127.0.0.1"
+        var port = 8080
+        var logLevel = Logger.Level.info
         var destinations = NotificationDestinations()
-        for option in notificationURLs {
+        var notificationTimeout: Double = 10
+        var sharedSecrets: [String: String] = [:]
+    }
+
+    /// Resolves the settings: a flag wins over its variable. Errors name the flag or the variable whose value is wrong.
+    func settings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Settings {
+        typealias Variables = EnvironmentVariables
+        func variable(_ name: String) -> String? { Variables.value(name, in: environment) }
+        guard let config = config ?? variable(Variables.configuration) else {
+            throw ValidationError("No .storekit file: give --config FILE or set \(Variables.configuration)=FILE.")
+        }
+        var settings = Settings(config: config)
+        if let host {
+            settings.host = host
+        } else if let value = variable(Variables.host) {
+            settings.host = value
+        }
+        if let port {
+            guard (0...65_535).contains(port) else {
+                throw ValidationError("--port \(port) is not a port number. Use 0 to 65535, e.g. 8080, or 0 for a free port.")
+            }
+            settings.port = port
+        } else if let value = variable(Variables.port) {
+            guard let port = Int(value), (0...65_535).contains(port) else {
+                throw ValidationError("\(Variables.port)=\"\(value)\" is not a port number. Set it to 0 to 65535, e.g. 8080, or 0 for a free port.")
+            }
+            settings.port = port
+        }
+        if let logLevel {
+            guard let level = Logger.Level(rawValue: logLevel) else {
+                throw ValidationError("Unknown log level \"\(logLevel)\". Use trace, debug, info, notice, warning, error or critical.")
+            }
+            settings.logLevel = level
+        } else if let value = variable(Variables.logLevel) {
+            guard let level = Logger.Level(rawValue: value.lowercased()) else {
+                throw ValidationError("\(Variables.logLevel)=\"\(value)\" is not a log level. Set it to trace, debug, info, notice, warning, error or critical.")
+            }
+            settings.logLevel = level
+        }
+        if let notificationTimeout {
+            guard notificationTimeout > 0, notificationTimeout.isFinite else {
+                throw ValidationError("--notification-timeout \(notificationTimeout) is not a number of seconds above 0, e.g. 10 or 2.5.")
+            }
+            settings.notificationTimeout = notificationTimeout
+        } else if let value = variable(Variables.notificationTimeout) {
+            guard let seconds = Double(value), seconds > 0, seconds.isFinite else {
+                throw ValidationError("\(Variables.notificationTimeout)=\"\(value)\" is not a number of seconds above 0. Set it to e.g. 10 or 2.5.")
+            }
+            settings.notificationTimeout = seconds
+        }
+        if !notificationURLs.isEmpty {
+            settings.destinations = try Self.destinations(notificationURLs, source: "--notification-url")
+        } else if let values = Variables.list(Variables.notificationURL, in: environment) {
+            settings.destinations = try Self.destinations(values, source: Variables.notificationURL)
+        }
+        if !sharedSecretOptions.isEmpty {
+            settings.sharedSecrets = try Self.sharedSecrets(sharedSecretOptions, source: "--shared-secret")
+        } else if let values = Variables.list(Variables.sharedSecret, in: environment) {
+            settings.sharedSecrets = try Self.sharedSecrets(values, source: Variables.sharedSecret)
+        }
+        return settings
+    }
+
+    /// The destinations notification URLs name; `source` is the option or variable they came from, for errors.
+    static func destinations(_ values: [String], source: String) throws -> NotificationDestinations {
+        var destinations = NotificationDestinations()
+        for option in values {
             let (bundleID, text): (String?, String) = if let equals = option.firstIndex(of: "="), !option[..<equals].contains("/") {
                 (String(option[..<equals]), String(option[option.index(after: equals)...]))
             } else {
                 (nil, option)
             }
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-                throw ValidationError("--notification-url \"\(option)\": \"\(text)\" is not an http or https URL. Write it like http://127.0.0.1:9000/notifications or com.example.app=https://example.com/apple.")
+                throw ValidationError("\(source) \"\(option)\": \"\(text)\" is not an http or https URL. Write it like http://127.0.0.1:9000/notifications or com.example.app=https://example.com/apple.")
             }
             if let bundleID {
                 destinations.urlsByBundleID[bundleID] = url
             } else if destinations.defaultURL != nil {
-                throw ValidationError("--notification-url is given twice for every app. Give one URL for every app, and BUNDLE_ID=URL for others.")
+                throw ValidationError("\(source) gives a URL for every app twice. Give one URL for every app, and BUNDLE_ID=URL for others.")
             } else {
                 destinations.defaultURL = url
             }
@@ -99,27 +212,12 @@ struct ServeCommand: AsyncParsableCommand {
         return destinations
     }
 
-    @Option(
-        name: .customLong("notification-timeout"),
-        help: ArgumentHelp(
-            "Seconds to wait for an app server's answer before an attempt counts as TIMED_OUT. Servers sharing a database also take over a stopped server's notifications after twice this and ten seconds.",
-            valueName: "seconds"
-        )
-    )
-    var notificationTimeout: Double = 10
-
-    @Option(
-        name: .customLong("shared-secret"),
-        help: ArgumentHelp("An app's verifyReceipt shared secret, as BUNDLE_ID=SECRET; repeat for several apps.", valueName: "bundle=secret")
-    )
-    var sharedSecretOptions: [String] = []
-
-    /// The shared secrets the --shared-secret options name, by bundle identifier.
-    func sharedSecrets() throws -> [String: String] {
+    /// The shared secrets `BUNDLE_ID=SECRET` values name, by bundle identifier; `source` is where they came from.
+    static func sharedSecrets(_ values: [String], source: String) throws -> [String: String] {
         var secrets: [String: String] = [:]
-        for option in sharedSecretOptions {
+        for option in values {
             guard let equals = option.firstIndex(of: "="), equals != option.startIndex, option.index(after: equals) != option.endIndex else {
-                throw ValidationError("--shared-secret \"\(option)\" is not BUNDLE_ID=SECRET, e.g. com.example.demo=0123456789abcdef.")
+                throw ValidationError("\(source) \"\(option)\" is not BUNDLE_ID=SECRET, e.g. com.example.demo=0123456789abcdef.")
             }
             secrets[String(option[..<equals])] = String(option[option.index(after: equals)...])
         }
@@ -127,34 +225,31 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        guard notificationTimeout > 0, notificationTimeout.isFinite else {
-            throw ValidationError("--notification-timeout \(notificationTimeout) is not a number of seconds above 0, e.g. 10 or 2.5.")
-        }
-        _ = try destinations()
-        _ = try sharedSecrets()
+        _ = try settings()
     }
 
     func run() async throws {
-        guard let level = Logger.Level(rawValue: logLevel) else {
-            throw ValidationError("Unknown log level \"\(logLevel)\". Use trace, debug, info, notice, warning, error or critical.")
-        }
+        let settings = try settings()
+        let host = settings.host, config = settings.config, destinations = settings.destinations
         if !["127.0.0.1", "::1", "localhost"].contains(host) {
             FileHandle.standardError.write(Data("warning: listening on \(host), so other machines can reach this store and change its purchases; it has no authentication but the App Store Server API's. Use the default 127.0.0.1 unless they must.\n".utf8))
         }
         let configuration = try loadConfiguration(config)
         let engine = try location.openStore(configuration: configuration)
         var logger = Logger(label: "storekit")
-        logger.logLevel = level
+        logger.logLevel = settings.logLevel
+        let metrics = StoreMetrics(registry: Self.metricsRegistry)
+        await metrics.follow(engine)
         let apiKeys = try keyRing(location)
-        let destinations = try destinations()
         let sender = NotificationSender(
             engine: engine, destinations: destinations, destinationsFile: location.directory.notificationURLsURL(tenant: engine.tenantID),
-            timeout: notificationTimeout, logger: logger
+            timeout: settings.notificationTimeout, metrics: metrics, logger: logger
         )
-        var server = StoreServer(engine: engine, host: host, port: port, apiKeys: apiKeys, notificationSender: sender, logger: logger)
-        server.sharedSecrets = try sharedSecrets()
+        var server = StoreServer(engine: engine, host: host, port: settings.port, apiKeys: apiKeys, notificationSender: sender, logger: logger)
+        server.sharedSecrets = settings.sharedSecrets
+        server.metrics = metrics
         if await sender.destinations != NotificationDestinations() { await sender.start() }
-        let directory = location.directory, notificationTimeout = notificationTimeout
+        let directory = location.directory, notificationTimeout = settings.notificationTimeout
         server.tenants = TenantDirectory(catalogFolder: directory.tenantCatalogsURL, serverTenant: engine.tenantID) { [logger] name, catalog throws(StoreError) in
             if name == engine.tenantID {
                 // Opened again after a reset, which stopped its sender: sending resumes where URLs are set.
@@ -164,15 +259,15 @@ struct ServeCommand: AsyncParsableCommand {
             let tenantEngine = try StoreFactory.open(StoreSpecification(
                 location: .dataDirectory(directory), configuration: catalog ?? configuration, tenant: name, databaseURL: location.database
             ))
+            await metrics.follow(tenantEngine)
             let tenantSender = NotificationSender(
                 engine: tenantEngine, destinations: destinations, destinationsFile: directory.notificationURLsURL(tenant: name),
-                timeout: notificationTimeout, logger: logger
+                timeout: notificationTimeout, metrics: metrics, logger: logger
             )
             if await tenantSender.destinations != NotificationDestinations() { await tenantSender.start() }
             return TenantDirectory.Tenant(engine: tenantEngine, notificationSender: tenantSender)
         }
         let products = await engine.catalog.products.count
-        let host = host
         let application = server.makeApplication { port in
             // Written unbuffered, so scripts that wait for this line see it at once.
             let line = "storekit \(StoreDefaults.version): serving \(products) products from \(config) at http://\(host):\(port)\n"
@@ -182,5 +277,14 @@ struct ServeCommand: AsyncParsableCommand {
         // Requests in flight were answered; each notification attempt under way is finished and saved before exit.
         await sender.stop()
         await server.tenants?.stopSending()
+        metrics.stopFollowing()
     }
+
+    /// The process's metrics registry, made once: `MetricsSystem` is bootstrapped with a Prometheus factory over it,
+    /// so what other libraries record with swift-metrics appears at `/metrics` too.
+    static let metricsRegistry: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
 }

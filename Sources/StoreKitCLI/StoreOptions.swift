@@ -8,8 +8,7 @@ import StoreKitConfiguration
 struct StoreLocationOptions: ParsableArguments {
     /// The help of `--data-dir`, which commands that name their tenant otherwise (`storekit tenants`) share.
     static let dataDirectoryHelp = ArgumentHelp(
-        "The directory that holds the store (database, certificates, device state).",
-        discussion: "Defaults to $OPENSTOREKIT_DATA_DIR, else $XDG_DATA_HOME/openstorekit, else ~/.local/share/openstorekit.",
+        "The directory that holds the store (database, certificates, device state); $XDG_DATA_HOME/openstorekit, else ~/.local/share/openstorekit unless given. (env: \(EnvironmentVariables.dataDirectory))",
         valueName: "dir"
     )
 
@@ -17,15 +16,13 @@ struct StoreLocationOptions: ParsableArguments {
     var dataDirectory: String?
 
     @Option(help: ArgumentHelp(
-        "The isolated store (tenant) inside the data directory.",
-        discussion: "Defaults to $OPENSTOREKIT_TENANT, else default.",
+        "The isolated store (tenant) inside the data directory; default unless given. (env: \(EnvironmentVariables.tenant))",
         valueName: "name"
     ))
     var tenant: String?
 
     @Option(name: .customLong("database"), help: ArgumentHelp(
-        "A postgres:// URL: keep the store in that PostgreSQL database instead of the data directory's SQLite file.",
-        discussion: "Servers and commands given the same URL share one store; the certificate authority and device state stay in the data directory. Defaults to $OPENSTOREKIT_DATABASE_URL, else the SQLite file.",
+        "A postgres:// URL: keep the store in that PostgreSQL database instead of the data directory's SQLite file. Servers and commands given the same URL share one store; the certificate authority and device state stay in the data directory. (env: \(EnvironmentVariables.databaseURL))",
         valueName: "url"
     ))
     var database: String?

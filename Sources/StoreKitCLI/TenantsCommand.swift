@@ -302,7 +302,7 @@ struct TenantsResetCommand: AsyncParsableCommand {
 struct TenantsExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write everything a tenant holds as one JSON document, for `storekit tenants import`.",
+        abstract: "Write everything a tenant holds as one JSON document: a backup, or a seed for `storekit tenants import`.",
         discussion: """
         The export holds the tenant's accounts, transactions, which device finished which, promoted purchases \
         waiting, subscriptions with their due dates, the notification outbox with delivery states, the clock's \
@@ -360,7 +360,7 @@ struct TenantsExportCommand: AsyncParsableCommand {
 struct TenantsImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Replace everything a tenant holds with an export, and say what it now holds.",
+        abstract: "Replace everything a tenant holds with an export (restore a backup, seed a scenario), and say what it now holds.",
         discussion: """
         FILE is what `storekit tenants export` (or GET /control/tenants/{name}/export) wrote, from this server, \
         another, or a data directory. The tenant continues exactly where the exported one was: the same purchases, \

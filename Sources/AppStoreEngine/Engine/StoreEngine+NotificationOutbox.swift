@@ -63,6 +63,12 @@ extension StoreEngine {
         }
     }
 
+    /// How many notifications wait in the outbox to be sent or retried, counting at most `limit`: what a server
+    /// reports as its outbox depth.
+    public func pendingNotificationCount(limit: Int) async throws(StoreError) -> Int {
+        try await read { reader in try reader.notificationsDue(by: .distantFuture, limit: limit).count }
+    }
+
     /// When `sender` can next make an attempt: the earliest due date among the pending notifications it could claim
     /// then, or `nil` when it has nothing to send.
     public func nextNotificationAttemptDate(for sender: UUID, at senderNow: Date) async throws(StoreError) -> Date? {

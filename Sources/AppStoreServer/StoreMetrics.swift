@@ -1,0 +1,163 @@
+public import AppStoreEngine
+import CoreMetrics
+public import Prometheus
+import Synchronization
+
+/// What a server did, counted with swift-metrics and exported in Prometheus' text format at `GET /metrics`.
+///
+/// Give one to ``StoreServer/metrics`` and to each ``NotificationSender`` (`init(engine:destinations:destinationsFile:timeout:claimClock:metrics:logger:)`),
+/// and have it ``follow(_:)`` every store the server opens. It records through a `PrometheusMetricsFactory` over its
+/// own ``registry`` rather than the process-wide `MetricsSystem`, so every test can make its own and read exactly
+/// what its server did; `storekit serve` makes one and bootstraps `MetricsSystem` with the same registry.
+///
+/// The metrics, by name:
+/// - `openstorekit_http_requests_total` (`group`, `method`, `status`) and `openstorekit_http_request_duration_seconds`
+///   (`group`, `method`): every request the server answered, by the route group it went to (`control`,
+///   `server_api`, `device`, …), and how long it took.
+/// - `openstorekit_purchases_total` (`tenant`, `result`): purchases (and repurchases) by the state they reached —
+///   `purchased` once each completes, at once or after Ask to Buy or a resolved billing issue; `pending_approval`,
+///   `interrupted`, `declined` and `failed` otherwise.
+/// - `openstorekit_renewals_total` (`tenant`): subscription renewals, as the store's clock reaches them.
+/// - `openstorekit_refunds_total` (`tenant`): refunded or revoked purchases and renewals (not the restores and family
+///   shares revoked with them).
+/// - `openstorekit_notification_attempts_total` and `openstorekit_notification_failures_total` (`tenant`, `result`):
+///   attempts to send App Store Server Notifications, by Apple's `sendAttemptResult` (`SUCCESS`, `TIMED_OUT`, …);
+///   failures are the attempts that did not succeed.
+/// - `openstorekit_notification_outbox_depth` (`tenant`): the notifications waiting to be sent or retried, read
+///   when the metrics are scraped.
+public final class StoreMetrics: Sendable {
+    /// The registry the metrics are kept in, and that `GET /metrics` renders.
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+    /// The stores followed, by tenant: the task that counts their events, and the engine, for the outbox depth.
+    private let followed = Mutex<[String: (engine: StoreEngine, task: Task<Void, Never>)]>([:])
+
+    /// The most pending notifications `openstorekit_notification_outbox_depth` counts in one store; a deeper outbox
+    /// reads as this many.
+    public static let outboxDepthLimit = 10_000
+
+    /// Creates metrics kept in `registry`.
+    ///
+    /// - Parameter registry: Where the metrics are kept; a new, empty one unless the process shares its own (as
+    ///   `storekit serve` does with `MetricsSystem`).
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Requests to a local store take microseconds to a few seconds.
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(500), .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
+            .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        self.factory = factory
+    }
+
+    deinit {
+        followed.withLock { stores in
+            for store in stores.values { store.task.cancel() }
+        }
+    }
+
+    /// The metrics in Prometheus' text exposition format, as `GET /metrics` answers.
+    public func exposition() -> String {
+        registry.emitToString()
+    }
+
+    // MARK: Store events
+
+    /// Counts the purchases, renewals and refunds of `engine` from now on, under its tenant's name.
+    ///
+    /// Returns once it listens, so everything the store does afterwards is counted. Following another store of the
+    /// same tenant (one opened again after a reset) stops following the earlier one.
+    public func follow(_ engine: StoreEngine) async {
+        let events = await engine.events()
+        let tenant = engine.tenantID
+        let task = Task { [weak self] in
+            for await event in events {
+                self?.count(event, tenant: tenant)
+            }
+        }
+        let previous = followed.withLock { stores in
+            defer { stores[tenant] = (engine, task) }
+            return stores[tenant]?.task
+        }
+        previous?.cancel()
+    }
+
+    /// Stops counting the events of every store followed.
+    public func stopFollowing() {
+        let tasks = followed.withLock { stores in
+            defer { stores.removeAll() }
+            return stores.values.map(\.task)
+        }
+        for task in tasks { task.cancel() }
+    }
+
+    func count(_ event: StoreEvent, tenant: String) {
+        switch event {
+        case .transactionUpdated(let record):
+            switch record.origin {
+            case .renewal:
+                // A renewal that completes: at the end of a period, or when a billing issue is resolved.
+                guard record.state == .purchased else { return }
+                Counter(label: "openstorekit_renewals_total", dimensions: [("tenant", tenant)], factory: factory).increment()
+            case .purchase, .repurchase:
+                Counter(
+                    label: "openstorekit_purchases_total", dimensions: [("tenant", tenant), ("result", Self.result(of: record.state))],
+                    factory: factory
+                ).increment()
+            case .restore, .familyShare:
+                return
+            }
+        case .transactionsRevoked(let records):
+            let refunded = records.filter { [.purchase, .repurchase, .renewal].contains($0.origin) }.count
+            guard refunded > 0 else { return }
+            Counter(label: "openstorekit_refunds_total", dimensions: [("tenant", tenant)], factory: factory).increment(by: refunded)
+        default:
+            return
+        }
+    }
+
+    private static func result(of state: TransactionState) -> String {
+        switch state {
+        case .purchased: "purchased"
+        case .pendingApproval: "pending_approval"
+        case .declined: "declined"
+        case .interrupted: "interrupted"
+        case .failed: "failed"
+        }
+    }
+
+    // MARK: Notifications
+
+    /// Counts an attempt to send a notification, and a failure unless its result is `SUCCESS`.
+    func recordNotificationAttempt(result: String, tenant: String) {
+        let dimensions = [("tenant", tenant), ("result", result)]
+        Counter(label: "openstorekit_notification_attempts_total", dimensions: dimensions, factory: factory).increment()
+        if result != "SUCCESS" {
+            Counter(label: "openstorekit_notification_failures_total", dimensions: dimensions, factory: factory).increment()
+        }
+    }
+
+    /// Reads how many notifications wait in each followed store's outbox into `openstorekit_notification_outbox_depth`.
+    /// A store that cannot be read keeps its last value.
+    public func refreshOutboxDepth() async {
+        let stores = followed.withLock { stores in stores.map { (tenant: $0.key, engine: $0.value.engine) } }
+        for store in stores {
+            guard let depth = try? await store.engine.pendingNotificationCount(limit: Self.outboxDepthLimit) else { continue }
+            Gauge(label: "openstorekit_notification_outbox_depth", dimensions: [("tenant", store.tenant)], factory: factory)
+                .record(depth)
+        }
+    }
+
+    // MARK: Requests
+
+    /// Counts a request the server answered, and records how long it took.
+    func recordRequest(group: String, method: String, status: Int, duration: Duration) {
+        Counter(
+            label: "openstorekit_http_requests_total", dimensions: [("group", group), ("method", method), ("status", String(status))],
+            factory: factory
+        ).increment()
+        Timer(label: "openstorekit_http_request_duration_seconds", dimensions: [("group", group), ("method", method)], factory: factory)
+            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+}
