@@ -91,6 +91,12 @@ struct ControlRoutes {
 
     func add(to router: Router<BasicRequestContext>) {
         let control = router.group("control")
+        control.get("openapi.json") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: ControlAPIDocument.json))
+            )
+        }
         control.get("clock") { _, _ in
             try await answer { ControlClockResponse(now: engine.clock.now().formatted(.iso8601), timeRate: await engine.settings.timeRate.rawValue) }
         }
