@@ -59,7 +59,7 @@ for name in "${targets[@]}"; do
     status=0
     "$bin/$name" "$dir/corpus" "$dir/seeds" -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=4096 -detect_leaks=0 \
         -max_len=65536 -artifact_prefix="$dir/" >"$dir/fuzz.log" 2>&1 || status=$?
-    grep -E '^#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec' "$dir/fuzz.log" | sed "s/^/$name: /"
+    grep -E '^#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::average_exec_per_sec' "$dir/fuzz.log" | sed "s/^/$name: /"
     if [[ $status -ne 0 ]]; then
         tail -40 "$dir/fuzz.log" >&2
         echo "$name failed (exit $status); the input is in $dir/crash-* (see $dir/fuzz.log)" >&2
