@@ -932,7 +932,7 @@ enum ControlAPIDocument {
             "schema": {
               "type": "string",
               "pattern": "^[0-9]+$",
-              "example": "2000000000000001"
+              "example": "2000000000000002"
             }
           }
         ],
@@ -982,7 +982,7 @@ enum ControlAPIDocument {
             "schema": {
               "type": "string",
               "pattern": "^[0-9]+$",
-              "example": "2000000000000001"
+              "example": "2000000000000002"
             }
           }
         ]
@@ -1022,7 +1022,7 @@ enum ControlAPIDocument {
             "schema": {
               "type": "string",
               "pattern": "^[0-9]+$",
-              "example": "2000000000000001"
+              "example": "2000000000000002"
             }
           }
         ]
@@ -1062,7 +1062,7 @@ enum ControlAPIDocument {
             "schema": {
               "type": "string",
               "pattern": "^[0-9]+$",
-              "example": "2000000000000001"
+              "example": "2000000000000002"
             }
           }
         ],
@@ -1112,7 +1112,7 @@ enum ControlAPIDocument {
             "schema": {
               "type": "string",
               "pattern": "^[0-9]+$",
-              "example": "2000000000000001"
+              "example": "2000000000000002"
             }
           }
         ]
