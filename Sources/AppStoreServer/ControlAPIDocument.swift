@@ -97,7 +97,7 @@ enum ControlAPIDocument {
             "$ref": "#/components/responses/Error"
           }
         },
-        "description": "Renewals, expiries and billing retries that fall due on the way happen in date order. The clock only moves forward.",
+        "description": "Renewals, expiries and billing retries that fall due on the way happen in date order, before the answer. The clock only moves forward, up to 2099-12-31T23:59:59Z (where the store's certificates end), and one move crosses at most 5000 periods of the catalog's shortest subscription at the current time rate; a longer move is a 400 saying to move in steps.",
         "requestBody": {
           "required": true,
           "content": {
