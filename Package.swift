@@ -165,6 +165,7 @@ let package = Package(
             dependencies: [
                 "AppStoreServer", "AppStoreDeviceProtocol", "AppStoreEngine", "AppStoreFormats", "AppStoreSQLite", "StoreKitConfiguration", "TestProcesses",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

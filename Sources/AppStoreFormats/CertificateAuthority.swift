@@ -144,7 +144,7 @@ public struct CertificateAuthority: Sendable {
         }
         func certificate(_ name: String) throws -> Certificate {
             do {
-                return try Certificate(pemEncoded: try text(name))
+                return try CertificateParser.certificate(pemEncoded: try text(name))
             } catch let error as FormatError {
                 throw error
             } catch {

@@ -67,6 +67,6 @@ public struct CompactJWS: Sendable {
 
     /// The `x5c` certificates parsed, leaf first.
     public var certificates: [Certificate] {
-        get throws { try certificateChain.map { try Certificate(derEncoded: Array($0)) } }
+        get throws { try certificateChain.map { try CertificateParser.certificate(derEncoded: Array($0)) } }
     }
 }

@@ -44,7 +44,7 @@ public final class JWSVerifier: Sendable {
     public init(rootCertificates: [Data], bundleID: String? = nil, environment: AppStoreEnvironment? = nil) throws {
         let roots = try rootCertificates.map { der in
             do {
-                return try Certificate(derEncoded: Array(der))
+                return try CertificateParser.certificate(derEncoded: Array(der))
             } catch {
                 throw FormatError.malformedCertificate("A root certificate is not DER: \(error)")
             }
@@ -200,7 +200,7 @@ public final class JWSVerifier: Sendable {
         var certificates: [Certificate] = []
         for entry in entries.prefix(2) {
             guard let text = entry.stringValue, let der = Base64.decode(text.utf8),
-                let certificate = try? Certificate(derEncoded: der)
+                let certificate = try? CertificateParser.certificate(derEncoded: der)
             else {
                 return .failure(.malformedToken.with("An x5c entry is not a base64 DER certificate."))
             }

@@ -36,7 +36,7 @@ public struct ReceiptSigner: Sendable {
         }
         let signer: Certificate
         do {
-            signer = try Certificate(derEncoded: Array(signerDER))
+            signer = try CertificateParser.certificate(derEncoded: Array(signerDER))
         } catch {
             throw FormatError.malformedCertificate("The signer certificate is not DER: \(error)")
         }

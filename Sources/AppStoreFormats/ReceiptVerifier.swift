@@ -37,7 +37,7 @@ public final class ReceiptVerifier: Sendable {
     public init(rootCertificates: [Data], bundleID: String? = nil) throws {
         let roots = try rootCertificates.map { der in
             do {
-                return try Certificate(derEncoded: Array(der))
+                return try CertificateParser.certificate(derEncoded: Array(der))
             } catch {
                 throw FormatError.malformedCertificate("A root certificate is not DER: \(error)")
             }

@@ -40,7 +40,7 @@ public struct SignedReceipt: Sendable {
         var certificates: [Certificate] = []
         for der in envelope.certificateDERs {
             do {
-                certificates.append(try Certificate(derEncoded: Array(der)))
+                certificates.append(try CertificateParser.certificate(derEncoded: Array(der)))
             } catch {
                 throw FormatError.malformedData("The receipt is not a PKCS#7 SignedData: an embedded certificate is malformed: \(error).")
             }

@@ -91,6 +91,12 @@ struct ControlRoutes {
 
     func add(to router: Router<BasicRequestContext>) {
         let control = router.group("control")
+        control.get("openapi.json") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: ControlAPIDocument.json))
+            )
+        }
         control.get("clock") { _, _ in
             try await answer { ControlClockResponse(now: engine.clock.now().formatted(.iso8601), timeRate: await engine.settings.timeRate.rawValue) }
         }
@@ -104,11 +110,13 @@ struct ControlRoutes {
                     guard let duration = ClockDuration(parsing: text), let target = duration.added(to: now) else {
                         throw ControlError.badRequest("\"\(text)\" is not a duration. Write numbers with units: \(ClockDuration.unitsHelp).")
                     }
+                    try await checkClockMove(to: target)
                     try await engine.advanceClock(to: target)
                 } else if let text = body?.to {
                     guard let date = try? Date(text, strategy: .iso8601) else {
                         throw ControlError.badRequest("\"\(text)\" is not an ISO 8601 date such as 2027-01-01T00:00:00Z.")
                     }
+                    try await checkClockMove(to: date)
                     try await engine.advanceClock(to: date)
                 } else {
                     throw ControlError.badRequest("Give {\"by\": \"1mo\"} or {\"to\": \"2027-01-01T00:00:00Z\"}.")
@@ -314,6 +322,31 @@ struct ControlRoutes {
             try await answer { NotificationLogEntry(try await engine.redeliverNotification(id: try notificationID(context))) }
         }
         ControlEventStream(engine: engine).add(to: router)
+    }
+
+    /// The most renewal periods of the catalog's shortest subscription one move of the clock may cross.
+    static let maximumPeriodsPerMove = 5_000
+
+    /// Refuses a clock move the request could not wait for: one past the end of the store's certificates, or one
+    /// across more than ``maximumPeriodsPerMove`` periods of the catalog's shortest subscription at the current time
+    /// rate. Every period on the way renews every subscription and is applied before the answer, so at the fastest
+    /// rates a move of years would keep the store busy for hours (found by schemathesis).
+    private func checkClockMove(to target: Date) async throws {
+        let now = engine.clock.now()
+        let end = CertificateAuthority.defaultValidity.upperBound
+        guard target <= end else {
+            throw ControlError.badRequest("The clock can move up to \(end.formatted(.iso8601)), where the store's certificates end; \(target.formatted(.iso8601)) is later.")
+        }
+        let rate = await engine.settings.timeRate
+        let lengths = await engine.catalog.products.compactMap { $0.subscription?.period }
+            .map { rate.endOfPeriod($0, startingAt: now).timeIntervalSince(now) }.filter { $0 > 0 }
+        guard let shortest = lengths.min(), target > now else { return }
+        let periods = target.timeIntervalSince(now) / shortest
+        guard periods <= Double(Self.maximumPeriodsPerMove) else {
+            throw ControlError.badRequest(
+                "Moving the clock to \(target.formatted(.iso8601)) crosses about \(Int(periods.rounded())) renewal periods of the shortest subscription (one every \(Int(shortest)) seconds at time rate \(rate)); one move may cross at most \(Self.maximumPeriodsPerMove). Move in smaller steps, or choose a slower time rate."
+            )
+        }
     }
 
     private func notificationID(_ context: BasicRequestContext) throws -> UUID {

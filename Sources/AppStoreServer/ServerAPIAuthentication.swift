@@ -1,6 +1,6 @@
 import AppStoreFormats
 @preconcurrency import Crypto
-import Foundation
+public import Foundation
 
 /// Checks the bearer tokens of App Store Server API requests as Apple does: an ES256 JWT whose `kid` names a known,
 /// unrevoked key, signed by it, with that key's issuer as `iss`, `aud` `appstoreconnect-v1`, a `bid`, and an `exp`
@@ -58,8 +58,29 @@ struct ServerAPIAuthenticator: Sendable {
     }
 }
 
-/// Why a request's token was refused; the server answers 401 and logs the reason.
-struct AuthenticationFailure: Error {
-    let reason: String
+/// Why an App Store Server API request's bearer token was refused; the server answers 401 and logs the reason.
+public struct AuthenticationFailure: Error, Sendable, CustomStringConvertible {
+    /// What is wrong with the token, in a sentence that says what to fix.
+    public let reason: String
     init(_ reason: String) { self.reason = reason }
+    /// The reason.
+    public var description: String { reason }
+}
+
+/// The App Store Server API's bearer-token check, without a server.
+///
+/// `storekit serve` runs this check on every `/inApps/` request. Call it to test the tokens a backend makes before
+/// pointing the backend at a server, or to fuzz the check (`Fuzz/`): it never traps, whatever the header holds.
+public enum ServerAPITokenCheck {
+    /// The bundle identifier (`bid`) an `Authorization` header's token is for, or why the token is refused.
+    ///
+    /// - Parameters:
+    ///   - authorization: The whole header value, `Bearer <JWT>`, or nil when the request has none.
+    ///   - keys: The In-App Purchase keys tokens may be signed with.
+    ///   - now: The time token lifetimes are checked against.
+    public static func bundleID(
+        authorization: String?, keys: [ServerAPIKey], now: Date
+    ) -> Result<String, AuthenticationFailure> {
+        ServerAPIAuthenticator(keys: keys).bundleID(authorization: authorization, now: now)
+    }
 }

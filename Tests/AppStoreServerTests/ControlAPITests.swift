@@ -139,3 +139,26 @@ struct ControlAPITests {
         }
     }
 }
+
+extension ControlAPITests {
+    @Test("A clock move too long to apply at once, or past the certificates' end, is a 400 saying to move in steps (schemathesis)")
+    func clockMovesAreBounded() async throws {
+        try await makeServer().makeApplication().test(.router) { client in
+            #expect(try await call(client, .post, "/control/purchases", #"{"productId": "monthly"}"#).0 == .ok)
+            // Past 2099: the store's certificates end there.
+            let (late, lateBody) = try await call(client, .post, "/control/clock/advance", #"{"to": "2150-01-01T00:00:00Z"}"#)
+            #expect(late == .badRequest)
+            #expect(((lateBody as? [String: Any])?["error"] as? String)?.contains("2099-12-31T23:59:59Z") == true)
+            // A renewal every ten seconds: twelve years would be 38 million renewals, applied before the answer.
+            #expect(try await call(client, .put, "/control/clock/rate", #"{"timeRate": "oneRenewalEveryTenSeconds"}"#).0 == .ok)
+            let (long, longBody) = try await call(client, .post, "/control/clock/advance", #"{"to": "2038-01-01T00:00:00Z"}"#)
+            #expect(long == .badRequest)
+            #expect(((longBody as? [String: Any])?["error"] as? String)?.contains("smaller steps") == true)
+            #expect(try await call(client, .post, "/control/clock/advance", #"{"by": "1y"}"#).0 == .badRequest)
+            // A move within the bound still moves the clock.
+            let (short, shortBody) = try await call(client, .post, "/control/clock/advance", #"{"by": "1m"}"#)
+            #expect(short == .ok)
+            #expect((shortBody as? [String: Any])?["now"] as? String == "2026-01-15T12:01:00Z")
+        }
+    }
+}
