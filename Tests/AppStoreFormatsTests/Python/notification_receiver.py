@@ -13,6 +13,7 @@ status and answered 400. Exits 3 when the library is not installed.
 import argparse
 import json
 import os
+import signal
 import socket
 import struct
 import sys
@@ -28,6 +29,10 @@ except ImportError as error:  # pragma: no cover - reported to the Swift test
 
 
 def main():
+    # A test runner's child can inherit SIGTERM blocked or ignored, and the receiver would outlive its test: stop on
+    # SIGTERM whatever was inherited.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", action="append", required=True)
     parser.add_argument("--bundle-id", required=True)
