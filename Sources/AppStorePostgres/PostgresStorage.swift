@@ -186,34 +186,34 @@ private final class ChangeSubscribers: Sendable {
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { _ = $0.continuations[tenant]?.removeValue(forKey: id) }
         }
-        state.withLock { state in
-            if state.stopped {
-                continuation.finish()
-                return
-            }
+        // Finishing a stream runs its termination handler, which takes the lock: never finish while holding it.
+        let (subscribed, listening) = state.withLock { state in
+            guard !state.stopped else { return (false, false) }
             state.continuations[tenant, default: [:]][id] = continuation
-            if state.listening { continuation.yield() }
             if state.listener == nil { state.listener = start(self) }
+            return (true, state.listening)
         }
+        if !subscribed { continuation.finish() }
+        if listening { continuation.yield() }
         return stream
     }
 
     func stopListening() {
-        let listener = state.withLock { state in
+        let (listener, continuations) = state.withLock { state in
             state.stopped = true
-            for continuation in state.continuations.values.flatMap(\.values) { continuation.finish() }
-            state.continuations = [:]
-            return state.listener
+            defer { state.continuations = [:] }
+            return (state.listener, state.continuations.values.flatMap(\.values))
         }
         listener?.cancel()
+        for continuation in continuations { continuation.finish() }
     }
 
     private func signal(tenant: String?, listening: Bool? = nil) {
-        state.withLock { state in
+        let continuations = state.withLock { state in
             if let listening { state.listening = listening }
-            let continuations = tenant.map { state.continuations[$0]?.values.map { $0 } ?? [] } ?? state.continuations.values.flatMap(\.values)
-            for continuation in continuations { continuation.yield() }
+            return tenant.map { state.continuations[$0]?.values.map { $0 } ?? [] } ?? state.continuations.values.flatMap(\.values)
         }
+        for continuation in continuations { continuation.yield() }
     }
 
     /// Listens on the change channel until cancelled, reconnecting a second after a lost connection, and signals the
