@@ -149,6 +149,22 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test("Closing a storage ends the streams that follow it, whether they were read or not")
+    func closingEndsChangeStreams() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            let read = storage.changesByOthers(tenant: "t")
+            let unread = storage.changesByOthers(tenant: "u")
+            var signals = read.makeAsyncIterator()
+            #expect(await signals.next() != nil, "the signal that it listens")
+            // Finishing a stream runs its termination handler, which once took the lock the storage held here.
+            await storage.close()
+            #expect(await signals.next() == nil)
+            var rest = unread.makeAsyncIterator()
+            while await rest.next() != nil {}
+        }
+    }
+
     @Test("A database migrated by a newer OpenStoreKit is refused, naming the version it has")
     func newerDatabaseIsRefused() async throws {
         try await withSchema { configuration in
