@@ -1,3 +1,4 @@
+import AppStoreEngine
 import AsyncHTTPClient
 import Crypto
 import Foundation
@@ -147,7 +148,8 @@ struct HTTPBenchmark {
         func encoded(_ object: [String: Any]) throws -> String {
             try JSONSerialization.data(withJSONObject: object, options: .sortedKeys).base64URLEncoded()
         }
-        let now = Int(Date().timeIntervalSince1970)
+        // The token is checked against the server's wall clock, whatever its store's clock says.
+        let now = Int(SystemClock().now().timeIntervalSince1970)
         let signingInput = try encoded(["alg": "ES256", "kid": key.id, "typ": "JWT"]) + "."
             + encoded(["iss": key.issuer, "iat": now, "exp": now + 3_600, "aud": "appstoreconnect-v1", "bid": bundleID])
         let signature = try privateKey.signature(for: Data(signingInput.utf8)).rawRepresentation
