@@ -9,8 +9,18 @@ public enum AppStoreJSON {
     /// Encodes `value` as compact JSON in declaration order. `Date` becomes integer milliseconds, `Data` becomes
     /// standard base64, `UUID` a lowercase string (as Apple writes `appAccountToken`), `URL` its absolute string.
     public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+        if let writable = value as? any AppStoreJSONWritable {
+            var object = AppStoreJSONObject()
+            writable.writeFields(to: &object)
+            return object.finish()
+        }
+        return try encodeThroughCodable(value)
+    }
+
+    /// Encodes `value` through its `Encodable` conformance, even when it writes itself (``AppStoreJSONWritable``).
+    static func encodeThroughCodable<Value: Encodable>(_ value: Value) throws -> Data {
         let writer = JSONWriter()
-        try writer.writeValue(value, codingPath: [])
+        try writer.writeValue(value, at: CodingPathTail(parent: [], key: nil))
         writer.closeAll()
         return Data(writer.bytes)
     }
@@ -91,9 +101,9 @@ private final class JSONWriter {
         JSONValue.writeString(string, to: &bytes)
     }
 
-    func writeNumber(_ value: Double, codingPath: [any CodingKey]) throws {
+    func writeNumber(_ value: Double, codingPath: @autoclosure () -> [any CodingKey]) throws {
         guard value.isFinite else {
-            throw EncodingError.invalidValue(value, .init(codingPath: codingPath, debugDescription: "JSON cannot represent \(value)."))
+            throw EncodingError.invalidValue(value, .init(codingPath: codingPath(), debugDescription: "JSON cannot represent \(value)."))
         }
         if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
             write(String(Int64(value)))
@@ -103,27 +113,43 @@ private final class JSONWriter {
     }
 
     /// Writes a value where one is expected (after a key, as an element, or at the top).
-    func writeValue<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws {
-        switch value {
-        case let date as Date: write(String(ReceiptDate.milliseconds(from: date)))
-        case let data as Data: writeString(data.base64EncodedString())
-        case let uuid as UUID: writeString(uuid.uuidString.lowercased())
-        case let url as URL: writeString(url.absoluteString)
-        case let decimal as Decimal: write(decimal.description)
-        default:
+    func writeValue<Value: Encodable>(_ value: Value, at path: CodingPathTail) throws {
+        // Metatypes compare as pointers; a failed dynamic cast per special type and value cost more than the rest.
+        let type = Value.self
+        if type == Date.self, let date = value as? Date {
+            write(String(ReceiptDate.milliseconds(from: date)))
+        } else if type == Data.self, let data = value as? Data {
+            writeString(data.base64EncodedString())
+        } else if type == UUID.self, let uuid = value as? UUID {
+            writeString(uuid.uuidString.lowercased())
+        } else if type == URL.self, let url = value as? URL {
+            writeString(url.absoluteString)
+        } else if type == Decimal.self, let decimal = value as? Decimal {
+            write(decimal.description)
+        } else {
             let start = bytes.count
-            try value.encode(to: StreamEncoder(writer: self, depth: open.count, codingPath: codingPath))
+            try value.encode(to: StreamEncoder(writer: self, depth: open.count, path: path))
             // A value that encoded nothing is an empty object, as JSONEncoder writes it.
             if bytes.count == start { write("{}") }
         }
     }
 }
 
+/// A coding path kept as its parent's path and its last key: the array is built only when asked for, which most
+/// values (dates, enums, strings) never do.
+private struct CodingPathTail {
+    let parent: [any CodingKey]
+    let key: (any CodingKey)?
+
+    var codingPath: [any CodingKey] { key.map { parent + [$0] } ?? parent }
+}
+
 /// The encoder a value writes itself to; `depth` is where its container goes.
 private struct StreamEncoder: Encoder {
     let writer: JSONWriter
     let depth: Int
-    let codingPath: [any CodingKey]
+    let path: CodingPathTail
+    var codingPath: [any CodingKey] { path.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -137,7 +163,7 @@ private struct StreamEncoder: Encoder {
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        StreamSingleValueContainer(writer: writer, codingPath: codingPath)
+        StreamSingleValueContainer(writer: writer, path: path)
     }
 }
 
@@ -165,7 +191,7 @@ private struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
     mutating func encode(_ value: UInt64, forKey key: Key) throws { begin(key); writer.write(String(value)) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         begin(key)
-        try writer.writeValue(value, codingPath: codingPath + [key])
+        try writer.writeValue(value, at: CodingPathTail(parent: codingPath, key: key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -184,12 +210,12 @@ private struct StreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProto
 
     mutating func superEncoder() -> any Encoder {
         writer.beginEntry(depth: depth, key: "super")
-        return StreamEncoder(writer: writer, depth: depth + 1, codingPath: codingPath)
+        return StreamEncoder(writer: writer, depth: depth + 1, path: CodingPathTail(parent: codingPath, key: nil))
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         begin(key)
-        return StreamEncoder(writer: writer, depth: depth + 1, codingPath: codingPath + [key])
+        return StreamEncoder(writer: writer, depth: depth + 1, path: CodingPathTail(parent: codingPath, key: key))
     }
 }
 
@@ -236,7 +262,7 @@ private struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count
         begin()
-        try writer.writeValue(value, codingPath: codingPath + [IndexKey(index)])
+        try writer.writeValue(value, at: CodingPathTail(parent: codingPath, key: IndexKey(index)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -256,13 +282,14 @@ private struct StreamUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func superEncoder() -> any Encoder {
         let index = count
         begin()
-        return StreamEncoder(writer: writer, depth: depth + 1, codingPath: codingPath + [IndexKey(index)])
+        return StreamEncoder(writer: writer, depth: depth + 1, path: CodingPathTail(parent: codingPath, key: IndexKey(index)))
     }
 }
 
 private struct StreamSingleValueContainer: SingleValueEncodingContainer {
     let writer: JSONWriter
-    let codingPath: [any CodingKey]
+    let path: CodingPathTail
+    var codingPath: [any CodingKey] { path.codingPath }
 
     mutating func encodeNil() throws { writer.write("null") }
     mutating func encode(_ value: Bool) throws { writer.write(value ? "true" : "false") }
@@ -279,5 +306,5 @@ private struct StreamSingleValueContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { writer.write(String(value)) }
     mutating func encode(_ value: UInt32) throws { writer.write(String(value)) }
     mutating func encode(_ value: UInt64) throws { writer.write(String(value)) }
-    mutating func encode<T: Encodable>(_ value: T) throws { try writer.writeValue(value, codingPath: codingPath) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try writer.writeValue(value, at: path) }
 }

@@ -4,18 +4,22 @@ import Foundation
 enum Base64 {
     /// Encodes bytes as base64url without padding.
     static func urlEncoded<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        let standard = Data(bytes).base64EncodedData()
-        var url = [UInt8]()
-        url.reserveCapacity(standard.count)
-        for byte in standard {
-            switch byte {
-            case UInt8(ascii: "+"): url.append(UInt8(ascii: "-"))
-            case UInt8(ascii: "/"): url.append(UInt8(ascii: "_"))
-            case UInt8(ascii: "="): continue
-            default: url.append(byte)
+        // Rewritten from Foundation's standard alphabet over the raw buffer: every signed JWS encodes its payload
+        // here, and iterating `Data` byte by byte cost a fifth of `bench jws-sign`.
+        Data(bytes).base64EncodedData().withUnsafeBytes { standard in
+            var length = standard.count
+            while length > 0, standard[length - 1] == UInt8(ascii: "=") { length -= 1 }
+            return String(unsafeUninitializedCapacity: length) { url in
+                for offset in 0..<length {
+                    url[offset] = switch standard[offset] {
+                    case UInt8(ascii: "+"): UInt8(ascii: "-")
+                    case UInt8(ascii: "/"): UInt8(ascii: "_")
+                    case let byte: byte
+                    }
+                }
+                return length
             }
         }
-        return String(decoding: url, as: UTF8.self)
     }
 
     /// Decodes base64url or standard base64, with or without padding. Returns nil for any other character.

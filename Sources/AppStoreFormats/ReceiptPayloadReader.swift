@@ -1,64 +1,82 @@
 import Foundation
-import SwiftASN1
 
-/// Reads receipt payload SETs and attribute values with SwiftASN1 in BER mode (so Xcode's BER receipts and
-/// non-canonical encodings decode too).
+/// Reads receipt payload SETs and attribute values as BER (so Xcode's BER receipts and non-canonical encodings
+/// decode too), in place with ``BERElement``.
 enum ReceiptPayloadReader {
     /// The attributes of a payload or in-app SET, in encoded order.
-    static func attributes(in data: Data) throws -> [ReceiptAttribute] {
-        let root: ASN1Node
+    static func attributes(in data: Data) throws(FormatError) -> [ReceiptAttribute] {
         do {
-            root = try BER.parse(Array(data))
+            return try data.withUnsafeBytes { bytes in try attributes(in: bytes) }
+        } catch let error as FormatError {
+            throw error
         } catch {
-            throw FormatError.malformedData("The receipt payload is not ASN.1: \(error)")
+            throw FormatError.malformedData("\(error)")
         }
-        guard root.identifier == .set, case .constructed(let children) = root.content else {
+    }
+
+    private static func attributes(in bytes: UnsafeRawBufferPointer) throws(FormatError) -> [ReceiptAttribute] {
+        let root = try BERElement(in: bytes, at: 0, limit: bytes.count)
+        guard root.isUniversal(BERElement.UniversalTag.set, constructed: true) else {
             throw FormatError.malformedData("The receipt payload is not an ASN.1 SET.")
         }
+        guard root.end == bytes.count else {
+            throw FormatError.malformedData("The receipt payload has \(bytes.count - root.end) bytes after its SET.")
+        }
         var attributes: [ReceiptAttribute] = []
-        for child in children {
-            guard child.identifier == .sequence, case .constructed(let fields) = child.content else {
+        var offset = root.contents.lowerBound
+        while offset < root.contents.upperBound {
+            let attribute = try BERElement(in: bytes, at: offset, limit: root.contents.upperBound)
+            offset = attribute.end
+            guard attribute.isUniversal(BERElement.UniversalTag.sequence, constructed: true) else {
                 throw FormatError.malformedData("A receipt attribute is not a SEQUENCE.")
             }
-            var iterator = fields.makeIterator()
-            guard let typeNode = iterator.next(), let versionNode = iterator.next(), let valueNode = iterator.next() else {
-                throw FormatError.malformedData("A receipt attribute has fewer than three fields.")
+            // type INTEGER, version INTEGER, value OCTET STRING; anything after them is ignored.
+            var fieldOffset = attribute.contents.lowerBound
+            func nextField() throws(FormatError) -> BERElement {
+                guard fieldOffset < attribute.contents.upperBound else {
+                    throw FormatError.malformedData("A receipt attribute has fewer than three fields.")
+                }
+                let field = try BERElement(in: bytes, at: fieldOffset, limit: attribute.contents.upperBound)
+                fieldOffset = field.end
+                return field
             }
-            do {
-                let type = try Int(berEncoded: typeNode)
-                let version = try Int(berEncoded: versionNode)
-                let value = try ASN1OctetString(berEncoded: valueNode)
-                attributes.append(ReceiptAttribute(type: type, version: version, value: Data(value.bytes)))
-            } catch {
-                throw FormatError.malformedData("A receipt attribute has malformed fields: \(error)")
+            let typeField = try nextField()
+            let versionField = try nextField()
+            let valueField = try nextField()
+            guard typeField.isUniversal(BERElement.UniversalTag.integer, constructed: false),
+                versionField.isUniversal(BERElement.UniversalTag.integer, constructed: false),
+                let type = typeField.integer(in: bytes).flatMap(Int.init(exactly:)),
+                let version = versionField.integer(in: bytes).flatMap(Int.init(exactly:))
+            else {
+                throw FormatError.malformedData("A receipt attribute's type or version is not an INTEGER.")
             }
+            guard valueField.isUniversal(BERElement.UniversalTag.octetString, constructed: false) else {
+                throw FormatError.malformedData("Receipt attribute \(type)'s value is not a primitive OCTET STRING.")
+            }
+            let value = Data(UnsafeRawBufferPointer(rebasing: bytes[valueField.contents]))
+            attributes.append(ReceiptAttribute(type: type, version: version, value: value))
         }
         return attributes
     }
 
     /// An attribute value interpreted as the DER TLV it usually wraps.
     struct Value {
-        let data: Data
-        let node: ASN1Node?
+        /// The string inside a UTF8String, IA5String or other string type, if that is what the value holds.
+        let string: String?
+        /// The INTEGER inside, if the value holds one that fits in 64 bits.
+        let integer: Int64?
 
         init(_ data: Data) {
-            self.data = data
-            self.node = try? BER.parse(Array(data))
-        }
-
-        /// The UTF8String or IA5String (or other string) inside, if any.
-        var string: String? {
-            guard let node, case .primitive(let bytes) = node.content,
-                node.identifier.tagClass == .universal,
-                [12, 22, 19, 26, 30].contains(node.identifier.tagNumber)
-            else { return nil }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-
-        /// The INTEGER inside, if it fits in 64 bits.
-        var integer: Int64? {
-            guard let node, node.identifier == .integer else { return nil }
-            return try? Int64(berEncoded: node)
+            (string, integer) = data.withUnsafeBytes { bytes -> (String?, Int64?) in
+                guard let element = try? BERElement(in: bytes, at: 0, limit: bytes.count), element.end == bytes.count,
+                    element.tagClass == 0, !element.isConstructed
+                else { return (nil, nil) }
+                if BERElement.UniversalTag.isString(element.tagNumber) {
+                    return (String(decoding: UnsafeRawBufferPointer(rebasing: bytes[element.contents]), as: UTF8.self), nil)
+                }
+                if element.tagNumber == BERElement.UniversalTag.integer { return (nil, element.integer(in: bytes)) }
+                return (nil, nil)
+            }
         }
 
         /// The date string inside, parsed; nil when empty or not a date.

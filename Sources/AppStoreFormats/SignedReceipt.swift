@@ -119,101 +119,146 @@ struct ReceiptEnvelope: Sendable {
         return bytes
     }
 
-    /// Reads a receipt's PKCS#7 bytes, DER or BER.
+    /// Reads a receipt's PKCS#7 bytes, DER or BER, in place with ``BERElement``: the certificates are only
+    /// delimited, since a verifier with a cached chain never needs them parsed.
     init(bytes: [UInt8]) throws {
         func fail(_ reason: String) -> FormatError {
             FormatError.malformedData("The receipt is not a PKCS#7 SignedData: \(reason).")
         }
-        let contentInfo: ASN1Node
-        do {
-            contentInfo = try BER.parse(bytes)
-        } catch {
-            throw fail("\(error)")
-        }
-        guard contentInfo.identifier == .sequence, case .constructed(let contentInfoFields) = contentInfo.content else {
-            throw fail("the top level is not a SEQUENCE")
-        }
-        var contentInfoIterator = contentInfoFields.makeIterator()
-        guard let contentTypeNode = contentInfoIterator.next(),
-            let contentType = try? ASN1ObjectIdentifier(berEncoded: contentTypeNode),
-            contentType == OID.asn1(OID.signedData)
-        else {
-            throw fail("the content type is not signedData (1.2.840.113549.1.7.2)")
-        }
-        guard let explicitNode = contentInfoIterator.next(), explicitNode.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific),
-            case .constructed(let explicitChildren) = explicitNode.content,
-            let signedDataNode = explicitChildren.first(where: { _ in true }),
-            case .constructed(let signedDataFields) = signedDataNode.content
-        else {
-            throw fail("the [0] content is missing")
-        }
-
-        var fields = Array(signedDataFields)
-        guard fields.count >= 4 else { throw fail("SignedData has too few fields") }
-        // version, digestAlgorithms, encapContentInfo, [0] certificates?, [1] crls?, signerInfos
-        let encapNode = fields[2]
-        guard case .constructed(let encapFields) = encapNode.content else { throw fail("encapContentInfo is malformed") }
-        var encapIterator = encapFields.makeIterator()
-        _ = encapIterator.next()
-        guard let eContentExplicit = encapIterator.next(), case .constructed(let eContentChildren) = eContentExplicit.content,
-            let eContentNode = eContentChildren.first(where: { _ in true }),
-            let eContent = try? ASN1OctetString(berEncoded: eContentNode)
-        else {
-            throw fail("the receipt has no attached content")
-        }
-        self.payload = Data(eContent.bytes)
-
-        fields.removeFirst(3)
-        var certificateDERs: [ArraySlice<UInt8>] = []
-        var certificatesBytes: ArraySlice<UInt8> = []
-        var signerInfosNode: ASN1Node?
-        for field in fields {
-            if field.identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) {
-                certificatesBytes = field.encodedBytes
-                guard case .constructed(let certificateNodes) = field.content else { throw fail("certificates are malformed") }
-                for node in certificateNodes where node.identifier == .sequence {
-                    certificateDERs.append(node.encodedBytes)
-                }
-            } else if field.identifier == .set {
-                signerInfosNode = field
+        let parts = try bytes.withUnsafeBytes { buffer throws -> Parts in
+            do {
+                return try Parts(in: buffer)
+            } catch let failure as Parts.Failure {
+                throw fail(failure.reason)
+            } catch {
+                throw fail("\(error)")
             }
         }
-        self.certificateDERs = certificateDERs
-
-        guard let signerInfosNode, case .constructed(let signerInfos) = signerInfosNode.content,
-            let signerInfo = signerInfos.first(where: { _ in true }),
-            case .constructed(let signerFieldsCollection) = signerInfo.content
-        else {
-            throw fail("there is no SignerInfo")
-        }
-        let signerFields = Array(signerFieldsCollection)
-        guard signerFields.count >= 5 else { throw fail("the SignerInfo has too few fields") }
-        let sidNode = signerFields[1]
-        var index = 2
-        let digestAlgorithm = try Self.algorithmOID(signerFields[index])
-        index += 1
-        var signedAttributes: Data?
-        if signerFields[index].identifier == ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific) {
-            var encoded = Array(signerFields[index].encodedBytes)
+        self.payload = parts.payload
+        self.certificateDERs = parts.certificates.map { bytes[$0] }
+        self.signerIdentifier = try BER.parse(Array(bytes[parts.signerIdentifier]))
+        self.digestAlgorithm = try Self.algorithmOID(bytes[parts.digestAlgorithm])
+        self.signatureAlgorithm = try Self.algorithmOID(bytes[parts.signatureAlgorithm])
+        self.signature = parts.signature
+        self.signedAttributes = parts.signedAttributes.map { range in
+            var encoded = Array(bytes[range])
             encoded[0] = 0x31  // The signature covers the attributes re-tagged as a universal SET.
-            signedAttributes = Data(encoded)
-            index += 1
+            return Data(encoded)
         }
-        guard index + 1 < signerFields.count else { throw fail("the SignerInfo has no signature") }
-        let signatureAlgorithm = try Self.algorithmOID(signerFields[index])
-        guard let signature = try? ASN1OctetString(berEncoded: signerFields[index + 1]) else {
-            throw fail("the signature is not an OCTET STRING")
-        }
-        self.signerIdentifier = sidNode
-        self.digestAlgorithm = digestAlgorithm
-        self.signatureAlgorithm = signatureAlgorithm
-        self.signature = Data(signature.bytes)
-        self.signedAttributes = signedAttributes
-        self.chainCacheKey = Data(certificatesBytes) + Data(sidNode.encodedBytes)
+        self.chainCacheKey = Data(bytes[parts.certificatesField]) + Data(bytes[parts.signerIdentifier])
     }
 
-    private static func algorithmOID(_ node: ASN1Node) throws -> String {
-        guard case .constructed(let fields) = node.content, let oidNode = fields.first(where: { _ in true }),
+    /// Where each part of the SignedData lies, and its contents where they are copied out.
+    private struct Parts {
+        struct Failure: Error {
+            let reason: String
+        }
+
+        var payload = Data()
+        var certificatesField: Range<Int> = 0..<0
+        var certificates: [Range<Int>] = []
+        var signerIdentifier: Range<Int> = 0..<0
+        var digestAlgorithm: Range<Int> = 0..<0
+        var signedAttributes: Range<Int>?
+        var signatureAlgorithm: Range<Int> = 0..<0
+        var signature = Data()
+
+        /// The DER contents of the signedData OID, 1.2.840.113549.1.7.2 (BER encodes OIDs the same way).
+        private static let signedDataOID: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
+
+        init(in bytes: UnsafeRawBufferPointer) throws {
+            func children(of element: BERElement) throws -> [BERElement] {
+                guard element.isConstructed else { throw Failure(reason: "an element expected to be constructed is primitive") }
+                var children: [BERElement] = []
+                var offset = element.contents.lowerBound
+                while offset < element.contents.upperBound {
+                    let child = try BERElement(in: bytes, at: offset, limit: element.contents.upperBound)
+                    children.append(child)
+                    offset = child.end
+                }
+                return children
+            }
+            func isContext0(_ element: BERElement) -> Bool { element.tagClass == 2 && element.tagNumber == 0 }
+
+            let contentInfo = try BERElement(in: bytes, at: 0, limit: bytes.count)
+            guard contentInfo.isUniversal(BERElement.UniversalTag.sequence, constructed: true) else {
+                throw Failure(reason: "the top level is not a SEQUENCE")
+            }
+            let contentInfoFields = try children(of: contentInfo)
+            guard let contentType = contentInfoFields.first, contentType.tagClass == 0, contentType.tagNumber == 6,
+                bytes[contentType.contents].elementsEqual(Self.signedDataOID)
+            else {
+                throw Failure(reason: "the content type is not signedData (1.2.840.113549.1.7.2)")
+            }
+            guard contentInfoFields.count >= 2, isContext0(contentInfoFields[1]),
+                let signedData = try children(of: contentInfoFields[1]).first, signedData.isConstructed
+            else {
+                throw Failure(reason: "the [0] content is missing")
+            }
+
+            // version, digestAlgorithms, encapContentInfo, [0] certificates?, [1] crls?, signerInfos
+            let fields = try children(of: signedData)
+            guard fields.count >= 4 else { throw Failure(reason: "SignedData has too few fields") }
+            guard fields[2].isConstructed, let eContentExplicit = try children(of: fields[2]).dropFirst().first,
+                isContext0(eContentExplicit), let eContent = try children(of: eContentExplicit).first,
+                eContent.tagClass == 0, eContent.tagNumber == BERElement.UniversalTag.octetString
+            else {
+                throw Failure(reason: "the receipt has no attached content")
+            }
+            payload = try Self.octets(of: eContent, in: bytes, children: children)
+
+            var signerInfos: BERElement?
+            for field in fields.dropFirst(3) {
+                if isContext0(field) {
+                    certificatesField = field.encoded
+                    certificates = try children(of: field)
+                        .filter { $0.isUniversal(BERElement.UniversalTag.sequence, constructed: true) }
+                        .map(\.encoded)
+                } else if field.isUniversal(BERElement.UniversalTag.set, constructed: true) {
+                    signerInfos = field
+                }
+            }
+
+            guard let signerInfos, let signerInfo = try children(of: signerInfos).first, signerInfo.isConstructed else {
+                throw Failure(reason: "there is no SignerInfo")
+            }
+            // version, sid, digestAlgorithm, [0] signedAttrs?, signatureAlgorithm, signature
+            let signerFields = try children(of: signerInfo)
+            guard signerFields.count >= 5 else { throw Failure(reason: "the SignerInfo has too few fields") }
+            signerIdentifier = signerFields[1].encoded
+            digestAlgorithm = signerFields[2].encoded
+            var index = 3
+            if isContext0(signerFields[index]) {
+                signedAttributes = signerFields[index].encoded
+                index += 1
+            }
+            guard index + 1 < signerFields.count else { throw Failure(reason: "the SignerInfo has no signature") }
+            signatureAlgorithm = signerFields[index].encoded
+            let signatureField = signerFields[index + 1]
+            guard signatureField.tagClass == 0, signatureField.tagNumber == BERElement.UniversalTag.octetString else {
+                throw Failure(reason: "the signature is not an OCTET STRING")
+            }
+            signature = try Self.octets(of: signatureField, in: bytes, children: children)
+        }
+
+        /// The octets of an OCTET STRING: its contents, or in BER the concatenated contents of its segments.
+        private static func octets(
+            of element: BERElement, in bytes: UnsafeRawBufferPointer, children: (BERElement) throws -> [BERElement]
+        ) throws -> Data {
+            guard element.isConstructed else { return Data(UnsafeRawBufferPointer(rebasing: bytes[element.contents])) }
+            var joined = Data()
+            for segment in try children(element) {
+                guard segment.tagClass == 0, segment.tagNumber == BERElement.UniversalTag.octetString else {
+                    throw Failure(reason: "a constructed OCTET STRING holds something else")
+                }
+                joined.append(try octets(of: segment, in: bytes, children: children))
+            }
+            return joined
+        }
+    }
+
+    private static func algorithmOID(_ encoded: ArraySlice<UInt8>) throws -> String {
+        guard let node = try? BER.parse(Array(encoded)), case .constructed(let fields) = node.content, let oidNode = fields.first(where: { _ in true }),
             let oid = try? ASN1ObjectIdentifier(berEncoded: oidNode)
         else {
             throw FormatError.malformedData("The receipt's SignerInfo has a malformed AlgorithmIdentifier.")

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import AppStoreFormats
+
+@Suite("Payloads that write their own JSON")
+struct AppStoreJSONWritableTests {
+    static let date = Date(timeIntervalSince1970: 1_750_000_000.123)
+    static let uuid = UUID(uuidString: "956328D9-CC6A-47F4-BE40-6953FB0AB6C7")!
+
+    /// Every property of `value` is set: a property added later without its line in `writeFields` fails here.
+    func expectEveryFieldSet(_ value: some Any) {
+        for child in Mirror(reflecting: value).children {
+            let field = Mirror(reflecting: child.value)
+            if field.displayStyle == .optional, field.children.isEmpty {
+                Issue.record("\(child.label ?? "?") is nil: set it here, so its encoding is checked")
+            }
+        }
+    }
+
+    @Test func transactionWritesWhatEncodableWrites() throws {
+        var transaction = JWSTransactionDecodedPayload()
+        transaction.transactionId = "2000000847061981"
+        transaction.originalTransactionId = "2000000847061980"
+        transaction.webOrderLineItemId = "2000000099999999"
+        transaction.bundleId = "com.example.app"
+        transaction.productId = "com.example.app.monthly"
+        transaction.subscriptionGroupIdentifier = "21482361"
+        transaction.purchaseDate = Self.date
+        transaction.originalPurchaseDate = Self.date.addingTimeInterval(-86_400)
+        transaction.expiresDate = Self.date.addingTimeInterval(30 * 86_400)
+        transaction.quantity = 1
+        transaction.type = .autoRenewable
+        transaction.appAccountToken = Self.uuid
+        transaction.deviceVerification = "ZmFrZSBoYXNo"
+        transaction.deviceVerificationNonce = Self.uuid
+        transaction.inAppOwnershipType = .purchased
+        transaction.signedDate = Self.date
+        transaction.rawRevocationReason = 1
+        transaction.revocationDate = Self.date
+        transaction.rawRevocationType = "REFUND_PRORATED"
+        transaction.revocationPercentage = 50_000
+        transaction.isUpgraded = false
+        transaction.rawOfferType = 2
+        transaction.offerIdentifier = "promo \"quoted\"\n\u{1}"
+        transaction.rawOfferDiscountType = "PAY_AS_YOU_GO"
+        transaction.offerPeriod = "P1M"
+        transaction.rawEnvironment = "Sandbox"
+        transaction.rawTransactionReason = "RENEWAL"
+        transaction.storefront = "USA"
+        transaction.storefrontId = "143441"
+        transaction.price = -990
+        transaction.currency = "USD"
+        transaction.appTransactionId = "704289572311429122"
+        transaction.billingPlanType = "MONTHLY"
+        expectEveryFieldSet(transaction)
+
+        let written = try AppStoreJSON.encode(transaction)
+        #expect(written == (try AppStoreJSON.encodeThroughCodable(transaction)))
+        #expect(try AppStoreJSON.decode(JWSTransactionDecodedPayload.self, from: written) == transaction)
+        #expect(try AppStoreJSON.encode(JWSTransactionDecodedPayload()) == Data("{}".utf8))
+    }
+
+    @Test func renewalInfoWritesWhatEncodableWrites() throws {
+        var renewal = JWSRenewalInfoDecodedPayload()
+        renewal.rawExpirationIntent = 1
+        renewal.originalTransactionId = "2000000847061980"
+        renewal.autoRenewProductId = "com.example.app.yearly"
+        renewal.productId = "com.example.app.monthly"
+        renewal.rawAutoRenewStatus = 1
+        renewal.isInBillingRetryPeriod = true
+        renewal.rawPriceIncreaseStatus = 0
+        renewal.gracePeriodExpiresDate = Self.date
+        renewal.rawOfferType = 3
+        renewal.offerIdentifier = "winback"
+        renewal.signedDate = Self.date
+        renewal.rawEnvironment = "Production"
+        renewal.recentSubscriptionStartDate = Self.date
+        renewal.renewalDate = Self.date
+        renewal.renewalPrice = 9_990
+        renewal.currency = "EUR"
+        renewal.rawOfferDiscountType = "FREE_TRIAL"
+        renewal.offerPeriod = "P1W"
+        renewal.eligibleWinBackOfferIds = ["a", "b\\c"]
+        renewal.appAccountToken = Self.uuid
+        renewal.appTransactionId = "704289572311429122"
+        renewal.renewalBillingPlanType = "MONTHLY"
+        renewal.deviceVerification = "ZmFrZSBoYXNo"
+        renewal.deviceVerificationNonce = Self.uuid
+        expectEveryFieldSet(renewal)
+
+        let written = try AppStoreJSON.encode(renewal)
+        #expect(written == (try AppStoreJSON.encodeThroughCodable(renewal)))
+        #expect(try AppStoreJSON.decode(JWSRenewalInfoDecodedPayload.self, from: written) == renewal)
+        renewal.eligibleWinBackOfferIds = []
+        #expect(try AppStoreJSON.encode(renewal) == (try AppStoreJSON.encodeThroughCodable(renewal)))
+    }
+}
