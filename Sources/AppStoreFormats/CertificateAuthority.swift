@@ -254,6 +254,14 @@ public struct CertificateAuthority: Sendable {
         issuedAt: Date = CertificateAuthority.defaultValidity.lowerBound,
         subjectPrefix: String = CertificateAuthority.defaultSubjectPrefix
     ) throws -> CertificateAuthority {
+        if let stored = try loadIfPresent(from: directory) { return stored }
+        return try install(CertificateAuthority(issuedAt: issuedAt, subjectPrefix: subjectPrefix), in: directory)
+    }
+
+    /// The authority stored in `directory`, or nil when the directory holds none of its files.
+    ///
+    /// - Throws: `FormatError.fileSystem` when the directory holds only some of the files, or they cannot be read.
+    public static func loadIfPresent(from directory: URL) throws -> CertificateAuthority? {
         let fileManager = FileManager.default
         let present = pemFileNames.filter { fileManager.fileExists(atPath: directory.appendingPathComponent($0).path) }
         if present.count == pemFileNames.count {
@@ -265,7 +273,14 @@ public struct CertificateAuthority: Sendable {
                 "The certificate authority in \(directory.path) is incomplete (missing \(missing.joined(separator: ", "))). Restore the files, or delete the directory to generate a new authority."
             )
         }
-        let authority = try CertificateAuthority(issuedAt: issuedAt, subjectPrefix: subjectPrefix)
+        return nil
+    }
+
+    /// Writes `authority` into `directory` atomically, unless another authority got there first, and returns the
+    /// authority the directory holds afterwards (`authority`, or the one already there).
+    public static func install(_ authority: CertificateAuthority, in directory: URL) throws -> CertificateAuthority {
+        if let stored = try loadIfPresent(from: directory) { return stored }
+        let fileManager = FileManager.default
         let parent = directory.deletingLastPathComponent()
         let staging = parent.appendingPathComponent(".\(directory.lastPathComponent).partial-\(UUID().uuidString)")
         do {

@@ -12,8 +12,8 @@ public enum StoreLocation: Sendable {
     /// certificate authority kept under `ca/`, so what the store signed stays verifiable.
     ///
     /// With a ``StoreSpecification/databaseURL`` (or `OPENSTOREKIT_DATABASE_URL`), the store's state is in that
-    /// PostgreSQL database instead, shared with every process and server that opens it; the certificate authority
-    /// and the devices stay in the directory.
+    /// PostgreSQL database instead, shared with every process and server that opens it, and so is the certificate
+    /// authority (with a copy under `ca/`); the devices stay in the directory.
     case dataDirectory(StoreDataDirectory)
     /// In memory, gone with the process, signed by an authority made for the process: one test's store.
     case memory
@@ -92,6 +92,7 @@ public enum StoreFactory {
                 let database = try sharedPostgresStorage(url: url)
                 clockState = try database.clockState(tenant: specification.tenant)
                 storage = database
+                signer = sharedSigner(database: database, directory: directory)
             } else if let url = EnvironmentVariables.value(EnvironmentVariables.databaseURL, in: environment) {
                 let database: PostgresStorage
                 do {
@@ -103,12 +104,13 @@ public enum StoreFactory {
                 }
                 clockState = try database.clockState(tenant: specification.tenant)
                 storage = database
+                signer = sharedSigner(database: database, directory: directory)
             } else {
                 let database = try SQLiteStorage(url: directory.databaseURL)
                 clockState = try database.clockState(tenant: specification.tenant)
                 storage = database
+                signer = directory.signer
             }
-            signer = directory.signer
         case .memory:
             guard specification.databaseURL == nil else {
                 throw .storageFailure("A store in memory keeps nothing in a database: leave databaseURL out, or open a data directory.")
@@ -150,6 +152,29 @@ extension StoreFactory {
             storages = storages.filter { $0.value.storage != nil }
             storages[url] = WeakPostgresStorage(storage: opened)
             return opened
+        }
+    }
+}
+
+extension StoreFactory {
+    /// The signer of a store on a PostgreSQL database: the certificate authority every server on the database signs
+    /// with, so what one server signed verifies against the root any other hands out. The first server to sign
+    /// stores the authority of its data directory (made there first if it has none); the others copy the stored one
+    /// into their `ca/`, so `storekit ca` on their machines shows it too. A data directory holding a different
+    /// authority is refused rather than overwritten, since devices and servers may trust its root.
+    private static func sharedSigner(database: PostgresStorage, directory: StoreDataDirectory) -> StoreSigner {
+        let url = directory.certificateAuthorityURL
+        return StoreSigner {
+            let local = try CertificateAuthority.loadIfPresent(from: url)
+            let files = try database.certificateAuthority(storingIfAbsent: { try (local ?? CertificateAuthority(issuedAt: CertificateAuthority.defaultValidity.lowerBound)).pemFiles })
+            let shared = try CertificateAuthority(pemFiles: files)
+            let installed = try CertificateAuthority.install(shared, in: url)
+            guard installed.rootCertificatesDER == shared.rootCertificatesDER else {
+                throw StoreError.signingFailure(
+                    "The certificate authority in \(url.path) is not the one the database shares with every server on it. Move that directory away to have this server copy the database's authority there and sign with it."
+                )
+            }
+            return shared
         }
     }
 }

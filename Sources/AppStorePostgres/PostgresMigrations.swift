@@ -128,6 +128,19 @@ enum PostgresMigrations {
                 "CREATE INDEX notification_by_original ON notification (tenant, original_transaction_id, sequence)",
             ]
         ),
+        PostgresMigration(
+            version: 3,
+            name: "v3: the certificate authority every server on the database signs with",
+            statements: [
+                // One row: the authority's PEM files as a JSON object, written once by the first server that signs.
+                """
+                CREATE TABLE certificate_authority (
+                    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+                    pem_files text NOT NULL
+                )
+                """,
+            ]
+        ),
     ]
 
     /// The first key of OpenStoreKit's advisory locks ("OSK").

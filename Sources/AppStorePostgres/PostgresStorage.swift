@@ -120,6 +120,48 @@ public final class PostgresStorage: ChangeSignalingStorage {
         }
     }
 
+    /// The certificate authority every server on the database signs with, as PEM files keyed by name
+    /// (`CertificateAuthority.pemFiles`): the one stored, or else the one `candidate` returns, stored now. Of servers
+    /// storing at the same moment, one wins and all get its authority. Read synchronously, on the first signature.
+    ///
+    /// - Parameter candidate: Makes the authority to store when the database holds none; not called otherwise.
+    /// - Throws: `StoreError.storageFailure` when the database cannot be reached or holds an unreadable authority;
+    ///   what `candidate` throws.
+    public func certificateAuthority(
+        storingIfAbsent candidate: () throws -> [String: String]
+    ) throws -> [String: String] {
+        try PostgresSession.withSetupConnection(configuration, logger: logger) { session throws(StoreError) in
+            func stored() throws(StoreError) -> [String: String]? {
+                guard let row = try session.rows("SELECT pem_files FROM certificate_authority").first else { return nil }
+                do {
+                    return try JSONDecoder().decode([String: String].self, from: Data(try row.decode(String.self).utf8))
+                } catch {
+                    throw .storageFailure(
+                        "The certificate authority stored in \(configuration) cannot be read (\(error)). Delete its row (DELETE FROM certificate_authority) to let the next server store its own, and redistribute the new root."
+                    )
+                }
+            }
+            if let files = try stored() { return files }
+            let files: [String: String]
+            do {
+                files = try candidate()
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw .signingFailure("The certificate authority to share through \(configuration) could not be made: \(error)")
+            }
+            guard let json = try? JSONEncoder().encode(files) else {
+                throw .signingFailure("The certificate authority's files cannot be written as JSON.")
+            }
+            let encoded = String(decoding: json, as: UTF8.self)
+            try session.execute("INSERT INTO certificate_authority (pem_files) VALUES (\(encoded)) ON CONFLICT DO NOTHING")
+            guard let winner = try stored() else {
+                throw .storageFailure("The certificate authority just stored in \(configuration) is gone; was its row deleted meanwhile?")
+            }
+            return winner
+        }
+    }
+
     /// Closes the storage's connections now rather than when it is released; operations after this one fail.
     public func close() async {
         closed.store(true, ordering: .relaxed)

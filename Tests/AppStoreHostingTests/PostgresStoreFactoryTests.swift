@@ -50,6 +50,49 @@ struct PostgresStoreFactoryTests {
     }
 
     @Test(
+        "Servers on one database sign with one certificate authority: the first one's, copied into the others' directories; a different one is refused",
+        .enabled(if: PostgresTestDatabase.isConfigured, "OPENSTOREKIT_TEST_POSTGRES_URL is unset: run export OPENSTOREKIT_TEST_POSTGRES_URL=$(bash .ci/postgres)")
+    )
+    func certificateAuthorityIsShared() async throws {
+        try await withDatabase { url in
+            let configuration = try StoreKitConfigurationFile.load(contentsOf: demo)
+            func store(in name: String) throws -> StoreEngine {
+                let location = StoreLocation.dataDirectory(StoreDataDirectory(url: directory.appendingPathComponent(name)))
+                return try StoreFactory.open(StoreSpecification(location: location, configuration: configuration, databaseURL: url), environment: [:])
+            }
+            // The first server's directory already has an authority (devices may trust its root): that one is shared.
+            let firstAuthority = try CertificateAuthority.loadOrCreate(in: StoreDataDirectory(url: directory.appendingPathComponent("first")).certificateAuthorityURL)
+            let first = try store(in: "first")
+            let second = try store(in: "second")
+
+            let productID = try #require(await first.catalog.products.first { $0.type == .consumable }?.id)
+            let purchase = PurchaseRequest(productID: productID, accountID: "ana", bundleID: "com.example.demo")
+            let boughtFromFirst = try await first.purchase(purchase)
+            let boughtFromSecond = try await second.purchase(purchase)
+            #expect(try first.signer.certificateAuthority.rootCertificatesDER == firstAuthority.rootCertificatesDER)
+            #expect(try second.signer.certificateAuthority.rootCertificatesDER == firstAuthority.rootCertificatesDER)
+            let copied = try CertificateAuthority.load(from: StoreDataDirectory(url: directory.appendingPathComponent("second")).certificateAuthorityURL)
+            #expect(copied.rootCertificatesDER == firstAuthority.rootCertificatesDER)
+            let verifier = try JWSVerifier(rootCertificates: firstAuthority.rootCertificatesDER, bundleID: "com.example.demo")
+            for token in [try await first.signedTransaction(boughtFromFirst), try await second.signedTransaction(boughtFromSecond)] {
+                if case .failure(let failure) = await verifier.verifyTransaction(token) { Issue.record("\(failure)") }
+            }
+
+            // A third server whose directory holds an authority of its own signs nothing rather than another root.
+            let thirdDirectory = StoreDataDirectory(url: directory.appendingPathComponent("third")).certificateAuthorityURL
+            _ = try CertificateAuthority.loadOrCreate(in: thirdDirectory)
+            let third = try store(in: "third")
+            let bought = try await third.purchase(purchase)
+            await #expect {
+                _ = try await third.signedTransaction(bought)
+            } throws: { error in
+                let message = (error as? StoreError)?.message ?? ""
+                return message.contains(thirdDirectory.path) && message.contains("Move that directory away")
+            }
+        }
+    }
+
+    @Test(
         "OPENSTOREKIT_DATABASE_URL puts a data directory's store in PostgreSQL, and a moved tenant clock is seen by the next store opened",
         .enabled(if: PostgresTestDatabase.isConfigured, "OPENSTOREKIT_TEST_POSTGRES_URL is unset: run export OPENSTOREKIT_TEST_POSTGRES_URL=$(bash .ci/postgres)")
     )

@@ -56,7 +56,9 @@ struct SharedDatabaseTests {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
 
-        // Both servers sign with the data directory's certificate authority, which the receiver trusts.
+        // Each server has a data directory of its own, as on two machines. Both sign with the first one's
+        // certificate authority, which the receiver trusts: the second gets it through the database.
+        let secondDataDirectory = dataDirectory.appendingPathComponent("second-server")
         let root = dataDirectory.appendingPathComponent("root.cer")
         #expect(try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
         let log = dataDirectory.appendingPathComponent("received.jsonl")
@@ -69,7 +71,7 @@ struct SharedDatabaseTests {
         let receiverURL = "http://127.0.0.1:\(receiverPort)/apple"
         let first = try await startServer(database: database, dataDirectory: dataDirectory, receiver: receiverURL)
         defer { first.process.terminate() }
-        let second = try await startServer(database: database, dataDirectory: dataDirectory, receiver: receiverURL)
+        let second = try await startServer(database: database, dataDirectory: secondDataDirectory, receiver: receiverURL)
         defer { second.process.terminate() }
         let servers = [first, second]
 
@@ -135,6 +137,10 @@ struct SharedDatabaseTests {
         #expect(Set(uuids) == Set(outbox.compactMap { $0["notificationUUID"] as? String }))
         let delivered = try await second.list("/control/notifications")
         #expect(delivered.allSatisfy { $0["delivery"] as? String == "delivered" }, "\(delivered.map { $0["delivery"] ?? "?" })")
+        // The second machine's `storekit ca` shows the shared root too.
+        let secondRoot = dataDirectory.appendingPathComponent("second-root.cer")
+        #expect(try storekit(["ca", "export", "--data-dir", secondDataDirectory.path, "--root", "jws", "--der", "--out", secondRoot.path]).status == 0)
+        #expect(try Data(contentsOf: secondRoot) == Data(contentsOf: root))
     }
 
     @Test("A device long-polling one server hears at once of a purchase taken by the other (LISTEN/NOTIFY)")
