@@ -20,15 +20,6 @@ import Darwin
 public final class SQLiteStorage: Storage {
     private let pool: DatabasePool
 
-    /// How many WAL pages (4 KiB each) a commit lets accumulate before it copies them into the database file and
-    /// syncs both: 32 MiB. SQLite's default of 1,000 checkpointed every few dozen purchases, and a checkpoint writes
-    /// every page changed since the last one and syncs twice; a purchase changes about fifteen pages, many of them
-    /// the same from one purchase to the next, so rarer checkpoints write far fewer pages per purchase. Against a
-    /// process crash nothing changes. Against a power loss, what may be taken back (see above) grows from the last
-    /// 4 MiB of WAL to the last 32 MiB at most, about two thousand purchases (the kernel also writes dirty pages back
-    /// within half a minute or so, without a guarantee). A restart after a crash replays at most this much WAL.
-    static let walAutocheckpointPages = 8_192
-
     /// Opens (and creates or migrates) the store at `url`.
     ///
     /// - Throws: `StoreError.storageFailure` when the file cannot be opened or is not a store database.
@@ -36,9 +27,6 @@ public final class SQLiteStorage: Storage {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.foreignKeysEnabled = true
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.walAutocheckpointPages)")
-        }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             pool = try Self.withSetupLock(beside: url) {
