@@ -12,6 +12,11 @@ import Darwin
 /// The database runs in WAL mode so a server and the `storekit` command can use the same file at once;
 /// every ``transaction(tenant:_:)`` is one immediate transaction, so a crash leaves all of a change or none.
 /// The schema evolves through append-only named migrations.
+///
+/// Durability: the writer runs with `synchronous = NORMAL`, GRDB's setting for WAL databases. A commit is written to
+/// the WAL before the transaction returns, so whatever was acknowledged survives the process being killed (the kill -9
+/// tests check it); the WAL is synced to disk at checkpoints only, so a power loss or an operating-system crash may
+/// take back the transactions committed since the last checkpoint, whole — never part of one.
 public final class SQLiteStorage: Storage {
     private let pool: DatabasePool
 
