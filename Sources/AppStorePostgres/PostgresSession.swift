@@ -61,8 +61,8 @@ struct PostgresSession: Sendable {
     /// `BEGIN` and the lock go out with the transaction's first read (or first allocated identifier, or its commit),
     /// and writes with the read or the commit that follows them (see `PostgresPipeline`): a statement sent after the
     /// lock in one batch runs once the lock is granted, so each read still sees the latest commit of the previous
-    /// holder and every write before it. The commit sends the written-back counter, the change signal and `COMMIT`
-    /// together; a body that neither reads, writes nor allocates sends nothing at all.
+    /// holder and every write before it. The commit sends the written-back counter and the change signal (one
+    /// statement when there are both) with `COMMIT`; a body that neither reads, writes nor allocates sends nothing.
     func transaction<Result>(tenant: String, origin: UUID, _ body: (any StorageTransaction) throws -> Result) throws -> Result {
         let pipeline = PostgresPipeline(session: self)
         let writes = PostgresWriteState()
@@ -81,14 +81,17 @@ struct PostgresSession: Sendable {
             guard pipeline.started || writes.wroteChanges else { return result }
             // A statement that failed aborted the transaction on the server, whatever the body made of its error.
             if let failure = pipeline.failure { throw failure }
-            var closing: [PostgresQuery] = []
-            if let next = writes.nextID, next != writes.storedNextID {
-                let stored = try Int64(checking: next)
-                closing.append("UPDATE tenant SET next_transaction_id = \(stored) WHERE id = \(tenant)")
+            let counter = try writes.nextID.flatMap { next throws(StoreError) in
+                next == writes.storedNextID ? nil : try Int64(checking: next)
             }
-            if writes.wroteChanges {
-                let payload = origin.uuidString + " " + tenant
-                closing.append("SELECT pg_notify(\(Self.changeChannel(schema: configuration.schema)), \(payload))")
+            let channel = Self.changeChannel(schema: configuration.schema), payload = origin.uuidString + " " + tenant
+            // One statement for both when both are due: the counter's update runs to completion though nothing reads it.
+            let closing: [PostgresQuery] = switch (counter, writes.wroteChanges) {
+            case (let counter?, true):
+                ["WITH counter AS (UPDATE tenant SET next_transaction_id = \(counter) WHERE id = \(tenant)) SELECT pg_notify(\(channel), \(payload))"]
+            case (let counter?, false): ["UPDATE tenant SET next_transaction_id = \(counter) WHERE id = \(tenant)"]
+            case (nil, true): ["SELECT pg_notify(\(channel), \(payload))"]
+            case (nil, false): []
             }
             _ = try pipeline.send(closing + ["COMMIT"], committing: tenant)
             return result
