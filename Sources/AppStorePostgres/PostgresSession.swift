@@ -27,17 +27,26 @@ struct PostgresSession: Sendable {
     }
 
     /// Runs `body` in a `REPEATABLE READ, READ ONLY` transaction: every read sees the database as it was at the first
-    /// one, and no lock is taken.
+    /// one, and no lock is taken. `BEGIN` is sent with the first read; a body that reads nothing sends nothing.
     func read<Result>(tenant: String, _ body: (any StorageReader) throws -> Result) throws -> Result {
-        try execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        let pipeline = PostgresPipeline(session: self)
+        pipeline.hold("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         do {
-            let result = try body(PostgresTransaction(session: self, tenant: tenant, identifiers: nil))
-            try execute("COMMIT")
+            let result = try body(PostgresTransaction(pipeline: pipeline, tenant: tenant, writes: nil))
+            if pipeline.started { _ = try pipeline.send(["COMMIT"]) }
             return result
         } catch {
-            rollBack()
+            if pipeline.started { rollBack() }
             throw error
         }
+    }
+
+    /// The channel on which write transactions of the stores in `schema` announce their commits (see
+    /// `PostgresStorage.changesByOthers(tenant:)`): `NOTIFY` is delivered at commit, and not at all on a rollback.
+    /// Channels are database-wide, so each schema has its own; two schemas whose keys collide only hear a few
+    /// signals too many.
+    static func changeChannel(schema: String?) -> String {
+        "openstorekit_changes_" + String(UInt32(bitPattern: PostgresMigrations.schemaKey(schema)), radix: 16)
     }
 
     /// Runs `body` in a `READ COMMITTED` transaction that first locks the tenant's row.
@@ -48,42 +57,46 @@ struct PostgresSession: Sendable {
     /// transaction of the tenant commits anything until this one ends: the same guarantee as SQLite's
     /// `BEGIN IMMEDIATE`, per tenant instead of per file. (`REPEATABLE READ` would fix the snapshot before the lock
     /// was granted, and miss what the previous holder committed.)
-    /// The channel on which write transactions of the stores in `schema` announce their commits (see
-    /// `PostgresStorage.changesByOthers(tenant:)`): `NOTIFY` is delivered at commit, and not at all on a rollback.
-    /// Channels are database-wide, so each schema has its own; two schemas whose keys collide only hear a few
-    /// signals too many.
-    static func changeChannel(schema: String?) -> String {
-        "openstorekit_changes_" + String(UInt32(bitPattern: PostgresMigrations.schemaKey(schema)), radix: 16)
-    }
-
+    ///
+    /// `BEGIN` and the lock go out with the transaction's first read (or first allocated identifier, or its commit),
+    /// and writes with the read or the commit that follows them (see `PostgresPipeline`): a statement sent after the
+    /// lock in one batch runs once the lock is granted, so each read still sees the latest commit of the previous
+    /// holder and every write before it. The commit sends the written-back counter and the change signal (one
+    /// statement when there are both) with `COMMIT`; a body that neither reads, writes nor allocates sends nothing.
     func transaction<Result>(tenant: String, origin: UUID, _ body: (any StorageTransaction) throws -> Result) throws -> Result {
-        try execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+        let pipeline = PostgresPipeline(session: self)
+        let writes = PostgresWriteState()
         do {
             let first = try Int64(checking: TransactionRecord.firstID)
-            let locked = try rows("""
+            pipeline.hold("BEGIN ISOLATION LEVEL READ COMMITTED")
+            pipeline.hold("""
                 INSERT INTO tenant (id, next_transaction_id) VALUES (\(tenant), \(first))
                 ON CONFLICT (id) DO UPDATE SET id = excluded.id
                 RETURNING next_transaction_id
-                """)
-            let next = try UInt64(checking: try PostgresTransaction.decodeIfPresent(Int64.self, locked.first, on: configuration) ?? first)
-            let identifiers = IdentifierCounter(next: next)
-            let result = try body(PostgresTransaction(session: self, tenant: tenant, identifiers: identifiers))
-            if identifiers.next != next {
-                let stored = try Int64(checking: identifiers.next)
-                try execute("UPDATE tenant SET next_transaction_id = \(stored) WHERE id = \(tenant)")
+                """) { [configuration] locked throws(StoreError) in
+                let stored = try PostgresTransaction.decodeIfPresent(Int64.self, locked.rows.first, on: configuration) ?? first
+                writes.storedNextID = try UInt64(checking: stored)
             }
-            if identifiers.wroteChanges {
-                let payload = origin.uuidString + " " + tenant
-                try execute("SELECT pg_notify(\(Self.changeChannel(schema: configuration.schema)), \(payload))")
+            let result = try body(PostgresTransaction(pipeline: pipeline, tenant: tenant, writes: writes))
+            guard pipeline.started || writes.wroteChanges else { return result }
+            // A statement that failed aborted the transaction on the server, whatever the body made of its error.
+            if let failure = pipeline.failure { throw failure }
+            let counter = try writes.nextID.flatMap { next throws(StoreError) in
+                next == writes.storedNextID ? nil : try Int64(checking: next)
             }
-            do {
-                _ = try connection.query("COMMIT", logger: logger).wait()
-            } catch {
-                throw PostgresFailure.describeCommit(error, tenant: tenant, on: configuration)
+            let channel = Self.changeChannel(schema: configuration.schema), payload = origin.uuidString + " " + tenant
+            // One statement for both when both are due: the counter's update runs to completion though nothing reads it.
+            let closing: [PostgresQuery] = switch (counter, writes.wroteChanges) {
+            case (let counter?, true):
+                ["WITH counter AS (UPDATE tenant SET next_transaction_id = \(counter) WHERE id = \(tenant)) SELECT pg_notify(\(channel), \(payload))"]
+            case (let counter?, false): ["UPDATE tenant SET next_transaction_id = \(counter) WHERE id = \(tenant)"]
+            case (nil, true): ["SELECT pg_notify(\(channel), \(payload))"]
+            case (nil, false): []
             }
+            _ = try pipeline.send(closing + ["COMMIT"], committing: tenant)
             return result
         } catch {
-            rollBack()
+            if pipeline.started { rollBack() }
             throw error
         }
     }
@@ -129,16 +142,16 @@ struct PostgresSession: Sendable {
     }
 }
 
-/// The tenant's next transaction identifier in a write transaction: read with the tenant's lock, counted in memory,
-/// written back before the commit. Used on the transaction's thread only.
-final class IdentifierCounter {
-    var next: UInt64
+/// What a write transaction counts and notes besides its statements. Used on the transaction's thread only.
+final class PostgresWriteState {
+    /// The tenant's next transaction identifier as its row held it when the lock was granted; `nil` until the
+    /// lock's answer arrives.
+    var storedNextID: UInt64?
+    /// The next identifier to hand out, counted in memory once the transaction allocated one (or erased or restored
+    /// the tenant); written back before the commit when it differs from ``storedNextID``.
+    var nextID: UInt64?
     /// Whether the transaction wrote anything: only then are other servers told of its commit.
     var wroteChanges = false
-
-    init(next: UInt64) {
-        self.next = next
-    }
 }
 
 extension PostgresStorage.Configuration {

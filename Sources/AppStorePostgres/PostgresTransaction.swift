@@ -3,12 +3,15 @@ import Foundation
 import PostgresNIO
 
 /// Reads and writes of one tenant inside a transaction of a ``PostgresSession``: the same tables, columns and JSON
-/// bodies as `SQLiteStorage`'s (see `PostgresMigrations`). Used only on the transaction's thread.
+/// bodies as `SQLiteStorage`'s (see `PostgresMigrations`). Reads wait for their answer; writes are held back and
+/// sent with the next read or the commit (see `PostgresPipeline`). Used only on the transaction's thread.
 struct PostgresTransaction: StorageTransaction {
-    let session: PostgresSession
+    let pipeline: PostgresPipeline
     let tenant: String
-    /// The identifiers a write transaction hands out; `nil` in a snapshot read.
-    let identifiers: IdentifierCounter?
+    /// What a write transaction counts and notes; `nil` in a snapshot read.
+    let writes: PostgresWriteState?
+
+    private var configuration: PostgresStorage.Configuration { pipeline.session.configuration }
 
     // MARK: Reads
 
@@ -35,10 +38,10 @@ struct PostgresTransaction: StorageTransaction {
     }
 
     func finishedTransactionIDs(deviceID: UUID) throws -> Set<UInt64> {
-        let rows = try session.rows(
+        let rows = try pipeline.rows(
             "SELECT transaction_id FROM finished_transaction WHERE tenant = \(tenant) AND device_id = \(deviceID.uuidString)"
         )
-        return Set(try rows.map { row in try UInt64(checking: try Self.decode(Int64.self, row, on: session.configuration)) })
+        return Set(try rows.map { row in try UInt64(checking: try Self.decode(Int64.self, row, on: configuration)) })
     }
 
     func purchaseIntents(accountID: String, bundleID: String) throws -> [PurchaseIntentRecord] {
@@ -71,8 +74,8 @@ struct PostgresTransaction: StorageTransaction {
     }
 
     func nextSubscriptionEventDate() throws -> Date? {
-        let rows = try session.rows("SELECT MIN(next_event_date) FROM subscription WHERE tenant = \(tenant)")
-        return try Self.decodeIfPresent(Double?.self, rows.first, on: session.configuration)?.map(Date.init(timeIntervalSince1970:))
+        let rows = try pipeline.rows("SELECT MIN(next_event_date) FROM subscription WHERE tenant = \(tenant)")
+        return try Self.decodeIfPresent(Double?.self, rows.first, on: configuration)?.map(Date.init(timeIntervalSince1970:))
     }
 
     func notifications(matching query: NotificationQuery) throws -> [NotificationRecord] {
@@ -112,27 +115,27 @@ struct PostgresTransaction: StorageTransaction {
     }
 
     func clockState() throws -> StoreClockState {
-        let rows = try session.rows("SELECT clock_offset, time_rate FROM store_clock WHERE tenant = \(tenant)")
+        let rows = try pipeline.rows("SELECT clock_offset, time_rate FROM store_clock WHERE tenant = \(tenant)")
         guard let row = rows.first else { return StoreClockState() }
-        let (offset, rate) = try Self.decodeColumns((Double, Int64?).self, row, on: session.configuration)
+        let (offset, rate) = try Self.decodeColumns((Double, Int64?).self, row, on: configuration)
         return StoreClockState(offset: offset, timeRate: rate.flatMap { TimeRate(rawValue: Int($0)) })
     }
 
     func snapshot() throws -> TenantSnapshot {
-        let finished = try session.rows(
+        let finished = try pipeline.rows(
             "SELECT device_id, transaction_id FROM finished_transaction WHERE tenant = \(tenant) ORDER BY device_id, transaction_id"
         ).compactMap { row -> TenantSnapshot.FinishedMark? in
-            let (device, transaction) = try Self.decodeColumns((String, Int64).self, row, on: session.configuration)
+            let (device, transaction) = try Self.decodeColumns((String, Int64).self, row, on: configuration)
             return try UUID(uuidString: device).map { TenantSnapshot.FinishedMark(deviceID: $0, transactionID: try UInt64(checking: transaction)) }
         }
         let intents = try bodies(PurchaseIntentRecord.self, "SELECT body FROM purchase_intent WHERE tenant = \(tenant) ORDER BY date, id")
         let subscriptions = try bodies(SubscriptionRecord.self, "SELECT body FROM subscription WHERE tenant = \(tenant) ORDER BY id")
         let next: UInt64
-        if let identifiers {
-            next = identifiers.next
+        if let writes {
+            next = try nextID(writes)
         } else {
-            let rows = try session.rows("SELECT next_transaction_id FROM tenant WHERE id = \(tenant)")
-            next = try Self.decodeIfPresent(Int64.self, rows.first, on: session.configuration).map { value throws(StoreError) in try UInt64(checking: value) }
+            let rows = try pipeline.rows("SELECT next_transaction_id FROM tenant WHERE id = \(tenant)")
+            next = try Self.decodeIfPresent(Int64.self, rows.first, on: configuration).map { value throws(StoreError) in try UInt64(checking: value) }
                 ?? TransactionRecord.firstID
         }
         return TenantSnapshot(
@@ -147,24 +150,36 @@ struct PostgresTransaction: StorageTransaction {
     /// Counts in memory from the identifier read with the tenant's lock; `PostgresSession.transaction` writes the
     /// counter back before committing.
     func allocateTransactionID() throws -> UInt64 {
-        guard let identifiers else { throw StoreError.storageFailure("Transaction identifiers are allocated only in a write transaction.") }
-        defer { identifiers.next += 1 }
-        return identifiers.next
+        guard let writes else { throw StoreError.storageFailure("Transaction identifiers are allocated only in a write transaction.") }
+        let next = try nextID(writes)
+        writes.nextID = next + 1
+        return next
+    }
+
+    /// The next identifier to hand out: the one counted in memory, or the one the lock's answer brought, which the
+    /// first identifier waits for when nothing was sent yet.
+    private func nextID(_ writes: PostgresWriteState) throws(StoreError) -> UInt64 {
+        if let next = writes.nextID ?? writes.storedNextID { return next }
+        try pipeline.flush()
+        guard let stored = writes.storedNextID else {
+            throw .storageFailure("PostgreSQL storage at \(configuration) sent the tenant's lock without reading its counter.")
+        }
+        return stored
     }
 
     func write(_ change: StorageChange) throws {
-        guard let identifiers else { throw StoreError.storageFailure("Storage is written only inside transaction(tenant:), not in a read.") }
-        identifiers.wroteChanges = true
+        guard let writes else { throw StoreError.storageFailure("Storage is written only inside transaction(tenant:), not in a read.") }
+        writes.wroteChanges = true
         switch change {
         case .saveAccount(let account):
             let body = try Self.encode(account)
-            try session.execute("""
+            pipeline.hold("""
                 INSERT INTO account (tenant, id, body) VALUES (\(tenant), \(account.id), \(body))
                 ON CONFLICT (tenant, id) DO UPDATE SET body = excluded.body
                 """)
         case .saveTransaction(let record):
             let (id, originalID, body) = (try Int64(checking: record.id), try Int64(checking: record.originalID), try Self.encode(record))
-            try session.execute("""
+            pipeline.hold("""
                 INSERT INTO store_transaction (tenant, id, original_id, account_id, bundle_id, product_id, body)
                 VALUES (\(tenant), \(id), \(originalID), \(record.accountID), \(record.bundleID), \(record.productID), \(body))
                 ON CONFLICT (tenant, id) DO UPDATE SET original_id = excluded.original_id, account_id = excluded.account_id,
@@ -172,19 +187,19 @@ struct PostgresTransaction: StorageTransaction {
                 """)
         case .deleteTransactions(let ids):
             let ids = try ids.map { id throws(StoreError) in try Int64(checking: id) }
-            try session.execute("DELETE FROM store_transaction WHERE tenant = \(tenant) AND id = ANY(\(ids))")
-            try session.execute("DELETE FROM finished_transaction WHERE tenant = \(tenant) AND transaction_id = ANY(\(ids))")
-            try session.execute("DELETE FROM notification WHERE tenant = \(tenant) AND transaction_id = ANY(\(ids))")
+            pipeline.hold("DELETE FROM store_transaction WHERE tenant = \(tenant) AND id = ANY(\(ids))")
+            pipeline.hold("DELETE FROM finished_transaction WHERE tenant = \(tenant) AND transaction_id = ANY(\(ids))")
+            pipeline.hold("DELETE FROM notification WHERE tenant = \(tenant) AND transaction_id = ANY(\(ids))")
         case .deleteAllTransactions:
             for table in ["store_transaction", "finished_transaction", "subscription", "notification"] {
-                try session.execute("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
+                pipeline.hold("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
             }
         case .eraseTenant:
             for table in ["account", "store_transaction", "finished_transaction", "purchase_intent", "subscription", "notification", "store_clock"] {
-                try session.execute("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
+                pipeline.hold("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
             }
             // The tenant's row stays, holding the lock; only its counter starts over.
-            identifiers.next = TransactionRecord.firstID
+            writes.nextID = TransactionRecord.firstID
         case .restore(let snapshot):
             try write(.eraseTenant)
             for account in snapshot.accounts { try write(.saveAccount(account)) }
@@ -194,27 +209,27 @@ struct PostgresTransaction: StorageTransaction {
             for subscription in snapshot.subscriptions { try write(.saveSubscription(subscription)) }
             for notification in snapshot.notifications { try write(.saveNotification(notification)) }
             if snapshot.clock != StoreClockState() { try write(.saveClockState(snapshot.clock)) }
-            identifiers.next = snapshot.nextTransactionID
+            writes.nextID = snapshot.nextTransactionID
         case .markFinished(let transactionID, let deviceID):
             let id = try Int64(checking: transactionID)
-            try session.execute("""
+            pipeline.hold("""
                 INSERT INTO finished_transaction (tenant, device_id, transaction_id) VALUES (\(tenant), \(deviceID.uuidString), \(id))
                 ON CONFLICT DO NOTHING
                 """)
         case .savePurchaseIntent(let intent):
             let body = try Self.encode(intent)
-            try session.execute("""
+            pipeline.hold("""
                 INSERT INTO purchase_intent (tenant, id, account_id, bundle_id, date, body)
                 VALUES (\(tenant), \(intent.id.uuidString), \(intent.accountID), \(intent.bundleID), \(intent.date.timeIntervalSince1970), \(body))
                 ON CONFLICT (tenant, id) DO UPDATE SET account_id = excluded.account_id, bundle_id = excluded.bundle_id,
                     date = excluded.date, body = excluded.body
                 """)
         case .deletePurchaseIntent(let id):
-            try session.execute("DELETE FROM purchase_intent WHERE tenant = \(tenant) AND id = \(id.uuidString)")
+            pipeline.hold("DELETE FROM purchase_intent WHERE tenant = \(tenant) AND id = \(id.uuidString)")
         case .saveSubscription(let subscription):
             let (id, body) = (try Int64(checking: subscription.id), try Self.encode(subscription))
             let due = subscription.nextEventDate?.timeIntervalSince1970
-            try session.execute("""
+            pipeline.hold("""
                 INSERT INTO subscription (tenant, id, account_id, bundle_id, next_event_date, body)
                 VALUES (\(tenant), \(id), \(subscription.accountID), \(subscription.bundleID), \(due), \(body))
                 ON CONFLICT (tenant, id) DO UPDATE SET account_id = excluded.account_id, bundle_id = excluded.bundle_id,
@@ -222,12 +237,12 @@ struct PostgresTransaction: StorageTransaction {
                 """)
         case .deleteSubscriptions(let ids):
             let ids = try ids.map { id throws(StoreError) in try Int64(checking: id) }
-            try session.execute("DELETE FROM subscription WHERE tenant = \(tenant) AND id = ANY(\(ids))")
+            pipeline.hold("DELETE FROM subscription WHERE tenant = \(tenant) AND id = ANY(\(ids))")
         case .saveNotification(let notification):
             let (transactionID, body) = (try Int64(checking: notification.transactionID), try Self.encode(notification))
             let originalID = try Int64(checking: notification.originalTransactionID)
             let nextAttempt = notification.delivery.nextAttemptDate?.timeIntervalSince1970
-            try session.execute("""
+            pipeline.hold("""
                 INSERT INTO notification (tenant, id, bundle_id, transaction_id, original_transaction_id, date, next_attempt_date, body)
                 VALUES (\(tenant), \(notification.id.uuidString), \(notification.bundleID), \(transactionID), \(originalID),
                     \(notification.date.timeIntervalSince1970), \(nextAttempt), \(body))
@@ -235,13 +250,13 @@ struct PostgresTransaction: StorageTransaction {
         case .updateNotification(let notification):
             let body = try Self.encode(notification)
             let nextAttempt = notification.delivery.nextAttemptDate?.timeIntervalSince1970
-            try session.execute("""
+            pipeline.hold("""
                 UPDATE notification SET next_attempt_date = \(nextAttempt), body = \(body)
                 WHERE tenant = \(tenant) AND id = \(notification.id.uuidString)
                 """)
         case .saveClockState(let clock):
             let rate = clock.timeRate.map { Int64($0.rawValue) }
-            try session.execute("""
+            pipeline.hold("""
                 INSERT INTO store_clock (tenant, clock_offset, time_rate) VALUES (\(tenant), \(clock.offset), \(rate))
                 ON CONFLICT (tenant) DO UPDATE SET clock_offset = excluded.clock_offset, time_rate = excluded.time_rate
                 """)
@@ -252,8 +267,8 @@ struct PostgresTransaction: StorageTransaction {
 
     /// The records whose JSON bodies a query selects, read back with `RowJSONDecoder` (as `SQLiteStorage` does).
     private func bodies<Record: Decodable>(_ type: Record.Type, _ query: PostgresQuery) throws -> [Record] {
-        try session.rows(query).map { row in
-            try RowJSONDecoder().decode(type, from: try Self.decode(String.self, row, on: session.configuration))
+        try pipeline.rows(query).map { row in
+            try RowJSONDecoder().decode(type, from: try Self.decode(String.self, row, on: configuration))
         }
     }
 

@@ -209,6 +209,56 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test("A transaction in which a statement failed is not committed, even when its body caught the error and went on")
+    func failedStatementIsNeverCommitted() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            await #expect {
+                try await storage.transaction(tenant: "t") { transaction in
+                    try transaction.write(.saveAccount(Account(id: "kept?", storefront: "USA")))
+                    // PostgreSQL refuses a NUL in text; writes go out with the next read, whose error the body ignores.
+                    try transaction.write(.saveAccount(Account(id: "nul\u{0}", storefront: "USA")))
+                    _ = try? transaction.accounts()
+                    try transaction.write(.saveAccount(Account(id: "after", storefront: "USA")))
+                }
+            } throws: { error in
+                ((error as? StoreError)?.message ?? "").contains("Nothing was changed")
+            }
+            #expect(try await storage.read(tenant: "t") { try $0.accounts() }.isEmpty)
+            // The connection went back to the pool usable.
+            try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "a", storefront: "USA"))) }
+            #expect(try await storage.read(tenant: "t") { try $0.accounts().map(\.id) } == ["a"])
+        }
+    }
+
+    @Test("Erasing a tenant before reading anything restarts its identifiers, and writers that allocate without reading take turns")
+    func writesBeforeAnyReadKeepTheCount() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            #expect(try await storage.transaction(tenant: "t") { try $0.allocateTransactionID() } == TransactionRecord.firstID)
+            let (first, second) = try await storage.transaction(tenant: "t") { transaction in
+                try transaction.write(.eraseTenant)
+                return (try transaction.allocateTransactionID(), try transaction.allocateTransactionID())
+            }
+            #expect([first, second] == [TransactionRecord.firstID, TransactionRecord.firstID + 1])
+            // Writers on two handles, none reading: each waits for the lock, so the counter goes up by one each time.
+            let other = try PostgresStorage(configuration: configuration)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<20 {
+                    let handle = index.isMultiple(of: 2) ? storage : other
+                    group.addTask {
+                        try await handle.transaction(tenant: "t") { transaction in
+                            try transaction.write(.saveTransaction(record(try transaction.allocateTransactionID())))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let ids = try await other.read(tenant: "t") { try $0.transactions(matching: TransactionQuery()).map(\.id) }
+            #expect(ids == Array(TransactionRecord.firstID + 2...TransactionRecord.firstID + 21))
+        }
+    }
+
     @Test("A read sees one snapshot: what another connection commits while it runs stays out of it")
     func readsSeeOneSnapshot() async throws {
         try await withSchema { configuration in
