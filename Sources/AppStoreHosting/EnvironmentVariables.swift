@@ -12,7 +12,7 @@ public enum EnvironmentVariables {
     /// The data directory: the store's database, its certificate authority and device state.
     public static let dataDirectory = "OPENSTOREKIT_DATA_DIR"
     /// A `postgres://` URL: the database that holds the store's state instead of the data directory's SQLite file, so
-    /// that several servers share one store. The certificate authority and devices stay in the data directory.
+    /// that several servers share one store and its certificate authority. The devices stay in the data directory.
     public static let databaseURL = "OPENSTOREKIT_DATABASE_URL"
     /// The isolated store (tenant) inside the data directory or on the server; `default` when unset.
     public static let tenant = "OPENSTOREKIT_TENANT"

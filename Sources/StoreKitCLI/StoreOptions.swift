@@ -22,7 +22,7 @@ struct StoreLocationOptions: ParsableArguments {
     var tenant: String?
 
     @Option(name: .customLong("database"), help: ArgumentHelp(
-        "A postgres:// URL: keep the store in that PostgreSQL database instead of the data directory's SQLite file. Servers and commands given the same URL share one store; the certificate authority and device state stay in the data directory. (env: \(EnvironmentVariables.databaseURL))",
+        "A postgres:// URL: keep the store in that PostgreSQL database instead of the data directory's SQLite file. Servers and commands given the same URL share one store and one certificate authority (copied into each data directory's ca/); device state stays in the data directory. (env: \(EnvironmentVariables.databaseURL))",
         valueName: "url"
     ))
     var database: String?
