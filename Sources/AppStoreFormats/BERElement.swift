@@ -106,6 +106,21 @@ struct BERElement {
         end = position + length
     }
 
+    /// The elements inside a constructed element, in order.
+    ///
+    /// - Throws: `FormatError.malformedData` when the element is primitive or a child is malformed.
+    func children(in bytes: UnsafeRawBufferPointer) throws(FormatError) -> [BERElement] {
+        guard isConstructed else { throw Self.malformed("is primitive where a constructed element belongs", at: start) }
+        var children: [BERElement] = []
+        var offset = contents.lowerBound
+        while offset < contents.upperBound {
+            let child = try BERElement(in: bytes, at: offset, limit: contents.upperBound)
+            children.append(child)
+            offset = child.end
+        }
+        return children
+    }
+
     /// The contents as a signed big-endian integer, if it fits in 64 bits.
     func integer(in bytes: UnsafeRawBufferPointer) -> Int64? {
         guard !contents.isEmpty else { return nil }

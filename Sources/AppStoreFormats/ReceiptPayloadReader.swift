@@ -23,10 +23,7 @@ enum ReceiptPayloadReader {
             throw FormatError.malformedData("The receipt payload has \(bytes.count - root.end) bytes after its SET.")
         }
         var attributes: [ReceiptAttribute] = []
-        var offset = root.contents.lowerBound
-        while offset < root.contents.upperBound {
-            let attribute = try BERElement(in: bytes, at: offset, limit: root.contents.upperBound)
-            offset = attribute.end
+        for attribute in try root.children(in: bytes) {
             guard attribute.isUniversal(BERElement.UniversalTag.sequence, constructed: true) else {
                 throw FormatError.malformedData("A receipt attribute is not a SEQUENCE.")
             }

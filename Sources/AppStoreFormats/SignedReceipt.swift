@@ -47,7 +47,13 @@ public struct SignedReceipt: Sendable {
         }
         self.payload = envelope.payload
         self.certificates = certificates
-        self.signerCertificate = Self.signer(envelope.signerIdentifier, in: certificates)
+        let signerIdentifier: ASN1Node
+        do {
+            signerIdentifier = try BER.parse(Array(envelope.signerIdentifier))
+        } catch {
+            throw FormatError.malformedData("The receipt is not a PKCS#7 SignedData: its signer identifier is malformed: \(error).")
+        }
+        self.signerCertificate = Self.signer(signerIdentifier, in: certificates)
         self.digestAlgorithm = envelope.digestAlgorithm
         self.signatureAlgorithm = envelope.signatureAlgorithm
         self.signature = envelope.signature
@@ -94,8 +100,9 @@ struct ReceiptEnvelope: Sendable {
     let payload: Data
     /// The embedded certificates, DER, in their encoded order.
     let certificateDERs: [ArraySlice<UInt8>]
-    /// The SignerInfo's signer identifier: IssuerAndSerialNumber or a [0] SubjectKeyIdentifier.
-    let signerIdentifier: ASN1Node
+    /// The SignerInfo's signer identifier, encoded: IssuerAndSerialNumber or a [0] SubjectKeyIdentifier. Parsed
+    /// only when the signer has to be found (``SignedReceipt``), not for a chain already cached.
+    let signerIdentifier: ArraySlice<UInt8>
     /// The SignerInfo's digest algorithm OID.
     let digestAlgorithm: String
     /// The SignerInfo's signature algorithm OID.
@@ -136,7 +143,7 @@ struct ReceiptEnvelope: Sendable {
         }
         self.payload = parts.payload
         self.certificateDERs = parts.certificates.map { bytes[$0] }
-        self.signerIdentifier = try BER.parse(Array(bytes[parts.signerIdentifier]))
+        self.signerIdentifier = bytes[parts.signerIdentifier]
         self.digestAlgorithm = try Self.algorithmOID(bytes[parts.digestAlgorithm])
         self.signatureAlgorithm = try Self.algorithmOID(bytes[parts.signatureAlgorithm])
         self.signature = parts.signature
@@ -145,7 +152,7 @@ struct ReceiptEnvelope: Sendable {
             encoded[0] = 0x31  // The signature covers the attributes re-tagged as a universal SET.
             return Data(encoded)
         }
-        self.chainCacheKey = Data(bytes[parts.certificatesField]) + Data(bytes[parts.signerIdentifier])
+        self.chainCacheKey = Data(bytes[parts.certificatesField]) + Data(signerIdentifier)
     }
 
     /// Where each part of the SignedData lies, and its contents where they are copied out.
@@ -167,17 +174,7 @@ struct ReceiptEnvelope: Sendable {
         private static let signedDataOID: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
 
         init(in bytes: UnsafeRawBufferPointer) throws {
-            func children(of element: BERElement) throws -> [BERElement] {
-                guard element.isConstructed else { throw Failure(reason: "an element expected to be constructed is primitive") }
-                var children: [BERElement] = []
-                var offset = element.contents.lowerBound
-                while offset < element.contents.upperBound {
-                    let child = try BERElement(in: bytes, at: offset, limit: element.contents.upperBound)
-                    children.append(child)
-                    offset = child.end
-                }
-                return children
-            }
+            func children(of element: BERElement) throws(FormatError) -> [BERElement] { try element.children(in: bytes) }
             func isContext0(_ element: BERElement) -> Bool { element.tagClass == 2 && element.tagNumber == 0 }
 
             let contentInfo = try BERElement(in: bytes, at: 0, limit: bytes.count)
@@ -205,7 +202,7 @@ struct ReceiptEnvelope: Sendable {
             else {
                 throw Failure(reason: "the receipt has no attached content")
             }
-            payload = try Self.octets(of: eContent, in: bytes, children: children)
+            payload = try Self.octets(of: eContent, in: bytes)
 
             var signerInfos: BERElement?
             for field in fields.dropFirst(3) {
@@ -238,20 +235,18 @@ struct ReceiptEnvelope: Sendable {
             guard signatureField.tagClass == 0, signatureField.tagNumber == BERElement.UniversalTag.octetString else {
                 throw Failure(reason: "the signature is not an OCTET STRING")
             }
-            signature = try Self.octets(of: signatureField, in: bytes, children: children)
+            signature = try Self.octets(of: signatureField, in: bytes)
         }
 
         /// The octets of an OCTET STRING: its contents, or in BER the concatenated contents of its segments.
-        private static func octets(
-            of element: BERElement, in bytes: UnsafeRawBufferPointer, children: (BERElement) throws -> [BERElement]
-        ) throws -> Data {
+        private static func octets(of element: BERElement, in bytes: UnsafeRawBufferPointer) throws -> Data {
             guard element.isConstructed else { return Data(UnsafeRawBufferPointer(rebasing: bytes[element.contents])) }
             var joined = Data()
-            for segment in try children(element) {
+            for segment in try element.children(in: bytes) {
                 guard segment.tagClass == 0, segment.tagNumber == BERElement.UniversalTag.octetString else {
                     throw Failure(reason: "a constructed OCTET STRING holds something else")
                 }
-                joined.append(try octets(of: segment, in: bytes, children: children))
+                joined.append(try octets(of: segment, in: bytes))
             }
             return joined
         }
