@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A payload that writes its own JSON object, field by field, in ``AppStoreJSON``'s form.
 ///
@@ -12,15 +12,17 @@ protocol AppStoreJSONWritable {
 }
 
 /// A JSON object being written: compact, absent values omitted, dates as integer milliseconds, UUIDs lowercase.
-struct AppStoreJSONObject {
+/// Fields appear in the order they are written.
+package struct AppStoreJSONObject {
     private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
 
-    init() {
+    /// An empty object.
+    package init() {
         bytes.reserveCapacity(1_024)
     }
 
     /// The finished object.
-    mutating func finish() -> Data {
+    package mutating func finish() -> Data {
         bytes.append(UInt8(ascii: "}"))
         return Data(bytes)
     }
@@ -31,33 +33,39 @@ struct AppStoreJSONObject {
         bytes.append(UInt8(ascii: ":"))
     }
 
-    mutating func write(_ key: some CodingKey, _ value: String?) {
+    /// Writes the field, unless the value is absent.
+    package mutating func write(_ key: some CodingKey, _ value: String?) {
         guard let value else { return }
         self.key(key)
         JSONValue.writeString(value, to: &bytes)
     }
 
-    mutating func write(_ key: some CodingKey, _ value: (some BinaryInteger)?) {
+    /// Writes the field, unless the value is absent.
+    package mutating func write(_ key: some CodingKey, _ value: (some BinaryInteger)?) {
         guard let value else { return }
         self.key(key)
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    mutating func write(_ key: some CodingKey, _ value: Bool?) {
+    /// Writes the field, unless the value is absent.
+    package mutating func write(_ key: some CodingKey, _ value: Bool?) {
         guard let value else { return }
         self.key(key)
         bytes.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
-    mutating func write(_ key: some CodingKey, _ value: Date?) {
+    /// Writes the field, unless the value is absent.
+    package mutating func write(_ key: some CodingKey, _ value: Date?) {
         write(key, value.map(ReceiptDate.milliseconds(from:)))
     }
 
-    mutating func write(_ key: some CodingKey, _ value: UUID?) {
+    /// Writes the field, unless the value is absent.
+    package mutating func write(_ key: some CodingKey, _ value: UUID?) {
         write(key, value.map { $0.uuidString.lowercased() })
     }
 
-    mutating func write(_ key: some CodingKey, _ values: [String]?) {
+    /// Writes the field, unless the value is absent.
+    package mutating func write(_ key: some CodingKey, _ values: [String]?) {
         guard let values else { return }
         self.key(key)
         bytes.append(UInt8(ascii: "["))

@@ -101,7 +101,7 @@ public final class PostgresStorage: ChangeSignalingStorage {
     /// connection to the database, runs between its first read and its commit. A transaction that waits longer than
     /// ``Configuration/lockTimeout`` for the lock fails and changes nothing.
     public func transaction<Result: Sendable>(
-        tenant: String, _ body: @Sendable (any StorageTransaction) throws -> Result
+        tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result {
         try await onConnectionThread { [origin] session in try session.transaction(tenant: tenant, origin: origin, body) }
     }

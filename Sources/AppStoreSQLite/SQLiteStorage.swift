@@ -19,6 +19,7 @@ import Darwin
 /// take back the transactions committed since the last checkpoint, whole — never part of one.
 public final class SQLiteStorage: Storage {
     private let pool: DatabasePool
+    private let groupCommit: GroupCommit
 
     /// Opens (and creates or migrates) the store at `url`.
     ///
@@ -34,6 +35,7 @@ public final class SQLiteStorage: Storage {
                 try Self.migrator.migrate(pool)
                 return pool
             }
+            groupCommit = GroupCommit(writer: pool)
         } catch {
             throw .storageFailure(
                 "Cannot open the store database at \(url.path): \(error). Check that the directory is writable and the file is an OpenStoreKit store, or use another data directory."
@@ -198,24 +200,27 @@ public final class SQLiteStorage: Storage {
         }
     }
 
-    /// Runs `body` in one `BEGIN IMMEDIATE` transaction: it holds the database's write lock from its first
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: it holds the database's write lock from its first
     /// statement, so no other connection, in this process or another, writes between its reads and its writes.
     /// Another writer waits up to the busy timeout (10 seconds) for the lock.
+    ///
+    /// Transactions this storage is asked for at the same time commit together (``GroupCommit``), each in its own
+    /// savepoint: when `body` throws, only what it wrote is rolled back, and the call returns once its writes are
+    /// committed.
     public func transaction<Result: Sendable>(
-        tenant: String, _ body: @Sendable (any StorageTransaction) throws -> Result
+        tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result {
-        try await pool.writeWithoutTransaction { db in
-            var result: Result?
-            try db.inTransaction(.immediate) {
+        try await withCheckedThrowingContinuation { continuation in
+            groupCommit.submit(GroupCommit.Transaction { db in
                 let transaction = SQLiteTransaction(db: db, tenant: tenant, identifiers: IdentifierCounter())
-                result = try body(transaction)
+                let result = try body(transaction)
                 try transaction.storeIdentifierCounter()
-                return .commit
-            }
-            return result!
+                return { continuation.resume(returning: result) }
+            } fail: { error in
+                continuation.resume(throwing: error)
+            })
         }
     }
-
 }
 
 /// Reads and writes of one tenant on one GRDB connection, inside a transaction or a snapshot read.

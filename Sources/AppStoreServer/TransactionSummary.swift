@@ -94,3 +94,39 @@ public struct TransactionSummary: Codable, Sendable, Hashable {
         self.signedTransaction = signedTransaction
     }
 }
+
+extension TransactionSummary {
+    /// The control API's JSON of the summary: what `JSONEncoder` with sorted keys gives, written field by field.
+    ///
+    /// Every purchase over the control API answers with one, and through `JSONEncoder` its encoding cost more than
+    /// the purchase's storage writes; `TransactionSummaryJSONTests` holds the two to the same bytes.
+    func controlJSON() -> Data {
+        var object = AppStoreJSONObject()
+        // In the order of the keys' names, as `JSONEncoder.OutputFormatting.sortedKeys` has them.
+        object.write(CodingKeys.account, account)
+        object.write(CodingKeys.amountCharged, amountCharged)
+        object.write(CodingKeys.bundleId, bundleId)
+        object.write(CodingKeys.currency, currency)
+        object.write(CodingKeys.expiresDate, expiresDate)
+        object.write(CodingKeys.offerDiscountType, offerDiscountType)
+        object.write(CodingKeys.offerIdentifier, offerIdentifier)
+        object.write(CodingKeys.offerType, offerType)
+        object.write(CodingKeys.orderId, orderId)
+        object.write(CodingKeys.origin, origin)
+        object.write(CodingKeys.originalPurchaseDate, originalPurchaseDate)
+        object.write(CodingKeys.originalTransactionId, originalTransactionId)
+        object.write(CodingKeys.price, price)
+        object.write(CodingKeys.productId, productId)
+        object.write(CodingKeys.purchaseDate, purchaseDate)
+        object.write(CodingKeys.quantity, quantity)
+        object.write(CodingKeys.revocationDate, revocationDate)
+        object.write(CodingKeys.revocationReason, revocationReason)
+        object.write(CodingKeys.signedTransaction, signedTransaction)
+        object.write(CodingKeys.state, state)
+        object.write(CodingKeys.storefront, storefront)
+        object.write(CodingKeys.storefrontId, storefrontId)
+        object.write(CodingKeys.transactionId, transactionId)
+        object.write(CodingKeys.type, type)
+        return object.finish()
+    }
+}

@@ -68,7 +68,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "http: the most requests to send.")
     var requests = 10_000
 
-    @Option(help: "http: clients sending at once, each waiting for its answer (without --rate).")
+    @Option(help: "http: keep-alive connections. Without --rate each sends its next request when the last was answered; with --rate a request goes out on the next free one.")
     var connections = 16
 
     @Option(help: ArgumentHelp("http: requests per second to send at fixed times, instead of as fast as answered.", valueName: "per-second"))

@@ -5,7 +5,6 @@ import Foundation
 import Histogram
 import NIOCore
 import NIOHTTP1
-import Synchronization
 
 /// `storekit bench http`: a running server driven over loopback, as app servers and devices drive it, with the
 /// throughput and the latency distribution (an HDR histogram) of what it answered.
@@ -51,22 +50,34 @@ struct HTTPBenchmark {
     }
 
     func run() async throws {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: max(connections, 1))
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        guard let host = server.host, server.scheme == "http" else {
+            throw FormatsCLI.failure("--server must be an http:// URL such as http://127.0.0.1:8080, not \(server.absoluteString).")
+        }
+        let port = server.port ?? 80
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        let request: @Sendable (Int) -> LoadRequest
         do {
-            let request = try await prepare(client)
-            print("http \(workload.rawValue) against \(server.absoluteString): " + (rate.map { "\(Int($0)) requests/s" } ?? "\(connections) connections, as fast as answered"))
-            let clock = ContinuousClock()
-            let started = clock.now
-            let outcome = if let rate { await openLoop(client, request, rate: rate) } else { await closedLoop(client, request) }
-            let elapsed = started.duration(to: clock.now)
+            request = try await prepare(client)
             try await client.shutdown()
-            report(outcome, elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         } catch {
             try? await client.shutdown()
             throw error
         }
+        print("http \(workload.rawValue) against \(server.absoluteString): " + (rate.map { "\(Int($0)) requests/s" } ?? "\(connections) connections, as fast as answered"))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let pacing: LoadDriver.Pacing
+        let count: Int
+        if let rate {
+            pacing = .openLoop(rate: rate)
+            count = min(requests, Int(seconds * rate))
+        } else {
+            pacing = .closedLoop(deadline: .now() + .milliseconds(Int64(seconds * 1_000)))
+            count = requests
+        }
+        let outcome = try await LoadDriver.run(host: host, port: port, connections: connections, count: count, pacing: pacing, request: request)
+        let elapsed = started.duration(to: clock.now)
+        report(outcome, elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
     // MARK: The requests
@@ -79,12 +90,12 @@ struct HTTPBenchmark {
     ///
     /// The requests are built here, once: the load generator shares the machine with the server, and building a URL
     /// and a JSON body for every request took CPU time the server could have used.
-    private func prepare(_ client: HTTPClient) async throws -> @Sendable (Int) -> HTTPClientRequest {
-        let server = server, productID = productID, bundleID = bundleID
+    private func prepare(_ client: HTTPClient) async throws -> @Sendable (Int) -> LoadRequest {
+        let productID = productID, bundleID = bundleID
         switch workload {
         case .purchases:
             let requests = (0..<Self.purchaseAccounts).map { account in
-                Self.request(server, "control/purchases", method: .POST, json: [
+                request("control/purchases", method: .POST, json: [
                     "productId": productID, "bundleId": bundleID, "account": "bench-\(account)",
                 ])
             }
@@ -95,40 +106,47 @@ struct HTTPBenchmark {
             }
             let transactionID = try await purchase(client, account: "bench-reader")
             let token = try Self.bearerToken(apiKey, bundleID: bundleID)
-            var request = Self.request(server, "inApps/v1/transactions/\(transactionID)", method: .GET)
+            var request = request("inApps/v1/transactions/\(transactionID)", method: .GET)
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
             return { [request] _ in request }
         case .verifyReceipt:
             _ = try await purchase(client, account: "bench-receipt")
-            var receiptRequest = Self.request(server, "device/receipt", method: .GET)
-            receiptRequest.url += "?account=bench-receipt&bundle=\(bundleID)&device=\(UUID().uuidString)"
-            let receipt = try await Self.body(of: client.execute(receiptRequest, timeout: .seconds(30)), "the app receipt")
-            let request = Self.request(server, "verifyReceipt", method: .POST, json: ["receipt-data": Data(receipt.readableBytesView).base64EncodedString()])
+            let receiptRequest = request("device/receipt?account=bench-receipt&bundle=\(bundleID)&device=\(UUID().uuidString)", method: .GET)
+            let receipt = try await body(of: receiptRequest, through: client, "the app receipt")
+            let request = request("verifyReceipt", method: .POST, json: ["receipt-data": Data(receipt.readableBytesView).base64EncodedString()])
             return { _ in request }
         }
     }
 
     /// Buys the benchmark's product for `account` and returns the transaction identifier.
     private func purchase(_ client: HTTPClient, account: String) async throws -> String {
-        let request = Self.request(server, "control/purchases", method: .POST, json: ["productId": productID, "bundleId": bundleID, "account": account])
-        let body = try await Self.body(of: client.execute(request, timeout: .seconds(30)), "a purchase of \(productID) for \(bundleID)")
+        let request = request("control/purchases", method: .POST, json: ["productId": productID, "bundleId": bundleID, "account": account])
+        let body = try await body(of: request, through: client, "a purchase of \(productID) for \(bundleID)")
         guard let answer = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any], let id = answer["transactionId"] as? String else {
             throw FormatsCLI.failure("The server's answer to a purchase has no transactionId: \(String(buffer: body))")
         }
         return id
     }
 
-    private static func request(_ server: URL, _ path: String, method: HTTPMethod, json: [String: String]? = nil) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: server.appendingPathComponent(path).absoluteString)
-        request.method = method
+    /// A request for `target` (a path with its query) under the server URL's path.
+    private func request(_ target: String, method: HTTPMethod, json: [String: String]? = nil) -> LoadRequest {
+        let base = server.path.hasSuffix("/") ? server.path : server.path + "/"
+        var request = LoadRequest(method: method, target: base + target, headers: [:], body: nil)
         if let json, let data = try? JSONSerialization.data(withJSONObject: json) {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: data))
+            request.headers.add(name: "Content-Length", value: String(data.count))
+            request.body = ByteBuffer(bytes: data)
         }
         return request
     }
 
-    private static func body(of response: HTTPClientResponse, _ what: String) async throws -> ByteBuffer {
+    /// Sends `request` once, to set the workload up, and returns the answer's body.
+    private func body(of request: LoadRequest, through client: HTTPClient, _ what: String) async throws -> ByteBuffer {
+        var clientRequest = HTTPClientRequest(url: "http://\(server.host ?? "127.0.0.1"):\(server.port ?? 80)" + request.target)
+        clientRequest.method = request.method
+        clientRequest.headers = request.headers
+        clientRequest.body = request.body.map { .bytes($0) }
+        let response = try await client.execute(clientRequest, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 4 << 20)
         guard (200..<300).contains(response.status.code) else {
             throw FormatsCLI.failure("The server refused \(what) with HTTP \(response.status.code): \(String(buffer: body))")
@@ -159,83 +177,6 @@ struct HTTPBenchmark {
             + encoded(["iss": key.issuer, "iat": now, "exp": now + 3_600, "aud": "appstoreconnect-v1", "bid": bundleID])
         let signature = try privateKey.signature(for: Data(signingInput.utf8)).rawRepresentation
         return signingInput + "." + signature.base64URLEncoded()
-    }
-
-    // MARK: Loads
-
-    /// Counts, latencies and failures recorded by many tasks.
-    private final class Recorder: Sendable {
-        private let outcome = Mutex(Outcome())
-        private let issued = Mutex(0)
-
-        /// The index of the next request to send, or `nil` once `limit` were handed out.
-        func nextIndex(below limit: Int) -> Int? {
-            issued.withLock { issued in
-                guard issued < limit else { return nil }
-                defer { issued += 1 }
-                return issued
-            }
-        }
-
-        func record(nanoseconds: UInt64, failure: String?) {
-            outcome.withLock { outcome in
-                outcome.sent += 1
-                _ = outcome.latencies.record(max(nanoseconds, 1))
-                if let failure {
-                    outcome.failed += 1
-                    if outcome.firstFailure == nil { outcome.firstFailure = failure }
-                }
-            }
-        }
-
-        var result: Outcome { outcome.withLock { $0 } }
-    }
-
-    /// Sends one request and records how long the answer took from `start`.
-    private static func send(
-        _ client: HTTPClient, _ request: HTTPClientRequest, from start: ContinuousClock.Instant, to recorder: Recorder
-    ) async {
-        var failure: String?
-        do {
-            let response = try await client.execute(request, timeout: .seconds(30))
-            let body = try await response.body.collect(upTo: 4 << 20)
-            if !(200..<300).contains(response.status.code) { failure = "HTTP \(response.status.code): \(String(buffer: body).prefix(300))" }
-        } catch {
-            failure = String(describing: error)
-        }
-        let elapsed = start.duration(to: .now)
-        recorder.record(nanoseconds: UInt64(elapsed.components.seconds) * 1_000_000_000 + UInt64(elapsed.components.attoseconds / 1_000_000_000), failure: failure)
-    }
-
-    private func closedLoop(_ client: HTTPClient, _ request: @escaping @Sendable (Int) -> HTTPClientRequest) async -> Outcome {
-        let recorder = Recorder()
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(seconds * 1_000)))
-        let requests = requests
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<connections {
-                group.addTask {
-                    while ContinuousClock.now < deadline {
-                        guard let index = recorder.nextIndex(below: requests) else { return }
-                        await Self.send(client, request(index), from: .now, to: recorder)
-                    }
-                }
-            }
-        }
-        return recorder.result
-    }
-
-    private func openLoop(_ client: HTTPClient, _ request: @escaping @Sendable (Int) -> HTTPClientRequest, rate: Double) async -> Outcome {
-        let recorder = Recorder()
-        let start = ContinuousClock.now
-        let count = min(requests, Int(seconds * rate))
-        await withTaskGroup(of: Void.self) { group in
-            for index in 0..<count {
-                let scheduled = start.advanced(by: .nanoseconds(Int64(Double(index) / rate * 1e9)))
-                if scheduled > .now { try? await Task.sleep(until: scheduled) }
-                group.addTask { await Self.send(client, request(index), from: scheduled, to: recorder) }
-            }
-        }
-        return recorder.result
     }
 
     private func report(_ outcome: Outcome, elapsed: Double) {

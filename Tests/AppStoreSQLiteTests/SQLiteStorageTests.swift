@@ -79,6 +79,39 @@ struct SQLiteStorageTests {
         #expect(try await store.transactions().isEmpty)
     }
 
+    @Test("When SQLite abandons a group of transactions committed together, every caller hears of it and nothing of theirs is kept")
+    func abandonedGroupFailsEveryCaller() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: databaseURL)
+        // RAISE(ROLLBACK) ends the whole SQLite transaction, as an I/O error or a full disk would: whatever else was
+        // in it is gone, and its callers must not be told it committed.
+        let pool = try DatabasePool(path: databaseURL.path)
+        try await pool.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER abandon BEFORE INSERT ON account WHEN NEW.id = 'poison'
+                BEGIN SELECT RAISE(ROLLBACK, 'abandoned by test'); END
+                """)
+        }
+        let outcomes = await withTaskGroup(of: (String, Bool).self) { group in
+            for index in 0..<60 {
+                let id = index == 30 ? "poison" : "account-\(index)"
+                group.addTask {
+                    let committed = try? await storage.transaction(tenant: "t") { transaction in
+                        try transaction.write(.saveAccount(Account(id: id, storefront: "USA")))
+                    }
+                    return (id, committed != nil)
+                }
+            }
+            return await group.reduce(into: [String: Bool]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(outcomes["poison"] == false)
+        let stored = Set(try await storage.read(tenant: "t") { try $0.accounts().map(\.id) })
+        #expect(stored == Set(outcomes.filter(\.value).keys))
+        // The storage goes on working after the abandoned group.
+        try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "after", storefront: "USA"))) }
+        #expect(try await storage.read(tenant: "t") { try $0.account(id: "after") } != nil)
+    }
+
     @Test("A store migrated before notifications were indexed by original transaction gets the index, filled from their bodies")
     func notificationsByOriginalAreBackfilled() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }

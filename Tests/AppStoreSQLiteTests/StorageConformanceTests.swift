@@ -369,6 +369,41 @@ struct StorageConformanceTests {
         #expect(try await first.read(tenant: "t") { try $0.transactions(matching: TransactionQuery()).map(\.id) } == Array(1...UInt64(writers)))
     }
 
+    @Test("Of transactions run at the same moment, each caller gets its own outcome: the refused ones leave nothing, the others all commit", arguments: StorageKind.allCases)
+    func concurrentOutcomesAreEachCallers(kind: StorageKind) async throws {
+        let (first, second, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        struct Refused: Error, Equatable { let id: UInt64 }
+        // SQLite commits transactions that arrive together as one (a group commit): a refused one must take only its
+        // own writes with it, and a caller must hear of success only for writes that are there.
+        let outcomes = await withTaskGroup(of: (UInt64, Result<UInt64, Refused>).self) { group in
+            for id in UInt64(1)...90 {
+                let storage = id.isMultiple(of: 2) ? first : second
+                group.addTask {
+                    do {
+                        let written = try await storage.transaction(tenant: "t") { transaction in
+                            try transaction.write(.saveTransaction(record(id)))
+                            if id.isMultiple(of: 3) { throw Refused(id: id) }
+                            return try transaction.transaction(id: id)?.id
+                        }
+                        return (id, .success(written ?? 0))
+                    } catch let refused as Refused {
+                        return (id, .failure(refused))
+                    } catch {
+                        Issue.record("transaction \(id) failed with \(error)")
+                        return (id, .success(0))
+                    }
+                }
+            }
+            return await group.reduce(into: [UInt64: Result<UInt64, Refused>]()) { $0[$1.0] = $1.1 }
+        }
+        for (id, outcome) in outcomes {
+            #expect(outcome == (id.isMultiple(of: 3) ? .failure(Refused(id: id)) : .success(id)))
+        }
+        let stored = try await first.read(tenant: "t") { try $0.transactions(matching: TransactionQuery()).map(\.id) }
+        #expect(stored == (UInt64(1)...90).filter { !$0.isMultiple(of: 3) })
+    }
+
     @Test("A tenant's clock state starts at wall time, is replaced as a whole, survives clearing transactions and stays in its tenant", arguments: StorageKind.allCases)
     func clockStateIsPerTenant(kind: StorageKind) async throws {
         let (storage, other, cleanup) = try kind.makeShared()

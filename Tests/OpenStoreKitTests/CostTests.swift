@@ -21,7 +21,7 @@ final class CountingStorage: Storage {
         return try await base.read(tenant: tenant, body)
     }
 
-    func transaction<Result: Sendable>(tenant: String, _ body: @Sendable (any StorageTransaction) throws -> Result) async throws -> Result {
+    func transaction<Result: Sendable>(tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result) async throws -> Result {
         counts.withLock { $0.transactions += 1 }
         return try await base.transaction(tenant: tenant, body)
     }

@@ -45,5 +45,23 @@ struct BenchCommandTests {
         let badWorkload = try storekit(["bench", "http", "--workload", "everything"])
         #expect(badWorkload.status != 0)
         #expect(badWorkload.errorOutput.contains("purchases, transaction-info, verify-receipt"), "\(badWorkload.errorOutput)")
+        let noServer = try storekit(["bench", "http", "--server", "http://127.0.0.1:9", "--requests", "5"])
+        #expect(noServer.status != 0)
+        #expect(noServer.errorOutput.contains("Cannot connect to 127.0.0.1:9"), "\(noServer.errorOutput)")
+        #expect(noServer.errorOutput.contains("Is `storekit serve` running there?"), "\(noServer.errorOutput)")
+    }
+
+    @Test("Requests the server refuses are counted as failed, with the first refusal shown, in both loops", arguments: [[], ["--rate", "50"]])
+    func refusedRequestsAreFailures(pacing: [String]) async throws {
+        let dataDirectory = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let (server, _, address) = try await startStorekitServe(dataDirectory: dataDirectory)
+        defer { server.terminate() }
+        let run = try storekit(["bench", "http", "--server", address, "--product", "no.such.product", "--requests", "20", "--connections", "3"] + pacing)
+        #expect(run.status == 0, "\(run.errorOutput)")
+        #expect(run.output.contains("20 requests in "), "\(run.output)")
+        #expect(run.output.contains("; 20 failed"), "\(run.output)")
+        #expect(run.output.contains("first failure: HTTP 404"), "\(run.output)")
+        #expect(run.output.contains("no.such.product"), "the refusal's message is shown: \(run.output)")
     }
 }

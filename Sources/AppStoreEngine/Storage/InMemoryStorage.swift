@@ -30,7 +30,7 @@ public actor InMemoryStorage: Storage {
 
     /// Runs `body` on a copy of the tenant's state and keeps the copy when `body` returns.
     public func transaction<Result: Sendable>(
-        tenant: String, _ body: @Sendable (any StorageTransaction) throws -> Result
+        tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) throws -> Result {
         let transaction = MemoryTransaction(tenants[tenant] ?? Tenant())
         let result = try body(transaction)

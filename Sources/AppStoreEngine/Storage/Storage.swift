@@ -132,9 +132,11 @@ public protocol Storage: Sendable {
 
     /// Runs `body` as one atomic, serialized transaction on a tenant and commits it when `body` returns.
     ///
-    /// When `body` throws, nothing it wrote is kept and the error is rethrown.
+    /// When `body` throws, nothing it wrote is kept and the error is rethrown. `body` may run on another thread, after
+    /// other transactions queued before it; an implementation may commit several callers' transactions together, as
+    /// long as each caller sees exactly its own outcome and returns only once its writes are committed.
     func transaction<Result: Sendable>(
-        tenant: String, _ body: @Sendable (any StorageTransaction) throws -> Result
+        tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result
 }
 

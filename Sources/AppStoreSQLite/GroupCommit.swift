@@ -1,0 +1,112 @@
+import GRDB
+import Synchronization
+
+/// Commits the transactions that callers start at the same time together, each in its own savepoint of one
+/// SQLite transaction: a group commit.
+///
+/// A commit is most of what a small transaction costs (the WAL frames of every page it touched, and the checkpoints
+/// they lead to), and a busy server's transactions touch the same few pages. Grouping them keeps every caller's
+/// outcome its own: a transaction that throws is rolled back to its savepoint and only its caller sees the error;
+/// the others' writes commit. Nobody hears of success before the group's commit is written. GRDB serializes writes
+/// but commits each on its own, and SQLite has no group commit, hence this type.
+///
+/// Transactions run in the order they were submitted, each seeing what the ones before it wrote, exactly as if they
+/// had committed one by one.
+final class GroupCommit: Sendable {
+    /// One caller's transaction, waiting for its turn.
+    struct Transaction: Sendable {
+        /// Runs the caller's work on the connection, inside the group's transaction; returns what tells the caller of
+        /// its success, called once the group is committed.
+        let run: @Sendable (Database) throws -> @Sendable () -> Void
+        /// Tells the caller its transaction failed and left nothing behind.
+        let fail: @Sendable (any Error) -> Void
+    }
+
+    private struct Queue {
+        var pending: [Transaction] = []
+        /// Whether a drain is scheduled on the writer: it takes whatever is pending until nothing is.
+        var draining = false
+    }
+
+    private let writer: DatabasePool
+    private let queue = Mutex(Queue())
+    /// The most transactions committed together, so that a flood of them still commits in steps.
+    private let groupLimit: Int
+
+    init(writer: DatabasePool, groupLimit: Int = 64) {
+        self.writer = writer
+        self.groupLimit = groupLimit
+    }
+
+    /// Queues `transaction` to run on the writer connection, with whatever else is queued by then.
+    func submit(_ transaction: Transaction) {
+        let startsDrain = queue.withLock { queue in
+            queue.pending.append(transaction)
+            defer { queue.draining = true }
+            return !queue.draining
+        }
+        if startsDrain {
+            writer.asyncWriteWithoutTransaction { db in self.drain(db) }
+        }
+    }
+
+    /// Commits groups of pending transactions until none are left.
+    private func drain(_ db: Database) {
+        while true {
+            let group = queue.withLock { queue -> [Transaction] in
+                guard queue.pending.count > groupLimit else {
+                    defer { queue.pending = [] }
+                    queue.draining = !queue.pending.isEmpty
+                    return queue.pending
+                }
+                defer { queue.pending.removeFirst(groupLimit) }
+                return Array(queue.pending.prefix(groupLimit))
+            }
+            if group.isEmpty { return }
+            var remaining = group[...]
+            while !remaining.isEmpty {
+                remaining = commit(remaining, in: db)
+            }
+        }
+    }
+
+    /// Runs `group` in one immediate transaction, each in a savepoint, and commits it; returns the transactions that did
+    /// not get to run because SQLite abandoned the whole transaction (an I/O error, a full disk).
+    private func commit(_ group: ArraySlice<Transaction>, in db: Database) -> ArraySlice<Transaction> {
+        do {
+            try db.beginTransaction(.immediate)
+        } catch {
+            for transaction in group { transaction.fail(error) }
+            return []
+        }
+        var outcomes: [@Sendable () -> Void] = []
+        outcomes.reserveCapacity(group.count)
+        for index in group.indices {
+            let transaction = group[index]
+            do {
+                var succeed: (@Sendable () -> Void)?
+                try db.inSavepoint {
+                    succeed = try transaction.run(db)
+                    return .commit
+                }
+                outcomes.append(succeed!)
+            } catch {
+                guard db.isInsideTransaction else {
+                    // The transactions run before this one were rolled back with it.
+                    for abandoned in group[...index] { abandoned.fail(error) }
+                    return group[(index + 1)...]
+                }
+                outcomes.append { transaction.fail(error) }
+            }
+        }
+        do {
+            try db.commit()
+        } catch {
+            if db.isInsideTransaction { try? db.rollback() }
+            for transaction in group { transaction.fail(error) }
+            return []
+        }
+        for outcome in outcomes { outcome() }
+        return []
+    }
+}
