@@ -81,18 +81,22 @@ final class GroupCommit: Sendable {
         }
         var outcomes: [@Sendable () -> Void] = []
         outcomes.reserveCapacity(group.count)
+        // A group of one needs no savepoint: its failure rolls the whole transaction back.
+        let savepoints = group.count > 1
         for index in group.indices {
             let transaction = group[index]
             do {
-                var succeed: (@Sendable () -> Void)?
-                try db.inSavepoint {
-                    succeed = try transaction.run(db)
-                    return .commit
-                }
-                outcomes.append(succeed!)
+                if savepoints { try db.cachedStatement(sql: "SAVEPOINT groupMember").execute() }
+                let succeed = try transaction.run(db)
+                if savepoints { try db.cachedStatement(sql: "RELEASE groupMember").execute() }
+                outcomes.append(succeed)
             } catch {
-                guard db.isInsideTransaction else {
-                    // The transactions run before this one were rolled back with it.
+                guard db.isInsideTransaction, savepoints, (try? db.cachedStatement(sql: "ROLLBACK TO groupMember").execute()) != nil,
+                      (try? db.cachedStatement(sql: "RELEASE groupMember").execute()) != nil
+                else {
+                    // SQLite ended the whole transaction, or cannot take back only this member: the ones run before
+                    // it are rolled back with it.
+                    if db.isInsideTransaction { try? db.rollback() }
                     for abandoned in group[...index] { abandoned.fail(error) }
                     return group[(index + 1)...]
                 }
