@@ -10,7 +10,8 @@ import Darwin
 /// The engine's `Storage` in one SQLite file: the embedded default of `storekit`.
 ///
 /// The database runs in WAL mode so a server and the `storekit` command can use the same file at once;
-/// every ``transaction(tenant:_:)`` is one immediate transaction, so a crash leaves all of a change or none.
+/// every ``transaction(tenant:_:)`` runs inside an immediate transaction (those asked for at the same moment share one,
+/// each in its own savepoint), so a crash leaves all of a change or none.
 /// The schema evolves through append-only named migrations.
 ///
 /// Durability: the writer runs with `synchronous = NORMAL`, GRDB's setting for WAL databases. A commit is written to

@@ -8,19 +8,21 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench",
         abstract: "Measure signing, verification and renewal throughput (build with -c release for real figures).",
         discussion: """
-            Benchmarks: jws-sign, jws-verify (chain cached), jws-verify-uncached, receipt-build (encode and sign
-            a receipt with 10 purchases), receipt-verify. With no names, runs them all, each for --seconds
+            Benchmarks: jws-sign, jws-verify (chain cached), jws-verify-uncached, receipt-build (encode and sign \
+            a receipt with 10 purchases), receipt-verify. With no names, runs them all, each for --seconds \
             seconds on one task, with a fresh in-memory certificate authority. Prints "NAME: N ops in S s = R/s".
 
-            renewals (run only when named): one subscriber through ten years of monthly renewals on a virtual
+            renewals (run only when named): one subscriber through ten years of monthly renewals on a virtual \
             clock, then --subscribers monthly subscribers in a temporary SQLite store advanced one year.
 
-            http (run only when named): drives a running `storekit serve` at --server over loopback with the
-            --workload (purchases, transaction-info or verify-receipt) until --requests were sent or --seconds
-            passed, and prints throughput and latency percentiles from an HDR histogram. Without --rate, each of
-            --connections clients sends its next request when the last was answered (the most the server takes);
-            with --rate, requests go out at that rate whatever the answers, and each latency counts from the time
-            its request was due. transaction-info needs an API key the server knows (`storekit keys create`).
+            http (run only when named): drives a running `storekit serve` at --server over loopback with the \
+            --workload (purchases, transaction-info or verify-receipt) until --requests were sent or --seconds \
+            passed, and prints throughput and latency percentiles from an HDR histogram. The load goes over \
+            --connections keep-alive connections from one thread, so it takes little of the CPU the server needs. \
+            Without --rate, each connection sends its next request when the last was answered (the most the \
+            server takes); with --rate, requests fall due at that rate whatever the answers, go out on the next \
+            free connection, and each latency counts from the time its request was due. transaction-info needs \
+            an API key the server knows (`storekit keys create`).
 
             Examples:
               storekit bench

@@ -9,10 +9,11 @@ import NIOHTTP1
 /// `storekit bench http`: a running server driven over loopback, as app servers and devices drive it, with the
 /// throughput and the latency distribution (an HDR histogram) of what it answered.
 ///
-/// Two ways to load it: a closed loop of `connections` clients, each sending its next request when the last was
-/// answered (the most the server takes), or an open loop at a fixed `rate`, each request sent at its scheduled time
-/// whatever became of the earlier ones, with its latency counted from that time, so a server that stalls shows it
-/// in the tail instead of slowing the load down (coordinated omission).
+/// Two ways to load it (see ``LoadDriver``): a closed loop over `connections` connections, each sending its next
+/// request when the last was answered (the most the server takes), or an open loop at a fixed `rate`, each request
+/// falling due at its scheduled time whatever became of the earlier ones and going out on the next free connection,
+/// with its latency counted from when it fell due, so a server that stalls shows it in the tail instead of slowing the
+/// load down (coordinated omission).
 struct HTTPBenchmark {
     /// What the requests do.
     enum Workload: String, CaseIterable {
