@@ -247,7 +247,7 @@ public final class HTTPStoreConnection: StoreConnection {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await Self.load(request, in: session)
         } catch {
             throw StoreError.storeUnreachable("Cannot reach the store at \(baseURL.absoluteString): \(error.localizedDescription). Start it with `storekit serve`, or check OPENSTOREKIT_SERVER.")
         }
@@ -263,5 +263,43 @@ public final class HTTPStoreConnection: StoreConnection {
             throw StoreError.storeUnreachable("\(method) \(url.absoluteString) answered \(http.statusCode): \(text)")
         }
         return data
+    }
+
+    /// Loads `request` with a data task; when the calling task is cancelled, throws `CancellationError` at once and
+    /// leaves the request to end on its own (a long poll within ``changeWait``; the session's `deinit` cancels the rest).
+    ///
+    /// Not `URLSession.data(for:)`, and no `URLSessionTask.cancel()`: in swift-corelibs-foundation (Swift 6.3
+    /// included), `data(for:)`'s cancellation handler calls `cancel()`, which waits for the work queue every session of
+    /// the process shares while the Swift runtime holds the cancelled task's lock; a request finishing on that queue
+    /// at the same moment needs the lock to resume the task, and both threads wait forever
+    /// (swiftlang/swift-corelibs-foundation#5412). Cancelling the long poll when a payment queue went away did exactly
+    /// that, and every HTTP call of the process then timed out. Calling `cancel()` later, from another thread, races
+    /// with the request's own failure instead and stops the process ("a task that is not in the registry").
+    private static func load(_ request: URLRequest, in session: URLSession) async throws -> (Data, URLResponse) {
+        let waiter = Locked<CheckedContinuation<(Data, URLResponse), any Error>?>(nil)
+        let resume = { @Sendable (result: Result<(Data, URLResponse), any Error>) in
+            let continuation = waiter.withLock { waiter in
+                defer { waiter = nil }
+                return waiter
+            }
+            continuation?.resume(with: result)
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                waiter.withLock { $0 = continuation }
+                guard !Task.isCancelled else { return resume(.failure(CancellationError())) }
+                session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        resume(.failure(error))
+                    } else if let data, let response {
+                        resume(.success((data, response)))
+                    } else {
+                        resume(.failure(URLError(.badServerResponse)))
+                    }
+                }.resume()
+            }
+        } onCancel: {
+            resume(.failure(CancellationError()))
+        }
     }
 }
