@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "AppStoreEngine", dependencies: ["StoreKitConfiguration", "AppStoreFormats"]),
         .target(
             name: "AppStoreSQLite",
-            dependencies: ["AppStoreEngine", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["AppStoreEngine", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(
             name: "AppStorePostgres",

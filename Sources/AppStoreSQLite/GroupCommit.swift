@@ -29,13 +29,22 @@ final class GroupCommit: Sendable {
     }
 
     private let writer: DatabasePool
+    /// Checkpoints what the writer commits: kept here, as long as anything commits, because the writer's hook does
+    /// not retain it.
+    private let checkpointer: BackgroundCheckpointer
     private let queue = Mutex(Queue())
     /// The most transactions committed together, so that a flood of them still commits in steps.
     private let groupLimit: Int
 
-    init(writer: DatabasePool, groupLimit: Int = 64) {
+    init(writer: DatabasePool, checkpointer: BackgroundCheckpointer, groupLimit: Int = 64) {
         self.writer = writer
+        self.checkpointer = checkpointer
         self.groupLimit = groupLimit
+    }
+
+    /// Returns once the checkpoint the commits so far started, if any, has ended.
+    func checkpointsFinished() async {
+        await checkpointer.idle()
     }
 
     /// Queues `transaction` to run on the writer connection, with whatever else is queued by then.

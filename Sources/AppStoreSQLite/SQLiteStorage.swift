@@ -36,7 +36,9 @@ public final class SQLiteStorage: Storage {
                 try Self.migrator.migrate(pool)
                 return pool
             }
-            groupCommit = GroupCommit(writer: pool)
+            let checkpointer = try BackgroundCheckpointer(path: url.path)
+            try pool.writeWithoutTransaction { db in try checkpointer.takeOver(from: db) }
+            groupCommit = GroupCommit(writer: pool, checkpointer: checkpointer)
         } catch {
             throw .storageFailure(
                 "Cannot open the store database at \(url.path): \(error). Check that the directory is writable and the file is an OpenStoreKit store, or use another data directory."
@@ -221,6 +223,13 @@ public final class SQLiteStorage: Storage {
                 continuation.resume(throwing: error)
             })
         }
+    }
+}
+
+extension SQLiteStorage {
+    /// Returns once the background checkpoint that the commits so far started, if any, has ended: for tests.
+    package func checkpointsFinished() async {
+        await groupCommit.checkpointsFinished()
     }
 }
 

@@ -112,6 +112,31 @@ struct SQLiteStorageTests {
         #expect(try await storage.read(tenant: "t") { try $0.account(id: "after") } != nil)
     }
 
+    @Test("The write-ahead log is copied into the database beside the writer, and the store reads the same afterwards")
+    func backgroundCheckpoints() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: databaseURL)
+        func databaseFileSize() throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: databaseURL.path)[.size] as? Int ?? 0
+        }
+        let before = try databaseFileSize()
+        // Bodies of about 3 KB: 2,000 of them fill well over the 1,000 pages that start a checkpoint. The writer's
+        // own automatic checkpoint is off, so only the background one can have moved them into the file.
+        let padding = String(repeating: "x", count: 3_000)
+        for batch in 0..<20 {
+            try await storage.transaction(tenant: "t") { transaction in
+                for index in 0..<100 {
+                    try transaction.write(.saveAccount(Account(id: "account-\(batch)-\(index)-\(padding)", storefront: "USA")))
+                }
+            }
+        }
+        await storage.checkpointsFinished()
+        #expect(try databaseFileSize() > before + 1_000 * 4_096, "the accounts' pages reached the database file")
+        #expect(try await storage.read(tenant: "t") { try $0.accounts().count } == 2_000)
+        let reopened = try SQLiteStorage(url: databaseURL)
+        #expect(try await reopened.read(tenant: "t") { try $0.accounts().count } == 2_000)
+    }
+
     @Test("A store migrated before notifications were indexed by original transaction gets the index, filled from their bodies")
     func notificationsByOriginalAreBackfilled() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
