@@ -15,7 +15,7 @@ struct ControlAPISchemathesisTests {
 
     @Test("No request schemathesis generates from the OpenAPI document gets a server error")
     func noServerErrors() async throws {
-        let imported = try tool("python3", ["-c", "import schemathesis; print(schemathesis.__version__)"])
+        let imported = try await tool("python3", ["-c", "import schemathesis; print(schemathesis.__version__)"])
         try #require(imported.status == 0, "schemathesis is missing: python3 -m pip install schemathesis==\(Self.version)")
         #expect(imported.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.version)
 
@@ -33,7 +33,7 @@ struct ControlAPISchemathesisTests {
             let (_, response) = try await URLSession.shared.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
         }
-        let run = try tool("python3", [
+        let run = try await tool("python3", [
             "-c", "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())",
         ] + Self.arguments(base: base))
         try #require(

@@ -60,7 +60,7 @@ struct CrashRecoveryTests {
         defer { if let postgres { try? PostgresTestDatabase.dropSchema(of: postgres) } }
 
         let root = dataDirectory.appendingPathComponent("root.cer")
-        #expect(try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
+        #expect(try await storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
         let log = dataDirectory.appendingPathComponent("received.jsonl")
         let receiver = try ChildProcess.tool("python3", [
             repositoryRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/notification_receiver.py").path,

@@ -60,7 +60,7 @@ struct SharedDatabaseTests {
         // certificate authority, which the receiver trusts: the second gets it through the database.
         let secondDataDirectory = dataDirectory.appendingPathComponent("second-server")
         let root = dataDirectory.appendingPathComponent("root.cer")
-        #expect(try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
+        #expect(try await storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
         let log = dataDirectory.appendingPathComponent("received.jsonl")
         let receiver = try ChildProcess.tool("python3", [
             repositoryRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/notification_receiver.py").path,
@@ -139,7 +139,7 @@ struct SharedDatabaseTests {
         #expect(delivered.allSatisfy { $0["delivery"] as? String == "delivered" }, "\(delivered.map { $0["delivery"] ?? "?" })")
         // The second machine's `storekit ca` shows the shared root too.
         let secondRoot = dataDirectory.appendingPathComponent("second-root.cer")
-        #expect(try storekit(["ca", "export", "--data-dir", secondDataDirectory.path, "--root", "jws", "--der", "--out", secondRoot.path]).status == 0)
+        #expect(try await storekit(["ca", "export", "--data-dir", secondDataDirectory.path, "--root", "jws", "--der", "--out", secondRoot.path]).status == 0)
         #expect(try Data(contentsOf: secondRoot) == Data(contentsOf: root))
     }
 

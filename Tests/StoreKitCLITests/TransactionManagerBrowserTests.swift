@@ -17,7 +17,7 @@ struct TransactionManagerBrowserTests {
         defer { started.server.terminate() }
 
         let script = repositoryRoot.appendingPathComponent("Tests/Browser/transaction_manager.py").path
-        let run = try tool("python3", [script, "test", "--base", "http://127.0.0.1:\(started.port)/"])
+        let run = try await tool("python3", [script, "test", "--base", "http://127.0.0.1:\(started.port)/"])
         #expect(run.status != 3, "Chromium or Selenium is missing: \(run.output)")
         // On failure, the server's log too: what it answered and when.
         try #require(run.status == 0, "\(run.errorOutput)\nstorekit serve logged:\n\(started.server.errorTranscript.suffix(8_000))")
