@@ -4,7 +4,7 @@ import TestProcesses
 
 /// What the store issues through its commands, checked by code nobody here wrote: Apple's
 /// `app-store-server-library` (Python) and `openssl cms`.
-@Suite("Apple's library accepts what the store issues")
+@Suite("Apple's library accepts what the store issues", .limitsChildProcesses)
 struct AppleLibraryEndToEndTests {
     let dataDirectory = temporaryDataDirectory()
     let bundleID = "com.example.demo"

@@ -5,7 +5,7 @@ import Testing
 /// `storekit bench http` against a real `storekit serve` on loopback: each workload's requests are answered, and the
 /// report gives the count, the rate and the latency percentiles. (Speed targets live in the benchmark's own runs,
 /// never in tests.)
-@Suite("storekit bench http")
+@Suite("storekit bench http", .limitsChildProcesses)
 struct BenchCommandTests {
     @Test("Each workload drives a running server and reports requests, failures and latency percentiles", arguments: ["purchases", "transaction-info", "verify-receipt"])
     func workloads(workload: String) async throws {

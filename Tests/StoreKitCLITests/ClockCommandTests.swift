@@ -5,7 +5,7 @@ import Testing
 import TestProcesses
 
 /// `storekit clock`: each tenant's persisted clock, moved from the terminal.
-@Suite("storekit clock")
+@Suite("storekit clock", .limitsChildProcesses)
 struct ClockCommandTests {
     let dataDirectory = temporaryDataDirectory()
 

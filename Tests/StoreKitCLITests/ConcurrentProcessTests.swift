@@ -3,7 +3,7 @@ import Testing
 import TestProcesses
 
 /// `storekit` processes racing on one data directory, as an app, a server and a terminal do on one machine.
-@Suite("Processes racing on one store")
+@Suite("Processes racing on one store", .limitsChildProcesses)
 struct ConcurrentProcessTests {
     static let racers = 6
     static let rounds = 3

@@ -8,7 +8,7 @@ import FoundationNetworking
 /// The control API against its own OpenAPI document: schemathesis (from PyPI, which `.ci/run` installs) reads
 /// `GET /control/openapi.json` from a real `storekit serve` on loopback and sends every operation generated requests,
 /// valid and invalid. Bad input must get a 4xx with a message; a 5xx fails the test.
-@Suite("The control API under schemathesis")
+@Suite("The control API under schemathesis", .limitsChildProcesses)
 struct ControlAPISchemathesisTests {
     /// The pinned version `.ci/run` installs.
     static let version = "4.32.5"

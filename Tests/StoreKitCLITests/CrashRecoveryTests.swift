@@ -9,7 +9,7 @@ import FoundationNetworking
 /// A server killed with SIGKILL in the middle of a stream of purchases and renewals, then started again on the same
 /// storage: every acknowledged purchase is there once, every charge has the notification written with it, and the
 /// restarted server picks up the due work — renewals and the notifications the dead one held.
-@Suite("Crash recovery")
+@Suite("Crash recovery", .limitsChildProcesses)
 struct CrashRecoveryTests {
     static let bundleID = "com.example.demo"
 

@@ -3,7 +3,7 @@ import Testing
 import TestProcesses
 
 /// `storekit family join|leave`: Family Sharing, on the data directory's store and on a running server.
-@Suite("storekit family")
+@Suite("storekit family", .limitsChildProcesses)
 struct FamilyCommandTests {
     let dataDirectory = temporaryDataDirectory()
 

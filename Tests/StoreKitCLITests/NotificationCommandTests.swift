@@ -6,7 +6,7 @@ import TestProcesses
 
 /// `storekit notifications list|show|redeliver`: the outbox, on the data directory's store and on a running server;
 /// `storekit notifications url`: where a running server sends it.
-@Suite("storekit notifications")
+@Suite("storekit notifications", .limitsChildProcesses)
 struct NotificationCommandTests {
     let dataDirectory = temporaryDataDirectory()
 

@@ -5,7 +5,7 @@ import TestProcesses
 /// The Retention Messaging API of `storekit serve`, driven by Apple's `AppStoreServerAPIClient` (Python): every method
 /// of the client, and a performance test against a Get Retention Message endpoint on loopback that verifies what it
 /// receives with Apple's `SignedDataVerifier`.
-@Suite("Apple's client drives the Retention Messaging API")
+@Suite("Apple's client drives the Retention Messaging API", .limitsChildProcesses)
 struct RetentionMessagingEndToEndTests {
     let dataDirectory = temporaryDataDirectory()
     let bundleID = "com.example.demo"

@@ -5,7 +5,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite("storekit serve")
+@Suite("storekit serve", .limitsChildProcesses)
 struct ServeCommandTests {
     /// Starts `storekit serve` on a free port and returns it with the port it printed once it listens.
     func startServer(dataDirectory: URL) async throws -> (server: ChildProcess, port: Int) {

@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// `storekit serve` as operations run it: configured by environment variables alone, flags winning over them,
 /// precise errors for a variable's bad value, and Prometheus metrics at `/metrics`.
-@Suite("storekit serve operations")
+@Suite("storekit serve operations", .limitsChildProcesses)
 struct ServeOperationsTests {
     /// Every environment variable `storekit serve` reads, as its `--help` names them.
     static let variables = [

@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// `storekit serve`'s `verifyReceipt` paths, end to end: purchases and a receipt made by other `storekit` commands in
 /// the same data directory, verified over HTTP by the running server.
-@Suite("storekit serve verifyReceipt")
+@Suite("storekit serve verifyReceipt", .limitsChildProcesses)
 struct ServeVerifyReceiptTests {
     func post(_ body: [String: Any], to url: URL) async throws -> [String: Any] {
         var request = URLRequest(url: url)

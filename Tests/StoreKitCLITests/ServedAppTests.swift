@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// The example app as a process of its own, its store a `storekit serve` it reaches with `OPENSTOREKIT_SERVER`.
-@Suite("An app process on storekit serve")
+@Suite("An app process on storekit serve", .limitsChildProcesses)
 struct ServedAppTests {
     let serverDirectory = temporaryDataDirectory()
     let deviceDirectory = temporaryDataDirectory()
@@ -67,7 +67,7 @@ struct ServedAppTests {
 }
 
 /// The transaction-manager commands with `--server`: the same commands, acting on a running server's store.
-@Suite("storekit commands on a running server")
+@Suite("storekit commands on a running server", .limitsChildProcesses)
 struct ServerCommandTests {
     @Test("purchase, tx list, refund, auto-renew, renew, delete and clear act on the server's store (and its tenant's with --tenant)")
     func commandsOnServer() async throws {

@@ -3,7 +3,7 @@ import Testing
 import TestProcesses
 
 /// `storekit settings` and `storekit settings set`: a running server's test switches.
-@Suite("storekit settings")
+@Suite("storekit settings", .limitsChildProcesses)
 struct SettingsCommandTests {
     @Test("`settings set` changes a running server's switches as GET /control/settings shows; Ask to Buy purchases wait for `tx approve --server`")
     func setOnServer() async throws {

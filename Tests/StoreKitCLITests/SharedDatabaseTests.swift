@@ -11,7 +11,8 @@ import FoundationNetworking
 /// once, to a receiver built on Apple's library.
 @Suite(
     "Servers sharing one PostgreSQL database",
-    .enabled(if: PostgresTestDatabase.isConfigured, "OPENSTOREKIT_TEST_POSTGRES_URL is unset; `export OPENSTOREKIT_TEST_POSTGRES_URL=$(bash .ci/postgres)` runs it")
+    .enabled(if: PostgresTestDatabase.isConfigured, "OPENSTOREKIT_TEST_POSTGRES_URL is unset; `export OPENSTOREKIT_TEST_POSTGRES_URL=$(bash .ci/postgres)` runs it"),
+    .limitsChildProcesses
 )
 struct SharedDatabaseTests {
     static let bundleID = "com.example.demo"

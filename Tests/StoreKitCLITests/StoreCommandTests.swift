@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestProcesses
 
-@Suite("storekit store commands")
+@Suite("storekit store commands", .limitsChildProcesses)
 struct StoreCommandTests {
     let dataDirectory = temporaryDataDirectory()
 

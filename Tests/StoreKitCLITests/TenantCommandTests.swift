@@ -4,7 +4,7 @@ import TestProcesses
 
 /// `storekit tenants list|create|reset|export|import`: a server's tenants through its server-wide control API, and a
 /// data directory's.
-@Suite("storekit tenants")
+@Suite("storekit tenants", .limitsChildProcesses)
 struct TenantCommandTests {
     let dataDirectory = temporaryDataDirectory()
 

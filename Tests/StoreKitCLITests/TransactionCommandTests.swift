@@ -21,7 +21,7 @@ func jsonOutput(_ run: StorekitRun, sourceLocation: SourceLocation = #_sourceLoc
 }
 
 /// `storekit tx …` on the data directory's store: listing with filters, one transaction in full, Ask to Buy.
-@Suite("storekit tx")
+@Suite("storekit tx", .limitsChildProcesses)
 struct TransactionCommandTests {
     let dataDirectory = temporaryDataDirectory()
 
@@ -145,7 +145,7 @@ struct TransactionCommandTests {
 }
 
 /// `storekit tx` with `--server`: one transaction in full from a running server.
-@Suite("storekit tx on a running server")
+@Suite("storekit tx on a running server", .limitsChildProcesses)
 struct ServerTransactionCommandTests {
     @Test("`tx show --server` prints the server's transaction with its JWS and subscription; an unknown one is the server's 404")
     func showOnServer() async throws {

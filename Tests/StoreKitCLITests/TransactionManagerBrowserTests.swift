@@ -7,7 +7,7 @@ import TestProcesses
 ///
 /// The scenario is `Tests/Browser/transaction_manager.py`; it needs Debian's `chromium` and `chromium-driver` and
 /// Selenium from PyPI, which `.ci/run` installs.
-@Suite("The transaction manager in a real browser")
+@Suite("The transaction manager in a real browser", .limitsChildProcesses)
 struct TransactionManagerBrowserTests {
     @Test("buy, refund, redeliver, approve Ask to Buy, renew by the clock, and a refusal, live on the page")
     func pageDrivesTheStore() async throws {
