@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(
             name: "AppStoreFormatsTests",
             dependencies: [
-                "AppStoreFormats",
+                "AppStoreFormats", "TestProcesses",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -12,8 +12,8 @@ struct AppleLibraryParityTests {
     var signer: JWSSigner { JWSSigner(certificateAuthority: authority) }
 
     /// Runs verify_signed_data.py on `token` and returns its JSON output.
-    func appleVerify(_ kind: String, _ token: String, bundleID: String = Samples.bundleID) throws -> [String: Any] {
-        try Fixtures.withTemporaryDirectorySync { directory in
+    func appleVerify(_ kind: String, _ token: String, bundleID: String = Samples.bundleID) async throws -> [String: Any] {
+        try await Fixtures.withTemporaryDirectory { directory in
             let tokenFile = directory.appendingPathComponent("token.jws")
             try Data(token.utf8).write(to: tokenFile)
             var arguments = [kind, tokenFile.path]
@@ -23,14 +23,14 @@ struct AppleLibraryParityTests {
                 arguments += ["--root", rootFile.path]
             }
             arguments += ["--bundle-id", bundleID, "--environment", "SANDBOX"]
-            return try ExternalTools.python("verify_signed_data.py", arguments)
+            return try await ExternalTools.python("verify_signed_data.py", arguments)
         }
     }
 
     @Test(arguments: ProductType.allCases)
-    func appleLibraryAcceptsOurTransactionOfEveryProductType(type: ProductType) throws {
+    func appleLibraryAcceptsOurTransactionOfEveryProductType(type: ProductType) async throws {
         let payload = Samples.transaction(type)
-        let output = try appleVerify("transaction", try signer.sign(payload))
+        let output = try await appleVerify("transaction", try signer.sign(payload))
         #expect(output["status"] as? String == "OK", "\(output)")
         let decoded = try #require(output["payload"] as? [String: Any])
         #expect(decoded["transactionId"] as? String == payload.transactionId)
@@ -40,23 +40,23 @@ struct AppleLibraryParityTests {
         #expect((decoded["price"] as? NSNumber)?.int64Value == 9990)
     }
 
-    @Test func appleLibraryAcceptsOurRenewalInfo() throws {
-        let output = try appleVerify("renewal-info", try signer.sign(Samples.renewalInfo()))
+    @Test func appleLibraryAcceptsOurRenewalInfo() async throws {
+        let output = try await appleVerify("renewal-info", try signer.sign(Samples.renewalInfo()))
         #expect(output["status"] as? String == "OK", "\(output)")
         let decoded = try #require(output["payload"] as? [String: Any])
         #expect((decoded["autoRenewStatus"] as? NSNumber)?.intValue == 1)
     }
 
-    @Test func appleLibraryAcceptsOurAppTransaction() throws {
-        let output = try appleVerify("app-transaction", try signer.sign(Samples.appTransaction()))
+    @Test func appleLibraryAcceptsOurAppTransaction() async throws {
+        let output = try await appleVerify("app-transaction", try signer.sign(Samples.appTransaction()))
         #expect(output["status"] as? String == "OK", "\(output)")
         let decoded = try #require(output["payload"] as? [String: Any])
         #expect(decoded["receiptType"] as? String == "Sandbox")
         #expect(decoded["originalPlatform"] as? String == "iOS")
     }
 
-    @Test func appleLibraryAcceptsOurNotification() throws {
-        let output = try appleVerify("notification", try signer.sign(try Samples.notification(signer: signer)))
+    @Test func appleLibraryAcceptsOurNotification() async throws {
+        let output = try await appleVerify("notification", try signer.sign(try Samples.notification(signer: signer)))
         #expect(output["status"] as? String == "OK", "\(output)")
         let decoded = try #require(output["payload"] as? [String: Any])
         #expect(decoded["notificationType"] as? String == "SUBSCRIBED")
@@ -64,28 +64,28 @@ struct AppleLibraryParityTests {
         let data = try #require(decoded["data"] as? [String: Any])
         // The nested transaction is itself acceptable to Apple's library.
         let nested = try #require(data["signedTransactionInfo"] as? String)
-        #expect(try appleVerify("transaction", nested)["status"] as? String == "OK")
+        #expect(try await appleVerify("transaction", nested)["status"] as? String == "OK")
     }
 
     @Test(arguments: [1, 2])
-    func appleLibraryRejectsOneChangedCharacter(segment: Int) throws {
+    func appleLibraryRejectsOneChangedCharacter(segment: Int) async throws {
         let token = Fixtures.tamperingJWS(try signer.sign(Samples.transaction(.consumable)), segment: segment)
-        let output = try appleVerify("transaction", token)
+        let output = try await appleVerify("transaction", token)
         #expect(output["status"] as? String == "VERIFICATION_FAILURE", "\(output)")
     }
 
-    @Test func appleLibraryRejectsAnotherAppsTransaction() throws {
-        let output = try appleVerify("transaction", try signer.sign(Samples.transaction(.consumable)), bundleID: "com.example.other")
+    @Test func appleLibraryRejectsAnotherAppsTransaction() async throws {
+        let output = try await appleVerify("transaction", try signer.sign(Samples.transaction(.consumable)), bundleID: "com.example.other")
         #expect(output["status"] as? String == "INVALID_APP_IDENTIFIER", "\(output)")
     }
 
-    @Test func appleReceiptUtilityReadsOurReceiptsTransactionID() throws {
+    @Test func appleReceiptUtilityReadsOurReceiptsTransactionID() async throws {
         let receipt = Samples.receipt(purchases: [.autoRenewable])
         let data = try ReceiptSigner(certificateAuthority: authority).sign(receipt)
-        try Fixtures.withTemporaryDirectorySync { directory in
+        try await Fixtures.withTemporaryDirectory { directory in
             let file = directory.appendingPathComponent("receipt.b64")
             try Data(data.base64EncodedString().utf8).write(to: file)
-            let output = try ExternalTools.python("extract_transaction_id.py", [file.path])
+            let output = try await ExternalTools.python("extract_transaction_id.py", [file.path])
             #expect(output["transactionId"] as? String == receipt.inAppPurchases[0].transactionID, "\(output)")
         }
     }
@@ -96,14 +96,14 @@ struct AppleLibraryParityTests {
 struct OpenSSLParityTests {
     let authority = TestAuthority.shared
 
-    func opensslVerify(_ receipt: Data) throws -> ExternalTools.Output {
-        try Fixtures.withTemporaryDirectorySync { directory in
+    func opensslVerify(_ receipt: Data) async throws -> ExternalTools.Output {
+        try await Fixtures.withTemporaryDirectory { directory in
             let receiptFile = directory.appendingPathComponent("receipt.der")
             let rootFile = directory.appendingPathComponent("root.pem")
             let payloadFile = directory.appendingPathComponent("payload.der")
             try receipt.write(to: receiptFile)
             try Data(authority.rootCertificatesPEM.utf8).write(to: rootFile)
-            let output = try ExternalTools.openssl([
+            let output = try await ExternalTools.openssl([
                 "cms", "-verify", "-inform", "DER", "-in", receiptFile.path, "-CAfile", rootFile.path,
                 "-purpose", "any", "-binary", "-out", payloadFile.path,
             ])
@@ -114,16 +114,16 @@ struct OpenSSLParityTests {
         }
     }
 
-    @Test func opensslAcceptsOurReceipt() throws {
+    @Test func opensslAcceptsOurReceipt() async throws {
         let receipt = try ReceiptSigner(certificateAuthority: authority).sign(Samples.receipt())
-        let output = try opensslVerify(receipt)
+        let output = try await opensslVerify(receipt)
         #expect(output.status == 0, "\(output.standardOutput)\(output.standardError)")
     }
 
-    @Test func opensslRejectsAReceiptWithOneChangedByte() throws {
+    @Test func opensslRejectsAReceiptWithOneChangedByte() async throws {
         let receipt = try ReceiptSigner(certificateAuthority: authority).sign(Samples.receipt())
         let payloadOffset = 120
-        let output = try opensslVerify(Fixtures.flippingByte(of: receipt, at: payloadOffset))
+        let output = try await opensslVerify(Fixtures.flippingByte(of: receipt, at: payloadOffset))
         #expect(output.status != 0)
     }
 
@@ -132,7 +132,7 @@ struct OpenSSLParityTests {
     @Test(arguments: [["-md", "sha1", "-noattr"], ["-md", "sha256"]])
     func receiptsSignedByOpenSSLVerify(options: [String]) async throws {
         let payload = Samples.receipt().derEncoded
-        let signed = try Fixtures.withTemporaryDirectorySync { directory -> Data in
+        let signed = try await Fixtures.withTemporaryDirectory { directory -> Data in
             try authority.write(to: directory)
             let payloadFile = directory.appendingPathComponent("payload.der")
             let chainFile = directory.appendingPathComponent("chain.pem")
@@ -141,7 +141,7 @@ struct OpenSSLParityTests {
             let chain = try ["receipt-intermediate.pem", "receipt-root.pem"]
                 .map { try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8) }.joined()
             try Data(chain.utf8).write(to: chainFile)
-            let output = try ExternalTools.openssl(
+            let output = try await ExternalTools.openssl(
                 ["cms", "-sign", "-binary", "-nodetach", "-outform", "DER", "-in", payloadFile.path,
                  "-signer", directory.appendingPathComponent("receipt-leaf.pem").path,
                  "-inkey", directory.appendingPathComponent("receipt-leaf-key.pem").path,

@@ -110,7 +110,7 @@ struct CertificateAuthorityTests {
         try await Fixtures.withTemporaryDirectory { directory in
             try authority.write(to: directory)
             let seconds = Int(try #require(ReceiptDate.date(from: date)).timeIntervalSince1970)
-            let output = try ExternalTools.openssl([
+            let output = try await ExternalTools.openssl([
                 "verify", "-x509_strict", "-attime", String(seconds),
                 "-CAfile", directory.appendingPathComponent("\(chain)-root.pem").path,
                 "-untrusted", directory.appendingPathComponent("\(chain)-intermediate.pem").path,

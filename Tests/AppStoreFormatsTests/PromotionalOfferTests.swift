@@ -94,12 +94,12 @@ struct PromotionalOfferTests {
         #expect(try requireFailure(try verifier.verifyV2(Fixtures.tamperingJWS(token, segment: 1), bundleID: "com.example", now: Fixtures.now)) == .invalidSignature)
     }
 
-    @Test func appleLibrarySignaturesVerify() throws {
+    @Test func appleLibrarySignaturesVerify() async throws {
         let privateKey = try PromotionalOfferKey.privateKey(fromStoreKit: Self.storeKitPrivateKey)
-        try Fixtures.withTemporaryDirectorySync { directory in
+        try await Fixtures.withTemporaryDirectory { directory in
             let keyFile = directory.appendingPathComponent("key.pem")
             try Data(privateKey.pemRepresentation.utf8).write(to: keyFile)
-            let output = try ExternalTools.python("create_offer_signatures.py", [
+            let output = try await ExternalTools.python("create_offer_signatures.py", [
                 keyFile.path, Self.storeKitKeyID, "com.example", "com.example.monthly", "promo1", "7E3FB20B-4CDB-47CC-936D-99D65F608138",
                 Self.nonce.uuidString, String(Self.timestamp),
             ])

@@ -96,7 +96,7 @@ struct SQLiteStorageTests {
             for index in 0..<60 {
                 let id = index == 30 ? "poison" : "account-\(index)"
                 group.addTask {
-                    let committed = try? await storage.transaction(tenant: "t") { transaction in
+                    let committed: Void? = try? await storage.transaction(tenant: "t") { transaction in
                         try transaction.write(.saveAccount(Account(id: id, storefront: "USA")))
                     }
                     return (id, committed != nil)

@@ -4,39 +4,39 @@ import TestProcesses
 
 /// What the store issues through its commands, checked by code nobody here wrote: Apple's
 /// `app-store-server-library` (Python) and `openssl cms`.
-@Suite("Apple's library accepts what the store issues")
+@Suite("Apple's library accepts what the store issues", .limitsChildProcesses)
 struct AppleLibraryEndToEndTests {
     let dataDirectory = temporaryDataDirectory()
     let bundleID = "com.example.demo"
     let pythonScripts = repositoryRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python")
 
-    func python(_ script: String, _ arguments: [String]) throws -> [String: Any] {
-        let result = try tool("python3", [pythonScripts.appendingPathComponent(script).path] + arguments)
+    func python(_ script: String, _ arguments: [String]) async throws -> [String: Any] {
+        let result = try await tool("python3", [pythonScripts.appendingPathComponent(script).path] + arguments)
         #expect(result.status != 3, "Apple's library is missing: pip install app-store-server-library==3.1.2")
         return try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any], "\(result.output)\(result.errorOutput)")
     }
 
     /// Exports the store's JWS root as DER, as a backend would to configure Apple's verifier.
-    func exportJWSRoot() throws -> URL {
+    func exportJWSRoot() async throws -> URL {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         let root = dataDirectory.appendingPathComponent("root.cer")
-        let run = try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path])
+        let run = try await storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path])
         #expect(run.status == 0, "\(run.errorOutput)")
         return root
     }
 
-    func buy(_ productID: String) throws -> (id: String, token: String) {
-        let run = try storekit(["purchase", productID, "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", bundleID, "--json"])
+    func buy(_ productID: String) async throws -> (id: String, token: String) {
+        let run = try await storekit(["purchase", productID, "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", bundleID, "--json"])
         #expect(run.status == 0, "\(run.errorOutput)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
         return (try #require(json["transactionId"] as? String), try #require(json["signedTransaction"] as? String))
     }
 
     @Test("storekit redeem and storekit notifications list: the code's transaction and the OFFER_REDEEMED notification verify with Apple's library")
-    func redeemedCodeAndNotificationVerify() throws {
+    func redeemedCodeAndNotificationVerify() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let root = try exportJWSRoot()
-        let redeemed = try storekit(["redeem", "Launch code", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", bundleID, "--json"])
+        let root = try await exportJWSRoot()
+        let redeemed = try await storekit(["redeem", "Launch code", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", bundleID, "--json"])
         #expect(redeemed.status == 0, "\(redeemed.errorOutput)")
         let transaction = try #require(try JSONSerialization.jsonObject(with: Data(redeemed.output.utf8)) as? [String: Any])
         #expect(transaction["productId"] as? String == "com.example.demo.plus.monthly")
@@ -44,20 +44,20 @@ struct AppleLibraryEndToEndTests {
         #expect(transaction["offerIdentifier"] as? String == "Launch code")
         #expect(transaction["amountCharged"] as? String == "0")
 
-        let again = try storekit(["redeem", "Launch code", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", bundleID])
+        let again = try await storekit(["redeem", "Launch code", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", bundleID])
         #expect(again.status != 0)
         #expect(again.errorOutput.contains("new and expired customers"), "\(again.errorOutput)")
-        let unknown = try storekit(["redeem", "NOPE", "--config", demoConfiguration, "--data-dir", dataDirectory.path])
+        let unknown = try await storekit(["redeem", "NOPE", "--config", demoConfiguration, "--data-dir", dataDirectory.path])
         #expect(unknown.errorOutput.contains("Launch code"), "the error lists the codes there are: \(unknown.errorOutput)")
 
-        let listed = try storekit(["notifications", "list", "--data-dir", dataDirectory.path, "--signed"])
+        let listed = try await storekit(["notifications", "list", "--data-dir", dataDirectory.path, "--signed"])
         #expect(listed.status == 0, "\(listed.errorOutput)")
         let notifications = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
         #expect(notifications.map { $0["notificationType"] as? String } == ["OFFER_REDEEMED"])
         #expect(notifications.first?["subtype"] as? String == "INITIAL_BUY")
         let tokenFile = dataDirectory.appendingPathComponent("notification.jws")
         try Data(try #require(notifications.first?["signedPayload"] as? String).utf8).write(to: tokenFile)
-        let verified = try python("verify_signed_data.py", ["notification", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
+        let verified = try await python("verify_signed_data.py", ["notification", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
         #expect(verified["status"] as? String == "OK", "\(verified)")
         let payload = verified["payload"] as? [String: Any]
         #expect(payload?["rawNotificationType"] as? String == "OFFER_REDEEMED")
@@ -65,7 +65,7 @@ struct AppleLibraryEndToEndTests {
 
         let signedTransaction = try #require((payload?["data"] as? [String: Any])?["signedTransactionInfo"] as? String)
         try Data(signedTransaction.utf8).write(to: tokenFile)
-        let inner = try python("verify_signed_data.py", ["transaction", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
+        let inner = try await python("verify_signed_data.py", ["transaction", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
         let innerPayload = inner["payload"] as? [String: Any]
         #expect(innerPayload?["rawOfferType"] as? Int == 3)
         #expect(innerPayload?["offerIdentifier"] as? String == "Launch code")
@@ -76,18 +76,18 @@ struct AppleLibraryEndToEndTests {
     @Test("Apple's AppStoreServerAPIClient, pointed at storekit serve, gets transaction info and subscription statuses that verify; 4040010 and 401 as Apple answers")
     func serverAPIClient() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let root = try exportJWSRoot()
+        let root = try await exportJWSRoot()
         let issuer = "57246542-96fe-1a63-e053-0824d011072a"
-        let created = try storekit(["keys", "create", "--issuer", issuer, "--out", dataDirectory.path, "--data-dir", dataDirectory.path])
+        let created = try await storekit(["keys", "create", "--issuer", issuer, "--out", dataDirectory.path, "--data-dir", dataDirectory.path])
         #expect(created.status == 0, "\(created.errorOutput)")
         let keyID = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(keyID.count == 10)
         let keyFile = dataDirectory.appendingPathComponent("SubscriptionKey_\(keyID).p8")
-        #expect(try storekit(["keys", "list", "--data-dir", dataDirectory.path]).output.contains(keyID))
-        let (subscriptionID, _) = try buy("com.example.demo.plus.monthly")
+        #expect(try await storekit(["keys", "list", "--data-dir", dataDirectory.path]).output.contains(keyID))
+        let (subscriptionID, _) = try await buy("com.example.demo.plus.monthly")
         var coins: [String] = []
-        for _ in 0..<21 { coins.append(try buy("com.example.demo.coins.100").id) }
-        #expect(try storekit(["tx", "refund", coins[0], "--data-dir", dataDirectory.path]).status == 0)
+        for _ in 0..<21 { coins.append(try await buy("com.example.demo.coins.100").id) }
+        #expect(try await storekit(["tx", "refund", coins[0], "--data-dir", dataDirectory.path]).status == 0)
 
         let server = try ChildProcess(try ChildProcess.builtExecutable("storekit"), [
             "serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0",
@@ -96,7 +96,7 @@ struct AppleLibraryEndToEndTests {
         let line = try await server.waitForLine(containing: "http://127.0.0.1:")
         let baseURL = try #require(line.split(separator: " ").last.map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines))
 
-        let result = try python("server_api_client.py", [
+        let result = try await python("server_api_client.py", [
             "--base-url", baseURL, "--key-file", keyFile.path, "--key-id", keyID, "--issuer", issuer,
             "--bundle-id", bundleID, "--root", root.path, "--transaction-id", subscriptionID,
             "--subscription-product", "com.example.demo.plus.monthly",
@@ -152,24 +152,24 @@ struct AppleLibraryEndToEndTests {
         #expect((result["unknownKey"] as? [String: Any])?["httpStatus"] as? Int == 401)
 
         // A revoked key's tokens are refused by a server started afterwards.
-        #expect(try storekit(["keys", "revoke", keyID, "--data-dir", dataDirectory.path]).status == 0)
-        #expect(try storekit(["keys", "list", "--data-dir", dataDirectory.path]).output.contains("revoked"))
+        #expect(try await storekit(["keys", "revoke", keyID, "--data-dir", dataDirectory.path]).status == 0)
+        #expect(try await storekit(["keys", "list", "--data-dir", dataDirectory.path]).output.contains("revoked"))
     }
 
     @Test("SignedDataVerifier accepts a signed transaction of every product type, and rejects one changed byte")
-    func signedTransactionsVerify() throws {
+    func signedTransactionsVerify() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let root = try exportJWSRoot()
+        let root = try await exportJWSRoot()
         let products = [
             ("com.example.demo.coins.100", "Consumable"), ("com.example.demo.premium", "Non-Consumable"),
             ("com.example.demo.season.pass", "Non-Renewing Subscription"),
             ("com.example.demo.plus.monthly", "Auto-Renewable Subscription"),
         ]
         for (productID, type) in products {
-            let (id, token) = try buy(productID)
+            let (id, token) = try await buy(productID)
             let tokenFile = dataDirectory.appendingPathComponent("\(id).jws")
             try Data(token.utf8).write(to: tokenFile)
-            let verified = try python("verify_signed_data.py", ["transaction", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
+            let verified = try await python("verify_signed_data.py", ["transaction", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
             #expect(verified["status"] as? String == "OK", "\(verified)")
             let payload = verified["payload"] as? [String: Any]
             #expect(payload?["transactionId"] as? String == id)
@@ -184,33 +184,33 @@ struct AppleLibraryEndToEndTests {
             let index = tampered.count / 2
             tampered[index] = tampered[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
             try Data(tampered).write(to: tokenFile)
-            let rejected = try python("verify_signed_data.py", ["transaction", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
+            let rejected = try await python("verify_signed_data.py", ["transaction", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
             #expect(rejected["status"] as? String != "OK")
         }
     }
 
     @Test("ReceiptUtility reads the store's receipt and openssl cms verifies it against the exported root")
-    func receiptVerifies() throws {
+    func receiptVerifies() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let (id, _) = try buy("com.example.demo.premium")
+        let (id, _) = try await buy("com.example.demo.premium")
         let receipt = dataDirectory.appendingPathComponent("receipt.der")
-        let written = try storekit(["receipt", "write", "--data-dir", dataDirectory.path, "--bundle-id", bundleID, "--out", receipt.path])
+        let written = try await storekit(["receipt", "write", "--data-dir", dataDirectory.path, "--bundle-id", bundleID, "--out", receipt.path])
         #expect(written.status == 0, "\(written.errorOutput)")
 
-        let extracted = try python("extract_transaction_id.py", [receipt.path])
+        let extracted = try await python("extract_transaction_id.py", [receipt.path])
         #expect(extracted["transactionId"] as? String == id, "\(extracted)")
 
         let rootPEM = dataDirectory.appendingPathComponent("receipt-root.pem")
-        #expect(try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "receipt", "--out", rootPEM.path]).status == 0)
-        #expect(try openssl(["cms", "-verify", "-inform", "DER", "-in", receipt.path, "-CAfile", rootPEM.path, "-purpose", "any", "-binary", "-out", "/dev/null"]) == 0)
+        #expect(try await storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "receipt", "--out", rootPEM.path]).status == 0)
+        #expect(try await openssl(["cms", "-verify", "-inform", "DER", "-in", receipt.path, "-CAfile", rootPEM.path, "-purpose", "any", "-binary", "-out", "/dev/null"]) == 0)
 
         var bytes = try Data(contentsOf: receipt)
         bytes[bytes.count - 10] ^= 0x01
         try bytes.write(to: receipt)
-        #expect(try openssl(["cms", "-verify", "-inform", "DER", "-in", receipt.path, "-CAfile", rootPEM.path, "-purpose", "any", "-binary", "-out", "/dev/null"]) != 0)
+        #expect(try await openssl(["cms", "-verify", "-inform", "DER", "-in", receipt.path, "-CAfile", rootPEM.path, "-purpose", "any", "-binary", "-out", "/dev/null"]) != 0)
     }
 
-    func openssl(_ arguments: [String]) throws -> Int32 {
-        try tool("openssl", arguments).status
+    func openssl(_ arguments: [String]) async throws -> Int32 {
+        try await tool("openssl", arguments).status
     }
 }

@@ -8,14 +8,14 @@ import FoundationNetworking
 /// The control API against its own OpenAPI document: schemathesis (from PyPI, which `.ci/run` installs) reads
 /// `GET /control/openapi.json` from a real `storekit serve` on loopback and sends every operation generated requests,
 /// valid and invalid. Bad input must get a 4xx with a message; a 5xx fails the test.
-@Suite("The control API under schemathesis")
+@Suite("The control API under schemathesis", .limitsChildProcesses)
 struct ControlAPISchemathesisTests {
     /// The pinned version `.ci/run` installs.
     static let version = "4.32.5"
 
     @Test("No request schemathesis generates from the OpenAPI document gets a server error")
     func noServerErrors() async throws {
-        let imported = try tool("python3", ["-c", "import schemathesis; print(schemathesis.__version__)"])
+        let imported = try await tool("python3", ["-c", "import schemathesis; print(schemathesis.__version__)"])
         try #require(imported.status == 0, "schemathesis is missing: python3 -m pip install schemathesis==\(Self.version)")
         #expect(imported.output.trimmingCharacters(in: .whitespacesAndNewlines) == Self.version)
 
@@ -33,7 +33,7 @@ struct ControlAPISchemathesisTests {
             let (_, response) = try await URLSession.shared.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
         }
-        let run = try tool("python3", [
+        let run = try await tool("python3", [
             "-c", "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())",
         ] + Self.arguments(base: base))
         try #require(

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// A server killed with SIGKILL in the middle of a stream of purchases and renewals, then started again on the same
 /// storage: every acknowledged purchase is there once, every charge has the notification written with it, and the
 /// restarted server picks up the due work — renewals and the notifications the dead one held.
-@Suite("Crash recovery")
+@Suite("Crash recovery", .limitsChildProcesses)
 struct CrashRecoveryTests {
     static let bundleID = "com.example.demo"
 
@@ -60,7 +60,7 @@ struct CrashRecoveryTests {
         defer { if let postgres { try? PostgresTestDatabase.dropSchema(of: postgres) } }
 
         let root = dataDirectory.appendingPathComponent("root.cer")
-        #expect(try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
+        #expect(try await storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
         let log = dataDirectory.appendingPathComponent("received.jsonl")
         let receiver = try ChildProcess.tool("python3", [
             repositoryRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/notification_receiver.py").path,

@@ -6,27 +6,27 @@ import TestProcesses
 
 /// `storekit notifications list|show|redeliver`: the outbox, on the data directory's store and on a running server;
 /// `storekit notifications url`: where a running server sends it.
-@Suite("storekit notifications")
+@Suite("storekit notifications", .limitsChildProcesses)
 struct NotificationCommandTests {
     let dataDirectory = temporaryDataDirectory()
 
-    func run(_ arguments: [String]) throws -> StorekitRun {
-        try storekit(arguments + ["--data-dir", dataDirectory.path])
+    func run(_ arguments: [String]) async throws -> StorekitRun {
+        try await storekit(arguments + ["--data-dir", dataDirectory.path])
     }
 
-    func entries(_ arguments: [String] = []) throws -> [[String: Any]] {
-        try #require(try jsonOutput(try run(["notifications", "list", "--json"] + arguments)) as? [[String: Any]])
+    func entries(_ arguments: [String] = []) async throws -> [[String: Any]] {
+        try #require(try jsonOutput(try await run(["notifications", "list", "--json"] + arguments)) as? [[String: Any]])
     }
 
-    func entry(_ id: String, _ arguments: [String] = []) throws -> [String: Any] {
-        try #require(try jsonOutput(try run(["notifications", "show", id, "--json"] + arguments)) as? [String: Any])
+    func entry(_ id: String, _ arguments: [String] = []) async throws -> [String: Any] {
+        try #require(try jsonOutput(try await run(["notifications", "show", id, "--json"] + arguments)) as? [String: Any])
     }
 
     /// Buys a product in the data directory and returns the notification it wrote.
-    func buyAndNotify(_ productID: String) throws -> (transactionID: String, notificationID: String) {
-        let bought = try #require(try jsonOutput(try run(["purchase", productID, "--config", demoConfiguration, "--bundle-id", "com.example.demo", "--json"])) as? [String: Any])
+    func buyAndNotify(_ productID: String) async throws -> (transactionID: String, notificationID: String) {
+        let bought = try #require(try jsonOutput(try await run(["purchase", productID, "--config", demoConfiguration, "--bundle-id", "com.example.demo", "--json"])) as? [String: Any])
         let transactionID = try #require(bought["transactionId"] as? String)
-        let notification = try #require(try entries().last { $0["transactionId"] as? String == transactionID })
+        let notification = try #require(try await entries().last { $0["transactionId"] as? String == transactionID })
         return (transactionID, try #require(notification["notificationUUID"] as? String))
     }
 
@@ -43,25 +43,25 @@ struct NotificationCommandTests {
     }
 
     @Test("`notifications list` shows each notification's UUID, type and delivery; `show` decodes the payload an app server receives")
-    func listAndShow() throws {
+    func listAndShow() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let (transactionID, notificationID) = try buyAndNotify("com.example.demo.plus.monthly")
-        let listed = try entries()
+        let (transactionID, notificationID) = try await buyAndNotify("com.example.demo.plus.monthly")
+        let listed = try await entries()
         #expect(listed.count == 1)
         #expect(listed.first?["notificationType"] as? String == "SUBSCRIBED")
         #expect(listed.first?["delivery"] as? String == "pending")
         #expect((listed.first?["attempts"] as? [Any])?.isEmpty == true)
         #expect(listed.first?["signedPayload"] == nil)
 
-        let text = try run(["notifications"]).output // list, the default
+        let text = try await run(["notifications"]).output // list, the default
         #expect(text.contains("\(notificationID)  "), "\(text)")
         #expect(text.contains("SUBSCRIBED/INITIAL_BUY  transaction \(transactionID)  com.example.demo"))
         #expect(text.contains("pending, 0 attempts"))
 
-        let shown = try entry(notificationID)
+        let shown = try await entry(notificationID)
         #expect(shown["notificationUUID"] as? String == notificationID)
         #expect((shown["signedPayload"] as? String)?.split(separator: ".").count == 3)
-        let details = try run(["notifications", "show", notificationID.uppercased()])
+        let details = try await run(["notifications", "show", notificationID.uppercased()])
         #expect(details.status == 0, "\(details.errorOutput)")
         #expect(details.output.contains("notification \(notificationID)\n"))
         #expect(details.output.contains("delivery:     pending, 0 attempts"), "\(details.output)")
@@ -76,44 +76,44 @@ struct NotificationCommandTests {
     @Test("`notifications redeliver` makes a delivered notification pending again from now and keeps its attempts")
     func redeliver() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let (_, notificationID) = try buyAndNotify("com.example.demo.premium")
+        let (_, notificationID) = try await buyAndNotify("com.example.demo.premium")
         try await markAllDelivered()
-        let delivered = try entry(notificationID)
+        let delivered = try await entry(notificationID)
         #expect(delivered["delivery"] as? String == "delivered")
         #expect(delivered["nextAttemptDate"] == nil)
-        #expect(try run(["notifications", "list"]).output.contains("ONE_TIME_CHARGE  "))
-        #expect(try run(["notifications", "list"]).output.contains("delivered, 1 attempt"))
+        #expect(try await run(["notifications", "list"]).output.contains("ONE_TIME_CHARGE  "))
+        #expect(try await run(["notifications", "list"]).output.contains("delivered, 1 attempt"))
 
-        let redelivered = try #require(try jsonOutput(try run(["notifications", "redeliver", notificationID, "--json"])) as? [String: Any])
+        let redelivered = try #require(try jsonOutput(try await run(["notifications", "redeliver", notificationID, "--json"])) as? [String: Any])
         #expect(redelivered["delivery"] as? String == "pending")
         #expect(redelivered["nextAttemptDate"] as? String != nil)
         #expect((redelivered["attempts"] as? [[String: Any]])?.map { $0["result"] as? String } == ["SUCCESS"])
 
         // The change is stored: another process sees it pending, the attempt kept.
-        let stored = try entry(notificationID)
+        let stored = try await entry(notificationID)
         #expect(stored["delivery"] as? String == "pending")
         #expect((stored["attempts"] as? [Any])?.count == 1)
-        let text = try run(["notifications", "redeliver", notificationID])
+        let text = try await run(["notifications", "redeliver", notificationID])
         #expect(text.status == 0, "\(text.errorOutput)")
         #expect(text.output.contains("\(notificationID)  ONE_TIME_CHARGE  pending again, next attempt "), "\(text.output)")
         #expect(text.output.contains("1 earlier attempt kept"))
     }
 
     @Test("A malformed or unknown notification identifier is refused with what to do")
-    func mistakes() throws {
+    func mistakes() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
         for command in ["show", "redeliver"] {
-            let malformed = try run(["notifications", command, "2000000000000001"])
+            let malformed = try await run(["notifications", command, "2000000000000001"])
             #expect(malformed.status != 0)
             #expect(malformed.errorOutput.contains(#""2000000000000001" is not a notification identifier. Use the notificationUUID `storekit notifications list` prints"#), "\(malformed.errorOutput)")
         }
         let unknownID = UUID().uuidString.lowercased()
         for command in ["show", "redeliver"] {
-            let unknown = try run(["notifications", command, unknownID])
+            let unknown = try await run(["notifications", command, unknownID])
             #expect(unknown.status == 1)
             #expect(unknown.errorOutput.contains("This store's outbox holds no notification \(unknownID)"), "\(unknown.errorOutput)")
         }
-        let since = try run(["notifications", "--since", "yesterday"])
+        let since = try await run(["notifications", "--since", "yesterday"])
         #expect(since.status != 0)
         #expect(since.errorOutput.contains("--since \"yesterday\" is not an ISO 8601 date"))
     }
@@ -121,19 +121,19 @@ struct NotificationCommandTests {
     @Test("`notifications list`, `show` and `redeliver` act on a running server's outbox with --server, as GET /control/notifications shows")
     func onServer() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let (transactionID, notificationID) = try buyAndNotify("com.example.demo.premium")
+        let (transactionID, notificationID) = try await buyAndNotify("com.example.demo.premium")
         try await markAllDelivered()
         let (server, port, address) = try await startStorekitServe(dataDirectory: dataDirectory)
         defer { server.terminate() }
         let remote = ["--server", address]
 
-        let listed = try #require(try jsonOutput(try storekit(["notifications", "list", "--json"] + remote)) as? [[String: Any]])
+        let listed = try #require(try jsonOutput(try await storekit(["notifications", "list", "--json"] + remote)) as? [[String: Any]])
         #expect(listed.map { $0["notificationUUID"] as? String } == [notificationID])
         #expect(listed.first?["delivery"] as? String == "delivered")
-        let signed = try #require(try jsonOutput(try storekit(["notifications", "--signed", "--bundle-id", "com.example.demo"] + remote)) as? [[String: Any]])
+        let signed = try #require(try jsonOutput(try await storekit(["notifications", "--signed", "--bundle-id", "com.example.demo"] + remote)) as? [[String: Any]])
         #expect((signed.first?["signedPayload"] as? String)?.split(separator: ".").count == 3)
 
-        let redelivered = try #require(try jsonOutput(try storekit(["notifications", "redeliver", notificationID, "--json"] + remote)) as? [String: Any])
+        let redelivered = try #require(try jsonOutput(try await storekit(["notifications", "redeliver", notificationID, "--json"] + remote)) as? [String: Any])
         #expect(redelivered["delivery"] as? String == "pending")
         #expect((redelivered["attempts"] as? [Any])?.count == 1)
         let seen = try await httpGet(URL(string: "http://127.0.0.1:\(port)/control/notifications/\(notificationID)")!)
@@ -141,21 +141,21 @@ struct NotificationCommandTests {
         #expect(stored["delivery"] as? String == "pending")
         #expect((stored["attempts"] as? [[String: Any]])?.first?["result"] as? String == "SUCCESS")
 
-        let details = try storekit(["notifications", "show", notificationID] + remote)
+        let details = try await storekit(["notifications", "show", notificationID] + remote)
         #expect(details.status == 0, "\(details.errorOutput)")
         #expect(details.output.contains("delivery:     pending, 1 attempt, next attempt "), "\(details.output)")
         #expect(details.output.contains(#""transactionId": "\#(transactionID)""#))
 
         let unknownID = UUID().uuidString.lowercased()
-        let unknown = try storekit(["notifications", "redeliver", unknownID] + remote)
+        let unknown = try await storekit(["notifications", "redeliver", unknownID] + remote)
         #expect(unknown.status != 0)
         #expect(unknown.errorOutput.contains("(404)"), "\(unknown.errorOutput)")
         #expect(unknown.errorOutput.contains("holds no notification \(unknownID)"))
     }
 
     /// The notification URLs `notifications url --json` prints for `place`.
-    func destinations(_ command: [String], _ place: [String]) throws -> (defaultURL: String?, byApp: [String: String]) {
-        let object = try #require(try jsonOutput(try storekit(["notifications", "url"] + command + ["--json"] + place)) as? [String: Any])
+    func destinations(_ command: [String], _ place: [String]) async throws -> (defaultURL: String?, byApp: [String: String]) {
+        let object = try #require(try jsonOutput(try await storekit(["notifications", "url"] + command + ["--json"] + place)) as? [String: Any])
         return (object["defaultURL"] as? String, object["urlsByBundleID"] as? [String: String] ?? [:])
     }
 
@@ -165,15 +165,15 @@ struct NotificationCommandTests {
         let (server, port, address) = try await startStorekitServe(dataDirectory: dataDirectory)
         let remote = ["--server", address, "--tenant", "hooks"]
 
-        let initial = try storekit(["notifications", "url"] + remote) // show, the default
+        let initial = try await storekit(["notifications", "url"] + remote) // show, the default
         #expect(initial.status == 0, "\(initial.errorOutput)")
         #expect(initial.output.contains(#"(store "hooks" on the server at \#(address))"#), "\(initial.output)")
         #expect(initial.output.contains("every app:  none"), "\(initial.output)")
 
-        let everyApp = try destinations(["set", "http://127.0.0.1:9/apple"], remote)
+        let everyApp = try await destinations(["set", "http://127.0.0.1:9/apple"], remote)
         #expect(everyApp.defaultURL == "http://127.0.0.1:9/apple")
         #expect(everyApp.byApp.isEmpty)
-        let oneApp = try destinations(["set", "https://example.com/apple", "--bundle-id", "com.example.demo"], remote)
+        let oneApp = try await destinations(["set", "https://example.com/apple", "--bundle-id", "com.example.demo"], remote)
         #expect(oneApp.defaultURL == "http://127.0.0.1:9/apple", "every app's URL stays")
         #expect(oneApp.byApp == ["com.example.demo": "https://example.com/apple"])
 
@@ -181,10 +181,10 @@ struct NotificationCommandTests {
         let served = try #require(try JSONSerialization.jsonObject(with: seen.body) as? [String: Any])
         #expect(served["defaultURL"] as? String == "http://127.0.0.1:9/apple")
         #expect(served["urlsByBundleID"] as? [String: String] == ["com.example.demo": "https://example.com/apple"])
-        let shown = try storekit(["notifications", "url", "show"] + remote)
+        let shown = try await storekit(["notifications", "url", "show"] + remote)
         #expect(shown.output.contains("every app:  http://127.0.0.1:9/apple\n"), "\(shown.output)")
         #expect(shown.output.contains("com.example.demo:  https://example.com/apple\n"))
-        #expect(try destinations([], ["--server", address]).defaultURL == nil, "a tenant's URLs are its own")
+        #expect(try await destinations([], ["--server", address]).defaultURL == nil, "a tenant's URLs are its own")
 
         // A restarted server sends where it was told, not only where --notification-url says.
         server.terminate()
@@ -192,25 +192,25 @@ struct NotificationCommandTests {
         let (restarted, _, newAddress) = try await startStorekitServe(dataDirectory: dataDirectory)
         defer { restarted.terminate() }
         let again = ["--server", newAddress, "--tenant", "hooks"]
-        let kept = try destinations([], again)
+        let kept = try await destinations([], again)
         #expect(kept.defaultURL == "http://127.0.0.1:9/apple")
         #expect(kept.byApp == ["com.example.demo": "https://example.com/apple"])
 
-        let appCleared = try destinations(["clear", "--bundle-id", "com.example.demo"], again)
+        let appCleared = try await destinations(["clear", "--bundle-id", "com.example.demo"], again)
         #expect(appCleared.defaultURL == "http://127.0.0.1:9/apple")
         #expect(appCleared.byApp.isEmpty)
-        let cleared = try storekit(["notifications", "url", "clear"] + again)
+        let cleared = try await storekit(["notifications", "url", "clear"] + again)
         #expect(cleared.status == 0, "\(cleared.errorOutput)")
         #expect(cleared.output.contains("Every app's URL is removed"), "\(cleared.output)")
         #expect(cleared.output.contains("every app:  none"))
-        #expect(try destinations([], again).defaultURL == nil)
+        #expect(try await destinations([], again).defaultURL == nil)
     }
 
     @Test("`notifications url` needs --server and an http or https URL with a host, and says so")
-    func notificationURLMistakes() throws {
+    func notificationURLMistakes() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
         for arguments in [["url"], ["url", "show"], ["url", "set", "http://127.0.0.1:9000/apple"], ["url", "clear"]] {
-            let refused = try run(["notifications"] + arguments)
+            let refused = try await run(["notifications"] + arguments)
             #expect(refused.status != 0)
             #expect(refused.errorOutput.contains("Notification URLs belong to a running server, and no server was given. Give --server URL"), "\(arguments): \(refused.errorOutput)")
             #expect(refused.errorOutput.contains("storekit serve --notification-url URL"))
@@ -220,11 +220,11 @@ struct NotificationCommandTests {
         // Nothing listens here: each refusal comes before any request.
         let remote = ["--server", "http://127.0.0.1:9"]
         for url in ["ftp://example.com/apple", "example.com/apple", "http://", "not a url"] {
-            let refused = try storekit(["notifications", "url", "set", url] + remote)
+            let refused = try await storekit(["notifications", "url", "set", url] + remote)
             #expect(refused.status != 0)
             #expect(refused.errorOutput.contains("\"\(url)\" is not an http or https URL with a host. Write it like http://127.0.0.1:9000/notifications."), "\(url): \(refused.errorOutput)")
         }
-        let emptyApp = try storekit(["notifications", "url", "clear", "--bundle-id", ""] + remote)
+        let emptyApp = try await storekit(["notifications", "url", "clear", "--bundle-id", ""] + remote)
         #expect(emptyApp.errorOutput.contains("--bundle-id is empty"), "\(emptyApp.errorOutput)")
     }
 }

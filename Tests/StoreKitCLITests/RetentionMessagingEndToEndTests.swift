@@ -5,7 +5,7 @@ import TestProcesses
 /// The Retention Messaging API of `storekit serve`, driven by Apple's `AppStoreServerAPIClient` (Python): every method
 /// of the client, and a performance test against a Get Retention Message endpoint on loopback that verifies what it
 /// receives with Apple's `SignedDataVerifier`.
-@Suite("Apple's client drives the Retention Messaging API")
+@Suite("Apple's client drives the Retention Messaging API", .limitsChildProcesses)
 struct RetentionMessagingEndToEndTests {
     let dataDirectory = temporaryDataDirectory()
     let bundleID = "com.example.demo"
@@ -16,13 +16,13 @@ struct RetentionMessagingEndToEndTests {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         let root = dataDirectory.appendingPathComponent("root.cer")
-        let exported = try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path])
+        let exported = try await storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path])
         #expect(exported.status == 0, "\(exported.errorOutput)")
         let issuer = "57246542-96fe-1a63-e053-0824d011072a"
-        let created = try storekit(["keys", "create", "--issuer", issuer, "--out", dataDirectory.path, "--data-dir", dataDirectory.path])
+        let created = try await storekit(["keys", "create", "--issuer", issuer, "--out", dataDirectory.path, "--data-dir", dataDirectory.path])
         #expect(created.status == 0, "\(created.errorOutput)")
         let keyID = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let bought = try storekit(["purchase", subscriptionProduct, "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", bundleID, "--json"])
+        let bought = try await storekit(["purchase", subscriptionProduct, "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", bundleID, "--json"])
         #expect(bought.status == 0, "\(bought.errorOutput)")
         let purchase = try #require(try JSONSerialization.jsonObject(with: Data(bought.output.utf8)) as? [String: Any])
         let subscriptionID = try #require(purchase["transactionId"] as? String)
@@ -35,7 +35,7 @@ struct RetentionMessagingEndToEndTests {
         let baseURL = try #require(line.split(separator: " ").last.map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines))
 
         let script = repositoryRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/retention_messaging_client.py")
-        let run = try tool("python3", [
+        let run = try await tool("python3", [
             script.path, "--base-url", baseURL, "--key-file", dataDirectory.appendingPathComponent("SubscriptionKey_\(keyID).p8").path,
             "--key-id", keyID, "--issuer", issuer, "--bundle-id", bundleID, "--root", root.path,
             "--transaction-id", subscriptionID, "--product-id", subscriptionProduct, "--locale", "en-US",

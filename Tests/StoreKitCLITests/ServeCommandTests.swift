@@ -5,7 +5,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-@Suite("storekit serve")
+@Suite("storekit serve", .limitsChildProcesses)
 struct ServeCommandTests {
     /// Starts `storekit serve` on a free port and returns it with the port it printed once it listens.
     func startServer(dataDirectory: URL) async throws -> (server: ChildProcess, port: Int) {
@@ -42,7 +42,7 @@ struct ServeCommandTests {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         let root = dataDirectory.appendingPathComponent("root.cer")
-        #expect(try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
+        #expect(try await storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
         let log = dataDirectory.appendingPathComponent("received.jsonl")
         let receiver = try ChildProcess.tool("python3", [
             repositoryRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/notification_receiver.py").path,
@@ -53,7 +53,7 @@ struct ServeCommandTests {
         let receiverPort = try #require(try await receiver.waitForLine(containing: "listening on ").split(separator: " ").last)
 
         let issuer = "issuer-1"
-        let keyID = try storekit(["keys", "create", "--issuer", issuer, "--out", dataDirectory.path, "--data-dir", dataDirectory.path])
+        let keyID = try await storekit(["keys", "create", "--issuer", issuer, "--out", dataDirectory.path, "--data-dir", dataDirectory.path])
             .output.trimmingCharacters(in: .whitespacesAndNewlines)
         let server = try ChildProcess(try ChildProcess.builtExecutable("storekit"), [
             "serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0",
@@ -64,7 +64,7 @@ struct ServeCommandTests {
         let baseURL = try #require(listening.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
 
         // A test notification, asked for with Apple's API client, reaches the receiver; its status says so.
-        let test = try tool("python3", [
+        let test = try await tool("python3", [
             repositoryRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/request_test_notification.py").path,
             "--base-url", baseURL, "--key-file", dataDirectory.appendingPathComponent("SubscriptionKey_\(keyID).p8").path,
             "--key-id", keyID, "--issuer", issuer, "--bundle-id", "com.example.demo", "--root", root.path,
@@ -73,7 +73,7 @@ struct ServeCommandTests {
         #expect(testResult["notificationType"] as? String == "TEST")
         #expect(testResult["sendAttempts"] as? [String] == ["SUCCESS"])
         #expect((testResult["token"] as? String)?.hasPrefix(testResult["notificationUUID"] as? String ?? "-") == true)
-        let bought = try storekit(["purchase", "com.example.demo.premium", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", "com.example.demo", "--json"])
+        let bought = try await storekit(["purchase", "com.example.demo.premium", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--bundle-id", "com.example.demo", "--json"])
         #expect(bought.status == 0, "\(bought.errorOutput)")
         let transactionID = try #require((try JSONSerialization.jsonObject(with: Data(bought.output.utf8)) as? [String: Any])?["transactionId"] as? String)
 
@@ -92,9 +92,9 @@ struct ServeCommandTests {
         #expect(received.last?["transactionId"] as? String == transactionID)
 
         // Reset the server's own store (the page's "Reset store"): it keeps sending what it records afterwards.
-        let reset = try storekit(["tenants", "reset", "default", "--server", baseURL])
+        let reset = try await storekit(["tenants", "reset", "default", "--server", baseURL])
         #expect(reset.status == 0, "\(reset.errorOutput)")
-        let afterReset = try storekit(["purchase", "com.example.demo.theme.dark", "--bundle-id", "com.example.demo", "--server", baseURL])
+        let afterReset = try await storekit(["purchase", "com.example.demo.theme.dark", "--bundle-id", "com.example.demo", "--server", baseURL])
         #expect(afterReset.status == 0, "\(afterReset.errorOutput)")
         let resetDeadline = Date().addingTimeInterval(30)
         while received.count < 3, Date() < resetDeadline {
@@ -105,7 +105,7 @@ struct ServeCommandTests {
         }
         #expect(received.map { $0["notificationType"] as? String } == ["TEST", "ONE_TIME_CHARGE", "ONE_TIME_CHARGE"])
 
-        let bad = try storekit(["serve", "--config", demoConfiguration, "--notification-url", "not a url"])
+        let bad = try await storekit(["serve", "--config", demoConfiguration, "--notification-url", "not a url"])
         #expect(bad.status != 0)
         #expect(bad.errorOutput.contains("is not an http or https URL"), "\(bad.errorOutput)")
     }
@@ -124,19 +124,19 @@ struct ServeCommandTests {
         let bought = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
         let id = try #require(bought["transactionId"] as? String)
 
-        let inTenant = try storekit(["tx", "list", "--data-dir", dataDirectory.path, "--tenant", "qa-1", "--json"])
+        let inTenant = try await storekit(["tx", "list", "--data-dir", dataDirectory.path, "--tenant", "qa-1", "--json"])
         let listed = try #require(try JSONSerialization.jsonObject(with: Data(inTenant.output.utf8)) as? [[String: Any]])
         #expect(listed.map { $0["transactionId"] as? String } == [id])
-        let inDefault = try storekit(["tx", "list", "--data-dir", dataDirectory.path, "--json"])
+        let inDefault = try await storekit(["tx", "list", "--data-dir", dataDirectory.path, "--json"])
         #expect((try JSONSerialization.jsonObject(with: Data(inDefault.output.utf8)) as? [Any])?.isEmpty == true)
     }
 
     @Test("serve refuses a bad configuration with the file's errors and exit status 1")
-    func badConfiguration() throws {
+    func badConfiguration() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).storekit")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(#"{ "products": [ { "type": "Consumable", "productID": "a" "#.utf8).write(to: file)
-        let run = try storekit(["serve", "--config", file.path, "--port", "0"])
+        let run = try await storekit(["serve", "--config", file.path, "--port", "0"])
         #expect(run.status != 0)
         #expect(run.errorOutput.contains(file.lastPathComponent))
     }

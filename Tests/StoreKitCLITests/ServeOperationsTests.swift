@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// `storekit serve` as operations run it: configured by environment variables alone, flags winning over them,
 /// precise errors for a variable's bad value, and Prometheus metrics at `/metrics`.
-@Suite("storekit serve operations")
+@Suite("storekit serve operations", .limitsChildProcesses)
 struct ServeOperationsTests {
     /// Every environment variable `storekit serve` reads, as its `--help` names them.
     static let variables = [
@@ -34,8 +34,8 @@ struct ServeOperationsTests {
     }
 
     @Test("serve --help names every option's environment variable")
-    func helpNamesEveryVariable() throws {
-        let help = try storekit(["serve", "--help"])
+    func helpNamesEveryVariable() async throws {
+        let help = try await storekit(["serve", "--help"])
         #expect(help.status == 0)
         // Help wraps long lines: compare with the whitespace collapsed.
         let text = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -106,18 +106,18 @@ struct ServeOperationsTests {
             ("OPENSTOREKIT_SHARED_SECRET", "com.example.demo"),
         ]
     )
-    func invalidVariable(name: String, value: String) throws {
+    func invalidVariable(name: String, value: String) async throws {
         let dataDirectory = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let run = try storekit(["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path], environment: [name: value])
+        let run = try await storekit(["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path], environment: [name: value])
         #expect(run.status != 0)
         #expect(run.errorOutput.contains(name), "\(run.errorOutput)")
         #expect(run.errorOutput.contains(value), "\(run.errorOutput)")
     }
 
     @Test("serve without --config or OPENSTOREKIT_CONFIG says how to give one")
-    func missingConfiguration() throws {
-        let run = try storekit(["serve", "--data-dir", temporaryDataDirectory().path])
+    func missingConfiguration() async throws {
+        let run = try await storekit(["serve", "--data-dir", temporaryDataDirectory().path])
         #expect(run.status != 0)
         #expect(run.errorOutput.contains("OPENSTOREKIT_CONFIG"), "\(run.errorOutput)")
     }

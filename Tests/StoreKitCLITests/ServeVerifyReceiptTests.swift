@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// `storekit serve`'s `verifyReceipt` paths, end to end: purchases and a receipt made by other `storekit` commands in
 /// the same data directory, verified over HTTP by the running server.
-@Suite("storekit serve verifyReceipt")
+@Suite("storekit serve verifyReceipt", .limitsChildProcesses)
 struct ServeVerifyReceiptTests {
     func post(_ body: [String: Any], to url: URL) async throws -> [String: Any] {
         var request = URLRequest(url: url)
@@ -24,10 +24,10 @@ struct ServeVerifyReceiptTests {
         let dataDirectory = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
         let store = ["--data-dir", dataDirectory.path]
-        #expect(try storekit(["purchase", "com.example.demo.plus.monthly", "--config", demoConfiguration] + store).status == 0)
-        #expect(try storekit(["purchase", "com.example.demo.premium", "--config", demoConfiguration] + store).status == 0)
+        #expect(try await storekit(["purchase", "com.example.demo.plus.monthly", "--config", demoConfiguration] + store).status == 0)
+        #expect(try await storekit(["purchase", "com.example.demo.premium", "--config", demoConfiguration] + store).status == 0)
         let receiptFile = dataDirectory.appendingPathComponent("receipt.der")
-        #expect(try storekit(["receipt", "--out", receiptFile.path] + store).status == 0)
+        #expect(try await storekit(["receipt", "--out", receiptFile.path] + store).status == 0)
         let receiptData = try Data(contentsOf: receiptFile).base64EncodedString()
 
         let server = try ChildProcess(
@@ -57,8 +57,8 @@ struct ServeVerifyReceiptTests {
     }
 
     @Test("serve refuses a --shared-secret that is not BUNDLE_ID=SECRET")
-    func malformedSharedSecret() throws {
-        let run = try storekit(["serve", "--config", demoConfiguration, "--port", "0", "--data-dir", temporaryDataDirectory().path, "--shared-secret", "com.example.app"])
+    func malformedSharedSecret() async throws {
+        let run = try await storekit(["serve", "--config", demoConfiguration, "--port", "0", "--data-dir", temporaryDataDirectory().path, "--shared-secret", "com.example.app"])
         #expect(run.status != 0)
         #expect(run.errorOutput.contains("BUNDLE_ID=SECRET"))
     }

@@ -6,7 +6,7 @@ import FoundationNetworking
 #endif
 
 /// The example app as a process of its own, its store a `storekit serve` it reaches with `OPENSTOREKIT_SERVER`.
-@Suite("An app process on storekit serve")
+@Suite("An app process on storekit serve", .limitsChildProcesses)
 struct ServedAppTests {
     let serverDirectory = temporaryDataDirectory()
     let deviceDirectory = temporaryDataDirectory()
@@ -60,14 +60,14 @@ struct ServedAppTests {
         try app.closeInput()
         #expect(try await app.finished().status == 0)
         // The purchases are the server's: the CLI reads them from its data directory.
-        let listed = try storekit(["tx", "list", "--data-dir", serverDirectory.path])
+        let listed = try await storekit(["tx", "list", "--data-dir", serverDirectory.path])
         #expect(listed.output.contains("com.example.demo.premium"))
         #expect(listed.output.contains("com.example.demo.season.pass"))
     }
 }
 
 /// The transaction-manager commands with `--server`: the same commands, acting on a running server's store.
-@Suite("storekit commands on a running server")
+@Suite("storekit commands on a running server", .limitsChildProcesses)
 struct ServerCommandTests {
     @Test("purchase, tx list, refund, auto-renew, renew, delete and clear act on the server's store (and its tenant's with --tenant)")
     func commandsOnServer() async throws {
@@ -77,37 +77,37 @@ struct ServerCommandTests {
         defer { server.terminate() }
         // No --config and no data directory: the server has both.
         let elsewhere = temporaryDataDirectory().path
-        func run(_ arguments: [String]) throws -> String {
-            let result = try storekit(arguments + ["--server", address, "--data-dir", elsewhere])
+        func run(_ arguments: [String]) async throws -> String {
+            let result = try await storekit(arguments + ["--server", address, "--data-dir", elsewhere])
             #expect(result.status == 0, "storekit \(arguments): \(result.errorOutput)")
             return result.output
         }
 
-        #expect(try run(["purchase", "com.example.demo.premium", "--bundle-id", "com.example.demo"]).contains("2000000000000001  com.example.demo.premium  purchased"))
-        let bought = try run(["purchase", "com.example.demo.plus.monthly", "--bundle-id", "com.example.demo", "--json"])
+        #expect(try await run(["purchase", "com.example.demo.premium", "--bundle-id", "com.example.demo"]).contains("2000000000000001  com.example.demo.premium  purchased"))
+        let bought = try await run(["purchase", "com.example.demo.plus.monthly", "--bundle-id", "com.example.demo", "--json"])
         let monthly = try #require(try JSONSerialization.jsonObject(with: Data(bought.utf8)) as? [String: Any])
         #expect((monthly["signedTransaction"] as? String)?.split(separator: ".").count == 3)
-        #expect(try run(["tx", "auto-renew", "2000000000000002", "off"]).contains("auto-renew off"))
-        #expect(try run(["subscriptions"]).contains("com.example.demo.plus.monthly"))
-        #expect(try run(["tx", "renew", "2000000000000002"]).contains("com.example.demo.plus.monthly  purchased"))
-        #expect(try run(["tx", "refund", "2000000000000001", "--reason", "app-issue"]).contains("refunded 2000000000000001"))
-        let listed = try run(["tx", "list"])
+        #expect(try await run(["tx", "auto-renew", "2000000000000002", "off"]).contains("auto-renew off"))
+        #expect(try await run(["subscriptions"]).contains("com.example.demo.plus.monthly"))
+        #expect(try await run(["tx", "renew", "2000000000000002"]).contains("com.example.demo.plus.monthly  purchased"))
+        #expect(try await run(["tx", "refund", "2000000000000001", "--reason", "app-issue"]).contains("refunded 2000000000000001"))
+        let listed = try await run(["tx", "list"])
         #expect(listed.contains("2000000000000001  com.example.demo.premium") && listed.contains("refunded"))
-        #expect(try run(["tx", "delete", "2000000000000001"]).contains("deleted 2000000000000001"))
+        #expect(try await run(["tx", "delete", "2000000000000001"]).contains("deleted 2000000000000001"))
 
         // --tenant picks one of the server's isolated stores.
-        #expect(try run(["purchase", "com.example.demo.premium", "--tenant", "checkout"]).contains("2000000000000001"))
-        #expect(try run(["tx", "list", "--tenant", "checkout"]).split(separator: "\n").count == 1)
-        _ = try run(["tx", "clear"])
-        #expect(try run(["tx", "list"]).contains("No transactions in the server at"))
-        #expect(try run(["tx", "list", "--tenant", "checkout"]).contains("com.example.demo.premium"))
+        #expect(try await run(["purchase", "com.example.demo.premium", "--tenant", "checkout"]).contains("2000000000000001"))
+        #expect(try await run(["tx", "list", "--tenant", "checkout"]).split(separator: "\n").count == 1)
+        _ = try await run(["tx", "clear"])
+        #expect(try await run(["tx", "list"]).contains("No transactions in the server at"))
+        #expect(try await run(["tx", "list", "--tenant", "checkout"]).contains("com.example.demo.premium"))
 
         // An offer code and a promoted purchase, as customers do them outside the app.
-        #expect(try run(["redeem", "Launch code", "--bundle-id", "com.example.demo", "--account", "carol"]).contains("offer Launch code"))
-        #expect(try run(["promote", "com.example.demo.theme.dark", "--bundle-id", "com.example.demo"]).contains("promoted com.example.demo.theme.dark"))
+        #expect(try await run(["redeem", "Launch code", "--bundle-id", "com.example.demo", "--account", "carol"]).contains("offer Launch code"))
+        #expect(try await run(["promote", "com.example.demo.theme.dark", "--bundle-id", "com.example.demo"]).contains("promoted com.example.demo.theme.dark"))
 
         // A refusal says what the server said; the data directory was never touched.
-        let refused = try storekit(["tx", "approve", "2000000000000009", "--server", address, "--data-dir", elsewhere])
+        let refused = try await storekit(["tx", "approve", "2000000000000009", "--server", address, "--data-dir", elsewhere])
         #expect(refused.status != 0)
         #expect(refused.errorOutput.contains("2000000000000009"))
         #expect(!FileManager.default.fileExists(atPath: elsewhere))
@@ -121,14 +121,14 @@ extension ServerCommandTests {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
         let (server, _, address) = try await startStorekitServe(dataDirectory: dataDirectory)
         defer { server.terminate() }
-        let monthly = try storekit(["purchase", "com.example.demo.plus.monthly", "--server", address, "--tenant", "clocked"])
+        let monthly = try await storekit(["purchase", "com.example.demo.plus.monthly", "--server", address, "--tenant", "clocked"])
         #expect(monthly.output.contains("2000000000000001"))
-        #expect(try storekit(["clock", "set", "2040-01-01", "--server", address, "--tenant", "clocked"]).output.contains("now 2040-01-01T00:00:00Z"))
-        #expect(try storekit(["clock", "advance", "1d", "--server", address, "--tenant", "clocked"]).output.contains("now 2040-01-02T00:00:00Z"))
-        #expect(try storekit(["clock", "rate", "oneMinuteIsOneDay", "--server", address, "--tenant", "clocked"]).output.contains("time rate oneMinuteIsOneDay"))
-        #expect(try storekit(["clock", "show", "--server", address, "--tenant", "clocked"]).output.contains("2040-01-02"))
+        #expect(try await storekit(["clock", "set", "2040-01-01", "--server", address, "--tenant", "clocked"]).output.contains("now 2040-01-01T00:00:00Z"))
+        #expect(try await storekit(["clock", "advance", "1d", "--server", address, "--tenant", "clocked"]).output.contains("now 2040-01-02T00:00:00Z"))
+        #expect(try await storekit(["clock", "rate", "oneMinuteIsOneDay", "--server", address, "--tenant", "clocked"]).output.contains("time rate oneMinuteIsOneDay"))
+        #expect(try await storekit(["clock", "show", "--server", address, "--tenant", "clocked"]).output.contains("2040-01-02"))
         // The server renewed the subscription on the way, as its own clock moved.
-        let renewals = try storekit(["tx", "list", "--server", address, "--tenant", "clocked"]).output.split(separator: "\n")
+        let renewals = try await storekit(["tx", "list", "--server", address, "--tenant", "clocked"]).output.split(separator: "\n")
         #expect(renewals.count > 100)
     }
 }

@@ -11,7 +11,8 @@ import FoundationNetworking
 /// once, to a receiver built on Apple's library.
 @Suite(
     "Servers sharing one PostgreSQL database",
-    .enabled(if: PostgresTestDatabase.isConfigured, "OPENSTOREKIT_TEST_POSTGRES_URL is unset; `export OPENSTOREKIT_TEST_POSTGRES_URL=$(bash .ci/postgres)` runs it")
+    .enabled(if: PostgresTestDatabase.isConfigured, "OPENSTOREKIT_TEST_POSTGRES_URL is unset; `export OPENSTOREKIT_TEST_POSTGRES_URL=$(bash .ci/postgres)` runs it"),
+    .limitsChildProcesses
 )
 struct SharedDatabaseTests {
     static let bundleID = "com.example.demo"
@@ -60,7 +61,7 @@ struct SharedDatabaseTests {
         // certificate authority, which the receiver trusts: the second gets it through the database.
         let secondDataDirectory = dataDirectory.appendingPathComponent("second-server")
         let root = dataDirectory.appendingPathComponent("root.cer")
-        #expect(try storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
+        #expect(try await storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path]).status == 0)
         let log = dataDirectory.appendingPathComponent("received.jsonl")
         let receiver = try ChildProcess.tool("python3", [
             repositoryRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/notification_receiver.py").path,
@@ -139,7 +140,7 @@ struct SharedDatabaseTests {
         #expect(delivered.allSatisfy { $0["delivery"] as? String == "delivered" }, "\(delivered.map { $0["delivery"] ?? "?" })")
         // The second machine's `storekit ca` shows the shared root too.
         let secondRoot = dataDirectory.appendingPathComponent("second-root.cer")
-        #expect(try storekit(["ca", "export", "--data-dir", secondDataDirectory.path, "--root", "jws", "--der", "--out", secondRoot.path]).status == 0)
+        #expect(try await storekit(["ca", "export", "--data-dir", secondDataDirectory.path, "--root", "jws", "--der", "--out", secondRoot.path]).status == 0)
         #expect(try Data(contentsOf: secondRoot) == Data(contentsOf: root))
     }
 

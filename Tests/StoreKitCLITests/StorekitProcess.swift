@@ -15,20 +15,24 @@ let demoConfiguration = repositoryRoot.appendingPathComponent("Examples/Demo.sto
 typealias StorekitRun = ChildProcess.Finished
 
 /// Runs `storekit` with `arguments` to completion.
-func storekit(_ arguments: [String], environment: [String: String] = [:]) throws -> StorekitRun {
-    try ChildProcess.run(try ChildProcess.builtExecutable("storekit"), arguments, environment: environment)
+func storekit(_ arguments: [String], environment: [String: String] = [:]) async throws -> StorekitRun {
+    try await ChildProcess(try ChildProcess.builtExecutable("storekit"), arguments, environment: environment).finished()
 }
 
 /// Runs a tool found on the PATH (`python3`, `openssl`) to completion.
-func tool(_ name: String, _ arguments: [String]) throws -> StorekitRun {
-    try ChildProcess.tool(name, arguments).waitUntilFinished()
+func tool(_ name: String, _ arguments: [String]) async throws -> StorekitRun {
+    try await ChildProcess.tool(name, arguments).finished()
 }
 
 /// Starts every `storekit` command line at once, then waits for all of them: processes racing on one store.
-func storekitConcurrently(_ commandLines: [[String]]) throws -> [StorekitRun] {
+func storekitConcurrently(_ commandLines: [[String]]) async throws -> [StorekitRun] {
     let executable = try ChildProcess.builtExecutable("storekit")
     let children = try commandLines.map { try ChildProcess(executable, $0) }
-    return children.map { $0.waitUntilFinished() }
+    var runs: [StorekitRun] = []
+    for child in children {
+        runs.append(try await child.finished())
+    }
+    return runs
 }
 
 /// A fresh, empty data directory.

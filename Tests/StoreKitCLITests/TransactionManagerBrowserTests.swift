@@ -7,7 +7,7 @@ import TestProcesses
 ///
 /// The scenario is `Tests/Browser/transaction_manager.py`; it needs Debian's `chromium` and `chromium-driver` and
 /// Selenium from PyPI, which `.ci/run` installs.
-@Suite("The transaction manager in a real browser")
+@Suite("The transaction manager in a real browser", .limitsChildProcesses)
 struct TransactionManagerBrowserTests {
     @Test("buy, refund, redeliver, approve Ask to Buy, renew by the clock, and a refusal, live on the page")
     func pageDrivesTheStore() async throws {
@@ -17,7 +17,7 @@ struct TransactionManagerBrowserTests {
         defer { started.server.terminate() }
 
         let script = repositoryRoot.appendingPathComponent("Tests/Browser/transaction_manager.py").path
-        let run = try tool("python3", [script, "test", "--base", "http://127.0.0.1:\(started.port)/"])
+        let run = try await tool("python3", [script, "test", "--base", "http://127.0.0.1:\(started.port)/"])
         #expect(run.status != 3, "Chromium or Selenium is missing: \(run.output)")
         // On failure, the server's log too: what it answered and when.
         try #require(run.status == 0, "\(run.errorOutput)\nstorekit serve logged:\n\(started.server.errorTranscript.suffix(8_000))")

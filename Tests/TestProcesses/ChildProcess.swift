@@ -10,7 +10,9 @@ public import Testing
 ///   passes — never the developer's `OPENSTOREKIT_*` settings or anything else that makes a test depend on the
 ///   machine it runs on;
 /// - standard output and standard error read as they come, so a chatty child never blocks on a full pipe;
-/// - waits with no clock: a wait ends with what it waited for, or fails once the process can print no more.
+/// - waits with no clock: a wait ends with what it waited for, or fails once the process can print no more;
+/// - waits that suspend rather than block: Swift Testing runs tests on the cooperative thread pool, which has a
+///   thread per core, so a test blocked on a child would hold one of them from every other test for the child's life.
 public final class ChildProcess: Sendable {
     /// What a finished process returned and printed.
     public struct Finished: Sendable {
@@ -140,20 +142,6 @@ public final class ChildProcess: Sendable {
         let errors = try await errors.wait(for: "the program's error output to end") { text, closed in closed ? text : nil }
         return Finished(status: status, output: output, errorOutput: errors)
     }
-
-    /// Blocks until the program exits and its output ends; for tests that are not `async`.
-    public func waitUntilFinished() -> Finished {
-        process.value.waitUntilExit()
-        return Finished(
-            status: process.value.terminationStatus, output: output.blockingWaitUntilClosed(),
-            errorOutput: errors.blockingWaitUntilClosed()
-        )
-    }
-
-    /// Runs `executable` to completion; for tests that are not `async`.
-    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> Finished {
-        try ChildProcess(executable, arguments, environment: environment).waitUntilFinished()
-    }
 }
 
 /// A value other threads change, which a test can wait on until a condition holds or the value is closed (the
@@ -166,7 +154,6 @@ final class Awaited<Value: Sendable>: Sendable {
     }
 
     private let state: Mutex<State>
-    private let closedSignal = DispatchSemaphore(value: 0)
 
     init(_ value: Value) {
         state = Mutex(State(value: value))
@@ -183,15 +170,7 @@ final class Awaited<Value: Sendable>: Sendable {
     /// No more changes will come; waiters whose condition does not hold give up.
     func close() {
         state.withLock { $0.closed = true }
-        closedSignal.signal()
         wake()
-    }
-
-    /// Blocks until the value is closed, and returns it.
-    func blockingWaitUntilClosed() -> Value {
-        closedSignal.wait()
-        closedSignal.signal()
-        return current
     }
 
     private func wake() {

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcesses
 import Testing
 
 /// Runs the external verifiers the parity tests compare against: Apple's app-store-server-library (Python)
@@ -10,29 +11,11 @@ enum ExternalTools {
         let standardError: String
     }
 
-    /// Runs `arguments[0]` found on PATH with the rest as arguments.
-    static func run(_ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        // Standard error goes to a file so a chatty child can never block on a full pipe we are not reading.
-        let errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorURL) }
-        let errorHandle = try FileHandle(forWritingTo: errorURL)
-        defer { try? errorHandle.close() }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = errorHandle
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let errorData = (try? Data(contentsOf: errorURL)) ?? Data()
-        return Output(
-            status: process.terminationStatus,
-            standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self)
-        )
+    /// Runs `arguments[0]` found on PATH with the rest as arguments, as a ``ChildProcess``: its output is read as it
+    /// comes and the wait suspends the test rather than holding a thread of the cooperative pool.
+    static func run(_ arguments: [String]) async throws -> Output {
+        let finished = try await ChildProcess.tool(arguments[0], Array(arguments.dropFirst())).finished()
+        return Output(status: finished.status, standardOutput: finished.output, standardError: finished.errorOutput)
     }
 
     static let missingLibraryMessage =
@@ -40,11 +23,11 @@ enum ExternalTools {
 
     /// Runs one of the Python helpers and decodes its JSON output. Fails (does not skip) when python3 or the
     /// library is missing.
-    static func python(_ script: String, _ arguments: [String]) throws -> [String: Any] {
+    static func python(_ script: String, _ arguments: [String]) async throws -> [String: Any] {
         let path = Fixtures.pythonDirectory.appendingPathComponent(script).path
         let output: Output
         do {
-            output = try run(["python3", path] + arguments)
+            output = try await run(["python3", path] + arguments)
         } catch {
             Issue.record("python3 could not be started (\(error)). Install Python 3, then: \(missingLibraryMessage)")
             throw error
@@ -60,9 +43,9 @@ enum ExternalTools {
     }
 
     /// Runs openssl; fails the test when it is not installed.
-    static func openssl(_ arguments: [String]) throws -> Output {
+    static func openssl(_ arguments: [String]) async throws -> Output {
         do {
-            return try run(["openssl"] + arguments)
+            return try await run(["openssl"] + arguments)
         } catch {
             Issue.record("openssl could not be started (\(error)); install OpenSSL 3 (apt-get install openssl).")
             throw error

@@ -69,13 +69,3 @@ enum Fixtures {
         return parts.joined(separator: ".")
     }
 }
-
-extension Fixtures {
-    /// A temporary directory removed when `body` returns (synchronous variant).
-    static func withTemporaryDirectorySync<T>(_ body: (URL) throws -> T) throws -> T {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("appstoreformats-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: url) }
-        return try body(url)
-    }
-}
