@@ -124,7 +124,8 @@ extension ServerCommandTests {
         let monthly = try await storekit(["purchase", "com.example.demo.plus.monthly", "--server", address, "--tenant", "clocked"])
         #expect(monthly.output.contains("2000000000000001"))
         #expect(try await storekit(["clock", "set", "2040-01-01", "--server", address, "--tenant", "clocked"]).output.contains("now 2040-01-01T00:00:00Z"))
-        #expect(try await storekit(["clock", "advance", "1d", "--server", address, "--tenant", "clocked"]).output.contains("now 2040-01-02T00:00:00Z"))
+        // The clock runs on from wall time between the two commands: a day later, give or take the seconds between them.
+        #expect(try await storekit(["clock", "advance", "1d", "--server", address, "--tenant", "clocked"]).output.contains("now 2040-01-02T00:0"))
         #expect(try await storekit(["clock", "rate", "oneMinuteIsOneDay", "--server", address, "--tenant", "clocked"]).output.contains("time rate oneMinuteIsOneDay"))
         #expect(try await storekit(["clock", "show", "--server", address, "--tenant", "clocked"]).output.contains("2040-01-02"))
         // The server renewed the subscription on the way, as its own clock moved.
