@@ -207,7 +207,7 @@ public final class SQLiteStorage: Storage {
     /// statement, so no other connection, in this process or another, writes between its reads and its writes.
     /// Another writer waits up to the busy timeout (10 seconds) for the lock.
     ///
-    /// Transactions this storage is asked for at the same time commit together (``GroupCommit``), each in its own
+    /// Transactions this storage is asked for at the same time commit together (a group commit), each in its own
     /// savepoint: when `body` throws, only what it wrote is rolled back, and the call returns once its writes are
     /// committed.
     public func transaction<Result: Sendable>(
