@@ -129,10 +129,15 @@ struct HTTPBenchmark {
         return id
     }
 
+    /// The server's host and port, as the `Host` header names them.
+    private var authority: String {
+        "\(server.host ?? "127.0.0.1"):\(server.port ?? 80)"
+    }
+
     /// A request for `target` (a path with its query) under the server URL's path.
     private func request(_ target: String, method: HTTPMethod, json: [String: String]? = nil) -> LoadRequest {
         let base = server.path.hasSuffix("/") ? server.path : server.path + "/"
-        var request = LoadRequest(method: method, target: base + target, headers: [:], body: nil)
+        var request = LoadRequest(method: method, target: base + target, headers: ["Host": authority], body: nil)
         if let json, let data = try? JSONSerialization.data(withJSONObject: json) {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.headers.add(name: "Content-Length", value: String(data.count))
@@ -143,7 +148,7 @@ struct HTTPBenchmark {
 
     /// Sends `request` once, to set the workload up, and returns the answer's body.
     private func body(of request: LoadRequest, through client: HTTPClient, _ what: String) async throws -> ByteBuffer {
-        var clientRequest = HTTPClientRequest(url: "http://\(server.host ?? "127.0.0.1"):\(server.port ?? 80)" + request.target)
+        var clientRequest = HTTPClientRequest(url: "http://\(authority)\(request.target)")
         clientRequest.method = request.method
         clientRequest.headers = request.headers
         clientRequest.body = request.body.map { .bytes($0) }

@@ -9,6 +9,7 @@ struct LoadRequest: Sendable {
     var method: HTTPMethod
     /// The path and query, as the request line has them.
     var target: String
+    /// Every header, `Host` included.
     var headers: HTTPHeaders
     var body: ByteBuffer?
 }
@@ -272,8 +273,7 @@ private final class LoadConnection: ChannelInboundHandler {
     func send(_ request: LoadRequest, start: NIODeadline) {
         guard let context else { return }
         inFlightSince = start
-        var head = HTTPRequestHead(version: .http1_1, method: request.method, uri: request.target, headers: request.headers)
-        head.headers.replaceOrAdd(name: "Host", value: "\(load.host):\(load.port)")
+        let head = HTTPRequestHead(version: .http1_1, method: request.method, uri: request.target, headers: request.headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if let body = request.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
