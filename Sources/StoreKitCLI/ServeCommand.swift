@@ -236,6 +236,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let configuration = try loadConfiguration(config)
         let engine = try location.openStore(configuration: configuration)
+        // The signing keys load on the first signature, and a new data directory generates its RSA keys then: a fifth
+        // of a second the first purchase would wait. A server loads them before it says it is serving, and an
+        // unusable authority stops it here instead of failing every purchase.
+        do {
+            _ = try engine.signer.certificateAuthority
+        } catch {
+            throw CommandFailure(error.message)
+        }
         var logger = Logger(label: "storekit")
         logger.logLevel = settings.logLevel
         let metrics = StoreMetrics(registry: Self.metricsRegistry)

@@ -131,6 +131,42 @@ struct ServeCommandTests {
         #expect((try JSONSerialization.jsonObject(with: Data(inDefault.output.utf8)) as? [Any])?.isEmpty == true)
     }
 
+    @Test("serve has its signing keys before it says it is serving, so the first purchase does not wait for RSA key generation")
+    func signingKeysBeforeServing() async throws {
+        let dataDirectory = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let (server, _) = try await startServer(dataDirectory: dataDirectory)
+        defer { server.terminate() }
+        // Nothing was asked of the server yet: the authority exists because serving waited for it.
+        let authority = dataDirectory.appendingPathComponent("ca")
+        for name in ["receipt-leaf-key.pem", "jws-leaf-key.pem", "jws-root.pem"] {
+            #expect(FileManager.default.fileExists(atPath: authority.appendingPathComponent(name).path), "ca/\(name) is missing")
+        }
+    }
+
+    @Test("serve refuses a data directory whose signing key is damaged, naming the file, instead of failing every purchase")
+    func damagedSigningKey() async throws {
+        let dataDirectory = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let made = try await storekit(["ca", "export", "--data-dir", dataDirectory.path])
+        try #require(made.status == 0, "\(made.errorOutput)")
+        let key = dataDirectory.appendingPathComponent("ca/jws-leaf-key.pem")
+        try Data("-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n".utf8).write(to: key)
+        let server = try ChildProcess(
+            try ChildProcess.builtExecutable("storekit"), ["serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--port", "0"]
+        )
+        // Should the server serve anyway, stop it, so that the expectations below report it instead of the test hanging.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(60))
+            server.terminate()
+        }
+        defer { watchdog.cancel() }
+        let run = try await server.finished()
+        #expect(run.status != 0)
+        #expect(run.errorOutput.contains("jws-leaf-key.pem"), "\(run.errorOutput)")
+        #expect(!run.output.contains("serving"))
+    }
+
     @Test("serve refuses a bad configuration with the file's errors and exit status 1")
     func badConfiguration() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).storekit")
