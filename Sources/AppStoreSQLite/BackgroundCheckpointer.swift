@@ -11,9 +11,18 @@ import Synchronization
 /// (GRDB offers no such count, hence the C API), and past the same 1,000 pages a passive checkpoint runs on this
 /// connection, beside the writer: it copies what no reader still needs and waits for nobody. What the log holds is
 /// committed either way; only where it is read from changes.
+///
+/// The log starts over from its beginning only when a write finds every frame in it copied. A checkpoint beside a
+/// writer that never pauses always leaves the frames committed while it ran, so under steady load the log grew by
+/// every page written (hundreds of megabytes in a minute) and every read searched more of it. Past
+/// ``restartThreshold`` pages the writer therefore copies that remainder itself, when no background checkpoint runs:
+/// a few pages, since the background one copied the rest, and then the log starts over.
 final class BackgroundCheckpointer: Sendable {
     /// The log's size, in pages, past which a checkpoint starts: SQLite's default for its automatic one.
     static let pageThreshold: Int32 = 1_000
+    /// The log's size, in pages, past which the writer copies what the background checkpoints left, so that the log
+    /// can start over: 16 MB with SQLite's 4 KB pages.
+    static let restartThreshold: Int32 = 4 * pageThreshold
 
     private let connection: DatabaseQueue
     /// Whether a checkpoint is queued or running: the hook starts at most one at a time.
@@ -32,9 +41,9 @@ final class BackgroundCheckpointer: Sendable {
     func takeOver(from writer: Database) throws {
         try writer.execute(sql: "PRAGMA wal_autocheckpoint = 0")
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_wal_hook(writer.sqliteConnection, { context, _, _, pages in
+        sqlite3_wal_hook(writer.sqliteConnection, { context, connection, _, pages in
             if let context, pages >= BackgroundCheckpointer.pageThreshold {
-                Unmanaged<BackgroundCheckpointer>.fromOpaque(context).takeUnretainedValue().checkpoint()
+                Unmanaged<BackgroundCheckpointer>.fromOpaque(context).takeUnretainedValue().checkpoint(writer: connection, pages: pages)
             }
             return SQLITE_OK
         }, context)
@@ -45,13 +54,21 @@ final class BackgroundCheckpointer: Sendable {
         _ = try? await connection.writeWithoutTransaction { _ in }
     }
 
-    /// Queues a passive checkpoint, unless one is queued or running.
-    private func checkpoint() {
+    /// Queues a passive checkpoint, unless one is queued or running; past ``restartThreshold`` pages with none
+    /// running, checkpoints on `writer` instead, in the hook, as SQLite's own automatic checkpoint does.
+    private func checkpoint(writer: OpaquePointer?, pages: Int32) {
         let starts = running.withLock { running in
             defer { running = true }
             return !running
         }
         guard starts else { return }
+        if pages >= Self.restartThreshold {
+            // Only this hook, on the writer's thread, starts checkpoints: none can begin until `running` is false again.
+            // A failure leaves the pages in the log, as below.
+            _ = sqlite3_wal_checkpoint_v2(writer, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            running.withLock { $0 = false }
+            return
+        }
         connection.asyncWriteWithoutTransaction { db in
             // A failure (another process checkpointing, a reader in the way) leaves the pages in the log, where
             // the next checkpoint finds them.
