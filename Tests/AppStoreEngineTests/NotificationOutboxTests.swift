@@ -35,6 +35,15 @@ struct NotificationOutboxTests {
         #expect(notifications.last?.transactionID == again.id)
         #expect(notifications.last?.subscription?.status == .revoked)
         #expect(Set(notifications.map(\.id)).count == notifications.count)
+        // Version 7 UUIDs (RFC 9562) carry their notification's date, so they sort as the outbox was written.
+        let identifiers = notifications.map(\.id.uuidString)
+        #expect(identifiers.allSatisfy { Array($0)[14] == "7" && "89AB".contains(Array($0)[19]) }, "\(identifiers)")
+        let milliseconds = identifiers.map { UInt64($0.replacingOccurrences(of: "-", with: "").prefix(12), radix: 16) }
+        #expect(milliseconds == notifications.map { UInt64($0.date.timeIntervalSince1970 * 1_000) })
+        let sameDate = (0..<1_000).map { _ in
+            NotificationRecord(type: .oneTimeCharge, date: testStart, accountID: "a", bundleID: app, transactionID: 1).id
+        }
+        #expect(Set(sameDate).count == 1_000, "74 random bits tell identifiers of one millisecond apart")
     }
 
     @Test("One-time purchases send ONE_TIME_CHARGE; an uncharged repurchase sends nothing; refunds send REFUND")

@@ -31,12 +31,13 @@ public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
     /// Whether, when and how the notification was sent to the app's server.
     public var delivery: NotificationDelivery
 
-    /// Creates a record, waiting to be sent from its date on.
+    /// Creates a record, waiting to be sent from its date on; without an `id`, with a new one that sorts by `date`
+    /// (a version 7 UUID: the outbox's index on identifiers then grows at its end).
     public init(
-        id: UUID = .random(), type: NotificationTypeV2, subtype: Subtype? = nil, date: Date, accountID: String,
+        id: UUID? = nil, type: NotificationTypeV2, subtype: Subtype? = nil, date: Date, accountID: String,
         bundleID: String, transactionID: UInt64, originalTransactionID: UInt64? = nil, subscription: SubscriptionRecord? = nil
     ) {
-        self.id = id
+        self.id = id ?? .timeOrdered(at: date)
         self.type = type
         self.subtype = subtype
         self.date = date

@@ -19,4 +19,22 @@ extension UUID {
         }
         return UUID(uuid: bytes)
     }
+
+    /// A time-ordered (version 7) UUID: the 48 bits after the epoch in milliseconds of `date`, then 74 random bits.
+    ///
+    /// Identifiers made in the order of their dates sort in that order, as text too, so an index on them grows at its
+    /// end: a random identifier puts each new entry on a page of its own, a page more for every commit to write.
+    static func timeOrdered(at date: Date) -> UUID {
+        var generator = SystemRandomNumberGenerator()
+        let milliseconds = UInt64(max(0, (date.timeIntervalSince1970 * 1_000).rounded(.down))) & 0xFFFF_FFFF_FFFF
+        let high = milliseconds << 16 | (generator.next() as UInt64) & 0xFFFF, low = generator.next() as UInt64
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { buffer in
+            buffer.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt64.self)
+            buffer.storeBytes(of: low, toByteOffset: 8, as: UInt64.self)
+            buffer[6] = buffer[6] & 0x0F | 0x70  // version 7
+            buffer[8] = buffer[8] & 0x3F | 0x80  // RFC 9562 variant
+        }
+        return UUID(uuid: bytes)
+    }
 }
