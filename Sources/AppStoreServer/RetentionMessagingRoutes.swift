@@ -346,7 +346,7 @@ struct RetentionMessagingRoutes {
         let payload = RealtimeRequestPayload(
             originalTransactionId: text, appAppleId: PerformanceTest.appAppleID(bundleID: bundleID), productId: productID,
             userLocale: await engine.settings.locale.replacingOccurrences(of: "_", with: "-"), requestIdentifier: UUID(),
-            signedDate: engine.clock.now(), environment: await engine.environment.rawValue
+            signedDate: engine.clock.now(), environment: engine.environment.rawValue
         )
         let test = PerformanceTest(
             id: UUID(), target: target, settings: performanceTestSettings, payload: payload,

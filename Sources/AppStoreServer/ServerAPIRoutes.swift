@@ -272,7 +272,7 @@ struct ServerAPIRoutes {
                 let refunded = try await customerTransactions(of: record).filter(\.isRevoked)
                 let page = try Page(refunded, after: request.uri.queryParameters["revision"].map(String.init), invalid: .invalidRevision)
                 var signed: [String] = []
-                for record in page.items { signed.append(try await engine.signedTransaction(record)) }
+                for record in page.items { signed.append(try engine.signedTransaction(record)) }
                 return RefundHistoryResponse(signedTransactions: signed, revision: page.token, hasMore: page.hasMore)
             }
         }
@@ -345,7 +345,7 @@ struct ServerAPIRoutes {
                 guard let id = TransactionRecord.transactionID(orderID: orderID), let record = try? await engine.transaction(id),
                       record.bundleID == bundleID, record.state.isCompleted
                 else { return OrderLookupResponse(status: 1, signedTransactions: []) }
-                return OrderLookupResponse(status: 0, signedTransactions: [try await engine.signedTransaction(record)])
+                return OrderLookupResponse(status: 0, signedTransactions: [try engine.signedTransaction(record)])
             }
         }
         api.put("v1/transactions/consumption/:transactionId") { request, context in
@@ -410,7 +410,7 @@ struct ServerAPIRoutes {
         api.get("v1/transactions/:transactionId") { request, context in
             try await respond(to: request) { bundleID in
                 let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
-                return try await TransactionInfoResponse(signedTransactionInfo: engine.signedTransaction(record))
+                return try TransactionInfoResponse(signedTransactionInfo: engine.signedTransaction(record))
             }
         }
         api.get("v1/subscriptions/:transactionId") { request, context in
@@ -513,9 +513,9 @@ struct ServerAPIRoutes {
         }
         let page = try Page(transactions, after: query["revision"].map(String.init), invalid: .invalidRevision)
         var signed: [String] = []
-        for record in page.items { signed.append(try await engine.signedTransaction(record)) }
+        for record in page.items { signed.append(try engine.signedTransaction(record)) }
         return HistoryResponse(
-            revision: page.token, hasMore: page.hasMore, bundleId: bundleID, environment: await engine.environment.rawValue,
+            revision: page.token, hasMore: page.hasMore, bundleId: bundleID, environment: engine.environment.rawValue,
             signedTransactions: signed
         )
     }
@@ -568,14 +568,14 @@ struct ServerAPIRoutes {
             let latest = try await engine.transaction(subscription.latestTransactionID)
             let item = StatusResponse.LastTransaction(
                 status: status, originalTransactionId: String(subscription.id),
-                signedTransactionInfo: try await engine.signedTransaction(latest),
+                signedTransactionInfo: try engine.signedTransaction(latest),
                 signedRenewalInfo: try await engine.signedRenewalInfo(subscription: subscription.id)
             )
             if groups[subscription.groupID] == nil { order.append(subscription.groupID) }
             groups[subscription.groupID, default: []].append(item)
         }
         return StatusResponse(
-            environment: await engine.environment.rawValue, bundleId: bundleID,
+            environment: engine.environment.rawValue, bundleId: bundleID,
             data: order.map { StatusResponse.Group(subscriptionGroupIdentifier: $0, lastTransactions: groups[$0] ?? []) }
         )
     }

@@ -57,7 +57,7 @@ public struct TransactionSummary: Codable, Sendable, Hashable {
     /// Describes a transaction with its JWS, signed by `engine` when the transaction completed (a pending or failed
     /// one has none): what a purchase answers.
     public static func signed(_ record: TransactionRecord, by engine: StoreEngine) async throws(StoreError) -> TransactionSummary {
-        TransactionSummary(record, signedTransaction: record.state.isCompleted ? try await engine.signedTransaction(record) : nil)
+        TransactionSummary(record, signedTransaction: record.state.isCompleted ? try engine.signedTransaction(record) : nil)
     }
 
     /// Describes a transaction, with its JWS when given.

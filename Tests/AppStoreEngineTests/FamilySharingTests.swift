@@ -19,7 +19,7 @@ struct FamilySharingTests {
         #expect(share.ownershipType == .familyShared)
         #expect(share.originalID == bought.originalID)
         #expect(share.amountCharged == 0)
-        #expect(await store.transactionPayload(share).inAppOwnershipType == .familyShared)
+        #expect(store.transactionPayload(share).inAppOwnershipType == .familyShared)
         // Products that are not family-shareable and accounts outside the family get nothing.
         _ = try await store.buy("season.pass", account: "parent")
         #expect(try await store.ownedProducts(accountID: "kid", bundleID: app).count == 1)
@@ -47,7 +47,7 @@ struct FamilySharingTests {
         #expect(revoked.map(\.accountID) == ["kid"])
         #expect(revoked.first?.revocationType == .familyRevoke)
         #expect(revoked.first?.revocationDate == testStart.addingTimeInterval(600))
-        #expect(await store.transactionPayload(revoked[0]).revocationType == .familyRevoke)
+        #expect(store.transactionPayload(revoked[0]).revocationType == .familyRevoke)
         #expect(try await store.ownedProducts(accountID: "kid", bundleID: app).isEmpty)
         #expect(try await store.ownedProducts(accountID: "parent", bundleID: app).count == 1)
     }
@@ -81,7 +81,7 @@ struct FamilySharingTests {
         #expect(kids.first?.origin == .familyShare)
         #expect(kids.first?.originalID == bought.id)
         #expect(kids.first?.expiresDate == bought.expiresDate)
-        #expect(await store.transactionPayload(try #require(kids.first)).inAppOwnershipType == .familyShared)
+        #expect(try store.transactionPayload(#require(kids.first)).inAppOwnershipType == .familyShared)
 
         try await clock.advance(to: Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: testStart)!)
         kids = try await store.transactions(TransactionQuery(accountID: "kid"))

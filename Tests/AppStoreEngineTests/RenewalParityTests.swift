@@ -36,7 +36,7 @@ struct RenewalParityTests {
         let renewal = try #require(try await store.transactions(TransactionQuery(originalID: purchase.id)).last)
         #expect(renewal.origin == .renewal)
 
-        let payload = try await appleVerify("transaction", try await store.signedTransaction(renewal), store: store)
+        let payload = try await appleVerify("transaction", try store.signedTransaction(renewal), store: store)
         #expect(payload["transactionId"] as? String == String(renewal.id))
         #expect(payload["originalTransactionId"] as? String == String(purchase.id))
         #expect(payload["transactionReason"] as? String == "RENEWAL")

@@ -36,6 +36,19 @@ struct SigningTests {
         #expect(payload.revocationDate == nil)
     }
 
+    @Test("Signing, done off the engine, claims the environment the settings name from the moment they change")
+    func environmentFollowsSettings() async throws {
+        let (store, _) = try makeStore(settings: StoreSettings(environment: "Xcode"))
+        let record = try await store.buy("premium")
+        #expect(try CompactJWS(store.signedTransaction(record)).decodePayload(as: JWSTransactionDecodedPayload.self).environment == .xcode)
+        await store.updateSettings { $0.environment = "Production" }
+        #expect(store.environment == .production)
+        let production = try JWSVerifier(
+            rootCertificates: [try store.signer.certificateAuthority.jwsRootCertificateDER], bundleID: app, environment: .production
+        )
+        #expect(try await production.verifyTransaction(store.signedTransaction(record)).get().environment == .production)
+    }
+
     @Test("A subscription's signed form carries its group, expiry and web order line item")
     func subscriptionPayload() async throws {
         let (store, _) = try makeStore()

@@ -170,7 +170,7 @@ struct SubscriptionScenarioParityTests {
 
         var batch: [[String: String]] = []
         let transactions = try await store.transactions().filter(\.state.isCompleted)
-        for record in transactions { batch.append(["kind": "transaction", "data": try await store.signedTransaction(record)]) }
+        for record in transactions { batch.append(["kind": "transaction", "data": try store.signedTransaction(record)]) }
         var subscriptions: [SubscriptionRecord] = []
         for account in Set(transactions.map(\.accountID)).sorted() {
             subscriptions += try await store.subscriptions(accountID: account)

@@ -74,7 +74,7 @@ struct PostgresStoreFactoryTests {
             let copied = try CertificateAuthority.load(from: StoreDataDirectory(url: directory.appendingPathComponent("second")).certificateAuthorityURL)
             #expect(copied.rootCertificatesDER == firstAuthority.rootCertificatesDER)
             let verifier = try JWSVerifier(rootCertificates: firstAuthority.rootCertificatesDER, bundleID: "com.example.demo")
-            for token in [try await first.signedTransaction(boughtFromFirst), try await second.signedTransaction(boughtFromSecond)] {
+            for token in [try first.signedTransaction(boughtFromFirst), try second.signedTransaction(boughtFromSecond)] {
                 if case .failure(let failure) = await verifier.verifyTransaction(token) { Issue.record("\(failure)") }
             }
 
@@ -83,8 +83,8 @@ struct PostgresStoreFactoryTests {
             _ = try CertificateAuthority.loadOrCreate(in: thirdDirectory)
             let third = try store(in: "third")
             let bought = try await third.purchase(purchase)
-            await #expect {
-                _ = try await third.signedTransaction(bought)
+            #expect {
+                _ = try third.signedTransaction(bought)
             } throws: { error in
                 let message = (error as? StoreError)?.message ?? ""
                 return message.contains(thirdDirectory.path) && message.contains("Move that directory away")

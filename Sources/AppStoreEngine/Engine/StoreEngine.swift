@@ -1,5 +1,6 @@
 public import AppStoreFormats
 public import Foundation
+import Synchronization
 
 /// One App Store: a catalog, its accounts and their purchases, on a clock.
 ///
@@ -14,7 +15,12 @@ public actor StoreEngine: ScheduledEventSource {
     /// What the store sells.
     public private(set) var catalog: Catalog
     /// How the store behaves.
-    public var settings: StoreSettings
+    public var settings: StoreSettings {
+        didSet { signingEnvironment.withLock { $0 = Self.environment(of: settings) } }
+    }
+    /// The environment of ``settings``, readable without a turn on the engine: signing a transaction needs nothing
+    /// else of its state, so requests sign on their own threads instead of one after another here.
+    private nonisolated let signingEnvironment: Mutex<AppStoreEnvironment>
     /// The store's clock.
     public nonisolated let clock: any StoreClock
 
@@ -44,9 +50,19 @@ public actor StoreEngine: ScheduledEventSource {
         self.tenantID = tenantID
         self.catalog = catalog
         self.settings = settings
+        self.signingEnvironment = Mutex(Self.environment(of: settings))
         self.storage = storage
         self.clock = clock
         (clock as? VirtualClock)?.register(self)
+    }
+
+    /// The environment signed data claims, from the store's settings (`Sandbox` unless configured).
+    public nonisolated var environment: AppStoreEnvironment {
+        signingEnvironment.withLock { $0 }
+    }
+
+    private static func environment(of settings: StoreSettings) -> AppStoreEnvironment {
+        AppStoreEnvironment(rawValue: settings.environment) ?? .sandbox
     }
 
     deinit {

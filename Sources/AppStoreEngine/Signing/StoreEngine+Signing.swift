@@ -3,16 +3,11 @@ public import AppStoreFormats
 public import Foundation
 
 extension StoreEngine {
-    /// The environment signed data claims, from the store's settings (`Sandbox` unless configured).
-    public var environment: AppStoreEnvironment {
-        AppStoreEnvironment(rawValue: settings.environment) ?? .sandbox
-    }
-
     /// A transaction as Apple's `JWSTransactionDecodedPayload`, signed now.
     ///
     /// - Throws: ``StoreError`` `invalidTransactionState` for a transaction that never completed (pending,
     ///   interrupted, declined or failed ones have no signed form), `signingFailure` if signing fails.
-    public func signedTransaction(_ record: TransactionRecord) throws(StoreError) -> String {
+    public nonisolated func signedTransaction(_ record: TransactionRecord) throws(StoreError) -> String {
         guard record.state.isCompleted else {
             throw StoreError.invalidTransactionState("Transaction \(record.id) is \(record.state); only completed transactions are signed.")
         }
@@ -25,7 +20,7 @@ extension StoreEngine {
     }
 
     /// The payload a signed transaction carries, with Apple's field names and units.
-    public func transactionPayload(_ record: TransactionRecord) -> JWSTransactionDecodedPayload {
+    public nonisolated func transactionPayload(_ record: TransactionRecord) -> JWSTransactionDecodedPayload {
         var payload = JWSTransactionDecodedPayload(environment: environment)
         payload.transactionId = String(record.id)
         payload.originalTransactionId = String(record.originalID)
@@ -186,7 +181,7 @@ extension StoreEngine {
         return try sign(payload)
     }
 
-    func sign(_ payload: some Encodable) throws(StoreError) -> String {
+    nonisolated func sign(_ payload: some Encodable) throws(StoreError) -> String {
         do {
             return try signer.keys().jws.sign(payload)
         } catch {

@@ -160,7 +160,7 @@ struct ManagerPages: Sendable {
         let record = try await engine.transaction(id)
         var detail = TransactionDetail(id: String(id))
         if record.state.isCompleted {
-            let jws = try CompactJWS(try await engine.signedTransaction(record))
+            let jws = try CompactJWS(try engine.signedTransaction(record))
             detail.header = jws.readableHeader.prettyPrinted
             detail.payload = try jws.payloadJSON.prettyPrinted
             detail.receiptEntry = try ManagerPages.prettyJSON(VerifyReceiptService.info(record))
