@@ -35,11 +35,20 @@ final class GroupCommit: Sendable {
     private let queue = Mutex(Queue())
     /// The most transactions committed together, so that a flood of them still commits in steps.
     private let groupLimit: Int
+    /// Writes what the group's transactions share (see `IdentifierCounters`) just before the commit.
+    private let beforeCommit: @Sendable (Database) throws -> Void
+    /// Called once each group's transaction has ended, committed or rolled back.
+    private let transactionEnded: @Sendable () -> Void
 
-    init(writer: DatabasePool, checkpointer: BackgroundCheckpointer, groupLimit: Int = 64) {
+    init(
+        writer: DatabasePool, checkpointer: BackgroundCheckpointer, groupLimit: Int = 64,
+        beforeCommit: @escaping @Sendable (Database) throws -> Void = { _ in }, transactionEnded: @escaping @Sendable () -> Void = {}
+    ) {
         self.writer = writer
         self.checkpointer = checkpointer
         self.groupLimit = groupLimit
+        self.beforeCommit = beforeCommit
+        self.transactionEnded = transactionEnded
     }
 
     /// Returns once the checkpoint the commits so far started, if any, has ended.
@@ -88,6 +97,7 @@ final class GroupCommit: Sendable {
             for transaction in group { transaction.fail(error) }
             return []
         }
+        defer { transactionEnded() }
         var outcomes: [@Sendable () -> Void] = []
         outcomes.reserveCapacity(group.count)
         // A group of one needs no savepoint: its failure rolls the whole transaction back.
@@ -113,6 +123,7 @@ final class GroupCommit: Sendable {
             }
         }
         do {
+            try beforeCommit(db)
             try db.commit()
         } catch {
             if db.isInsideTransaction { try? db.rollback() }

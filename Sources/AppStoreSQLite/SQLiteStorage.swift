@@ -1,6 +1,7 @@
 public import AppStoreEngine
 public import Foundation
 package import GRDB
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,6 +22,8 @@ import Darwin
 public final class SQLiteStorage: Storage {
     private let pool: DatabasePool
     private let groupCommit: GroupCommit
+    /// The identifier counters of the group being committed, on the writer connection only.
+    private let identifiers = IdentifierCounters()
 
     /// Opens (and creates or migrates) the store at `url`.
     ///
@@ -45,7 +48,11 @@ public final class SQLiteStorage: Storage {
             }
             let checkpointer = try BackgroundCheckpointer(path: url.path)
             try pool.writeWithoutTransaction { db in try checkpointer.takeOver(from: db) }
-            groupCommit = GroupCommit(writer: pool, checkpointer: checkpointer)
+            let identifiers = identifiers
+            groupCommit = GroupCommit(
+                writer: pool, checkpointer: checkpointer,
+                beforeCommit: { db in try identifiers.store(in: db) }, transactionEnded: { identifiers.forget() }
+            )
         } catch {
             throw .storageFailure(
                 "Cannot open the store database at \(url.path): \(error). Check that the directory is writable and the file is an OpenStoreKit store, or use another data directory."
@@ -220,12 +227,18 @@ public final class SQLiteStorage: Storage {
     public func transaction<Result: Sendable>(
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
+        let identifiers = identifiers
+        return try await withCheckedThrowingContinuation { continuation in
             groupCommit.submit(GroupCommit.Transaction { db in
-                let transaction = SQLiteTransaction(db: db, tenant: tenant, identifiers: IdentifierCounter())
-                let result = try body(transaction)
-                try transaction.storeIdentifierCounter()
-                return { continuation.resume(returning: result) }
+                // A transaction that fails is rolled back to its savepoint: so are the identifiers it allocated.
+                let counted = identifiers.counted
+                do {
+                    let result = try body(SQLiteTransaction(db: db, tenant: tenant, identifiers: identifiers))
+                    return { continuation.resume(returning: result) }
+                } catch {
+                    identifiers.counted = counted
+                    throw error
+                }
             } fail: { error in
                 continuation.resume(throwing: error)
             })
@@ -246,7 +259,7 @@ private struct SQLiteTransaction: StorageTransaction {
     let db: Database
     let tenant: String
     /// The identifiers a write transaction hands out; `nil` in a snapshot read.
-    var identifiers: IdentifierCounter? = nil
+    var identifiers: IdentifierCounters? = nil
 
     func account(id: String) throws -> Account? {
         try String.fetchOne(try db.cachedStatement(sql: "SELECT body FROM account WHERE tenant = ? AND id = ?"), arguments: [tenant, id])
@@ -356,7 +369,7 @@ private struct SQLiteTransaction: StorageTransaction {
         let subscriptions = try String.fetchAll(
             try db.cachedStatement(sql: "SELECT body FROM subscription WHERE tenant = ? ORDER BY id"), arguments: [tenant]
         ).map { try Self.decode(SubscriptionRecord.self, from: $0) }
-        let next = try identifiers?.next ?? UInt64.fetchOne(
+        let next = try identifiers?.next(tenant: tenant) ?? UInt64.fetchOne(
             try db.cachedStatement(sql: "SELECT nextTransactionID FROM tenant WHERE id = ?"), arguments: [tenant]
         ) ?? TransactionRecord.firstID
         return TenantSnapshot(
@@ -366,25 +379,15 @@ private struct SQLiteTransaction: StorageTransaction {
         )
     }
 
-    /// Counts in memory from the tenant's stored next identifier, which ``storeIdentifierCounter()`` writes back before
-    /// the transaction commits: no other connection writes meanwhile (`BEGIN IMMEDIATE`), and a catch-up that renews
-    /// a million subscriptions would otherwise run two statements per renewal for its identifiers alone.
+    /// Counts in memory from the tenant's stored next identifier, read once per group commit; the group writes it back
+    /// once, before it commits (see ``IdentifierCounters``).
     func allocateTransactionID() throws -> UInt64 {
         guard let identifiers else { throw StoreError.storageFailure("Transaction identifiers are allocated only in a write transaction.") }
-        let next = try identifiers.next ?? UInt64.fetchOne(
+        let next = try identifiers.next(tenant: tenant) ?? UInt64.fetchOne(
             try db.cachedStatement(sql: "SELECT nextTransactionID FROM tenant WHERE id = ?"), arguments: [tenant]
         ) ?? TransactionRecord.firstID
-        identifiers.next = next + 1
+        identifiers.set(next + 1, tenant: tenant)
         return next
-    }
-
-    /// Stores the next identifier when the transaction allocated any.
-    func storeIdentifierCounter() throws {
-        guard let next = identifiers?.next else { return }
-        try execute(
-            "INSERT INTO tenant (id, nextTransactionID) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET nextTransactionID = excluded.nextTransactionID",
-            arguments: [tenant, next]
-        )
     }
 
     func write(_ change: StorageChange) throws {
@@ -419,7 +422,7 @@ private struct SQLiteTransaction: StorageTransaction {
             }
             try execute("DELETE FROM storeClock WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM tenant WHERE id = ?", arguments: [tenant])
-            identifiers?.next = nil
+            identifiers?.set(nil, tenant: tenant)
         case .restore(let snapshot):
             try write(.eraseTenant)
             for account in snapshot.accounts { try write(.saveAccount(account)) }
@@ -429,7 +432,7 @@ private struct SQLiteTransaction: StorageTransaction {
             for subscription in snapshot.subscriptions { try write(.saveSubscription(subscription)) }
             for notification in snapshot.notifications { try write(.saveNotification(notification)) }
             if snapshot.clock != StoreClockState() { try write(.saveClockState(snapshot.clock)) }
-            identifiers?.next = snapshot.nextTransactionID
+            identifiers?.set(snapshot.nextTransactionID, tenant: tenant)
         case .markFinished(let transactionID, let deviceID):
             try execute(
                 "INSERT OR IGNORE INTO finishedTransaction (tenant, deviceID, transactionID) VALUES (?, ?, ?)",
@@ -509,10 +512,45 @@ private struct SQLiteTransaction: StorageTransaction {
     }
 }
 
-/// The next transaction identifier of a write transaction's tenant, once read. Used only on the transaction's
-/// connection queue, one operation at a time.
-private final class IdentifierCounter {
-    var next: UInt64?
+/// The next transaction identifier of each tenant the transactions of one group commit allocate from: read from the
+/// tenant's row on first use, counted in memory, and written back once, just before the group commits.
+///
+/// No other connection writes meanwhile (`BEGIN IMMEDIATE`). A renewal catch-up allocates a million identifiers in one
+/// transaction, and a group commits dozens of purchases: a read and a write of the tenant's row per allocation, or per
+/// transaction, were a good part of the writer's time. Used on the writer connection only; the lock only makes that
+/// checkable.
+final class IdentifierCounters: Sendable {
+    private let next = Mutex<[String: UInt64]>([:])
+
+    /// Every tenant's next identifier counted so far: saved before a transaction, restored if it fails.
+    var counted: [String: UInt64] {
+        get { next.withLock { $0 } }
+        set { next.withLock { $0 = newValue } }
+    }
+
+    /// The tenant's next identifier, if counted in this group.
+    func next(tenant: String) -> UInt64? {
+        next.withLock { $0[tenant] }
+    }
+
+    /// Sets the tenant's next identifier; `nil` forgets it, so the next allocation reads the tenant's row again.
+    func set(_ value: UInt64?, tenant: String) {
+        next.withLock { $0[tenant] = value }
+    }
+
+    /// Writes every counted identifier to its tenant's row, inside the group's transaction.
+    func store(in db: Database) throws {
+        for (tenant, value) in counted {
+            try db.cachedStatement(
+                sql: "INSERT INTO tenant (id, nextTransactionID) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET nextTransactionID = excluded.nextTransactionID"
+            ).execute(arguments: [tenant, value])
+        }
+    }
+
+    /// Forgets every count: the group's transaction ended, committed with them or rolled back without them.
+    func forget() {
+        counted = [:]
+    }
 }
 
 /// The queries whose cost grows with the store if SQLite walks a whole tenant: visible to the package so a test can

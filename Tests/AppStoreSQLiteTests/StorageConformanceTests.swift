@@ -404,6 +404,38 @@ struct StorageConformanceTests {
         #expect(stored == (UInt64(1)...90).filter { !$0.isMultiple(of: 3) })
     }
 
+    @Test("Of transactions run at the same moment, the refused ones take back the identifiers they allocated or reset: no identifier is handed out twice", arguments: StorageKind.allCases)
+    func concurrentIdentifiersAreNeverReused(kind: StorageKind) async throws {
+        let (first, second, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        struct Refused: Error {}
+        // SQLite counts identifiers in memory for a whole group commit: a refused member that allocated, or that
+        // restored a snapshot setting the counter back, must leave the count as it found it, or a later member of
+        // the group would reuse an identifier and replace a purchase.
+        let committed = await withTaskGroup(of: UInt64?.self) { group in
+            for index in 0..<90 {
+                let storage = index.isMultiple(of: 2) ? first : second
+                group.addTask {
+                    try? await storage.transaction(tenant: "t") { transaction in
+                        if index.isMultiple(of: 3) {
+                            try transaction.write(.restore(TenantSnapshot()))
+                            _ = try transaction.allocateTransactionID()
+                            throw Refused()
+                        }
+                        let id = try transaction.allocateTransactionID()
+                        try transaction.write(.saveTransaction(record(id)))
+                        return id
+                    }
+                }
+            }
+            return await group.reduce(into: [UInt64]()) { ids, id in if let id { ids.append(id) } }
+        }
+        #expect(committed.count == 60)
+        #expect(Set(committed).count == 60, "an identifier was handed out twice: \(committed.sorted())")
+        let stored = try await first.read(tenant: "t") { try $0.transactions(matching: TransactionQuery()).map(\.id) }
+        #expect(stored == committed.sorted())
+    }
+
     @Test("A tenant's clock state starts at wall time, is replaced as a whole, survives clearing transactions and stays in its tenant", arguments: StorageKind.allCases)
     func clockStateIsPerTenant(kind: StorageKind) async throws {
         let (storage, other, cleanup) = try kind.makeShared()
