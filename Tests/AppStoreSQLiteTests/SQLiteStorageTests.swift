@@ -158,8 +158,9 @@ struct SQLiteStorageTests {
             try await group.waitForAll()
         }
         let logSize = try FileManager.default.attributesOfItem(atPath: databaseURL.path + "-wal")[.size] as? Int ?? 0
-        // The writer lets the log start over past 8,000 pages; a little more is written before the next commit can.
-        #expect(logSize < 10_000 * 4_096, "the write-ahead log reached \(logSize / 4_096) pages")
+        // The writer lets the log start over past 8,000 pages, once no background checkpoint is running: the log grows
+        // by what is committed while one finishes, which a slow disk makes more. Unbounded, it reached 67,000 pages.
+        #expect(logSize < 16_000 * 4_096, "the write-ahead log reached \(logSize / 4_096) pages")
         #expect(try await storage.read(tenant: "t") { try $0.accounts().count } == 12_000)
     }
 
