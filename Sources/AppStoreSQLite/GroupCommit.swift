@@ -42,7 +42,7 @@ final class GroupCommit: Sendable {
 
     init(
         writer: DatabasePool, checkpointer: BackgroundCheckpointer, groupLimit: Int = 64,
-        beforeCommit: @escaping @Sendable (Database) throws -> Void = { _ in }, transactionEnded: @escaping @Sendable () -> Void = {}
+        beforeCommit: @escaping @Sendable (Database) throws -> Void, transactionEnded: @escaping @Sendable () -> Void
     ) {
         self.writer = writer
         self.checkpointer = checkpointer

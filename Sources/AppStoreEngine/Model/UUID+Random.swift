@@ -9,15 +9,7 @@ extension UUID {
     @usableFromInline
     static func random() -> UUID {
         var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64, low = generator.next() as UInt64
-        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &bytes) { buffer in
-            buffer.storeBytes(of: high, toByteOffset: 0, as: UInt64.self)
-            buffer.storeBytes(of: low, toByteOffset: 8, as: UInt64.self)
-            buffer[6] = buffer[6] & 0x0F | 0x40  // version 4
-            buffer[8] = buffer[8] & 0x3F | 0x80  // RFC 4122 variant
-        }
-        return UUID(uuid: bytes)
+        return UUID(high: generator.next(), low: generator.next(), version: 4)
     }
 
     /// A time-ordered (version 7) UUID: the 48 bits after the epoch in milliseconds of `date`, then 74 random bits.
@@ -27,14 +19,19 @@ extension UUID {
     static func timeOrdered(at date: Date) -> UUID {
         var generator = SystemRandomNumberGenerator()
         let milliseconds = UInt64(max(0, (date.timeIntervalSince1970 * 1_000).rounded(.down))) & 0xFFFF_FFFF_FFFF
-        let high = milliseconds << 16 | (generator.next() as UInt64) & 0xFFFF, low = generator.next() as UInt64
+        return UUID(high: milliseconds << 16 | (generator.next() as UInt64) & 0xFFFF, low: generator.next(), version: 7)
+    }
+
+    /// The UUID whose 128 bits, most significant first, are `high` then `low`, with the version nibble set to `version`
+    /// and the RFC 9562 variant bits.
+    private init(high: UInt64, low: UInt64, version: UInt8) {
         var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &bytes) { buffer in
             buffer.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt64.self)
-            buffer.storeBytes(of: low, toByteOffset: 8, as: UInt64.self)
-            buffer[6] = buffer[6] & 0x0F | 0x70  // version 7
-            buffer[8] = buffer[8] & 0x3F | 0x80  // RFC 9562 variant
+            buffer.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
+            buffer[6] = buffer[6] & 0x0F | version << 4
+            buffer[8] = buffer[8] & 0x3F | 0x80
         }
-        return UUID(uuid: bytes)
+        self.init(uuid: bytes)
     }
 }
