@@ -141,6 +141,20 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        PostgresMigration(
+            version: 4,
+            name: "v4: transactions by idempotency key",
+            statements: [
+                // A purchase that repeats a key finds the first one in one indexed read, instead of reading every
+                // transaction of the account in the app. Most transactions have no key: the index leaves them out.
+                "ALTER TABLE store_transaction ADD COLUMN idempotency_key text COLLATE \"C\"",
+                "UPDATE store_transaction SET idempotency_key = body::jsonb ->> 'idempotencyKey' WHERE body::jsonb ? 'idempotencyKey'",
+                """
+                CREATE INDEX store_transaction_by_idempotency_key ON store_transaction (tenant, account_id, bundle_id, idempotency_key, id)
+                WHERE idempotency_key IS NOT NULL
+                """,
+            ]
+        ),
     ]
 
     /// The first key of OpenStoreKit's advisory locks ("OSK").

@@ -34,6 +34,7 @@ struct PostgresTransaction: StorageTransaction {
         if let bundleID = query.bundleID { filter.add("bundle_id", bundleID) }
         if let productID = query.productID { filter.add("product_id", productID) }
         if let originalID = query.originalID { filter.add("original_id", try Int64(checking: originalID)) }
+        if let idempotencyKey = query.idempotencyKey { filter.add("idempotency_key", idempotencyKey) }
         return try bodies(TransactionRecord.self, filter.query("SELECT body FROM store_transaction", then: "ORDER BY id"))
     }
 
@@ -180,10 +181,14 @@ struct PostgresTransaction: StorageTransaction {
         case .saveTransaction(let record):
             let (id, originalID, body) = (try Int64(checking: record.id), try Int64(checking: record.originalID), try Self.encode(record))
             pipeline.hold("""
-                INSERT INTO store_transaction (tenant, id, original_id, account_id, bundle_id, product_id, body)
-                VALUES (\(tenant), \(id), \(originalID), \(record.accountID), \(record.bundleID), \(record.productID), \(body))
+                INSERT INTO store_transaction (tenant, id, original_id, account_id, bundle_id, product_id, idempotency_key, body)
+                VALUES (
+                    \(tenant), \(id), \(originalID), \(record.accountID), \(record.bundleID), \(record.productID),
+                    \(record.idempotencyKey), \(body)
+                )
                 ON CONFLICT (tenant, id) DO UPDATE SET original_id = excluded.original_id, account_id = excluded.account_id,
-                    bundle_id = excluded.bundle_id, product_id = excluded.product_id, body = excluded.body
+                    bundle_id = excluded.bundle_id, product_id = excluded.product_id, idempotency_key = excluded.idempotency_key,
+                    body = excluded.body
                 """)
         case .deleteTransactions(let ids):
             let ids = try ids.map { id throws(StoreError) in try Int64(checking: id) }

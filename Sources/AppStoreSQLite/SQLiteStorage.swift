@@ -198,6 +198,18 @@ public final class SQLiteStorage: Storage {
                 index: "notificationByOriginal", on: "notification", columns: ["tenant", "originalTransactionID", "sequence"]
             )
         }
+        migrator.registerMigration("v10: transactions by idempotency key") { db in
+            // A purchase that repeats a key finds the first one in one indexed read, instead of reading every
+            // transaction of the account in the app. Most transactions have no key: the index leaves them out.
+            try db.alter(table: "storeTransaction") { table in
+                table.add(column: "idempotencyKey", .text)
+            }
+            try db.execute(sql: "UPDATE storeTransaction SET idempotencyKey = json_extract(body, '$.idempotencyKey')")
+            try db.execute(sql: """
+                CREATE INDEX storeTransactionByIdempotencyKey ON storeTransaction (tenant, accountID, bundleID, idempotencyKey, id)
+                WHERE idempotencyKey IS NOT NULL
+                """)
+        }
         return migrator
     }
 
@@ -400,10 +412,13 @@ private struct SQLiteTransaction: StorageTransaction {
         case .saveTransaction(let record):
             try execute(
                 """
-                INSERT OR REPLACE INTO storeTransaction (tenant, id, originalID, accountID, bundleID, productID, body)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO storeTransaction (tenant, id, originalID, accountID, bundleID, productID, idempotencyKey, body)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
-                arguments: [tenant, record.id, record.originalID, record.accountID, record.bundleID, record.productID, try Self.encode(record)]
+                arguments: [
+                    tenant, record.id, record.originalID, record.accountID, record.bundleID, record.productID, record.idempotencyKey,
+                    try Self.encode(record),
+                ]
             )
         case .deleteTransactions(let ids):
             for id in ids {
@@ -564,6 +579,7 @@ package enum SQLiteQueries {
         if let bundleID = query.bundleID { conditions.append("bundleID = ?"); arguments += [bundleID] }
         if let productID = query.productID { conditions.append("productID = ?"); arguments += [productID] }
         if let originalID = query.originalID { conditions.append("originalID = ?"); arguments += [originalID] }
+        if let idempotencyKey = query.idempotencyKey { conditions.append("idempotencyKey = ?"); arguments += [idempotencyKey] }
         return ("SELECT body FROM storeTransaction WHERE \(conditions.joined(separator: " AND ")) ORDER BY id", arguments)
     }
 

@@ -63,9 +63,12 @@ struct PostgresStorageTests {
                 try await connection.query("SELECT version, name FROM openstorekit_migration ORDER BY version", logger: PostgresStorage.silentLogger)
                     .collect().map { try $0.decode((Int32, String).self) }
             }
-            #expect(applied.map(\.0) == [1, 2, 3])
+            #expect(applied.map(\.0) == [1, 2, 3, 4])
             #expect(applied.first?.1.hasPrefix("v1: tenants, accounts, transactions") == true)
-            #expect(applied.map(\.1).dropFirst() == ["v2: notifications by original transaction", "v3: the certificate authority every server on the database signs with"])
+            #expect(applied.map(\.1).dropFirst() == [
+                "v2: notifications by original transaction", "v3: the certificate authority every server on the database signs with",
+                "v4: transactions by idempotency key",
+            ])
         }
     }
 
@@ -89,7 +92,7 @@ struct PostgresStorageTests {
                 try await connection.query("SELECT count(*) FROM openstorekit_migration", logger: PostgresStorage.silentLogger)
                     .collect().map { try $0.decode(Int64.self) }
             }
-            #expect(versions == [3])
+            #expect(versions == [4])
         }
     }
 
@@ -117,6 +120,35 @@ struct PostgresStorageTests {
             let reopened = try PostgresStorage(configuration: configuration)
             let pending = try await reopened.read(tenant: "t") { try $0.pendingNotifications(originalTransactionID: 2_000_000_000_000_001) }
             #expect(pending.map(\.id) == written.map(\.id))
+        }
+    }
+
+    @Test("A database of version 3 gets its transactions indexed by idempotency key, from their bodies")
+    func idempotencyKeysAreBackfilled() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            let records = (0..<3).map { index in
+                var record = record(2_000_000_000_000_001 + UInt64(index))
+                record.idempotencyKey = index == 1 ? nil : "order-\(index)"
+                return record
+            }
+            try await storage.transaction(tenant: "t") { try $0.write(records.map(StorageChange.saveTransaction)) }
+            // Back to the schema as version 3 left it: no column, no index, no record of version 4.
+            try await withConnection(configuration) { connection in
+                for statement in [
+                    "DROP INDEX store_transaction_by_idempotency_key", "ALTER TABLE store_transaction DROP COLUMN idempotency_key",
+                    "DELETE FROM openstorekit_migration WHERE version = 4",
+                ] {
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: PostgresStorage.silentLogger)
+                }
+            }
+            let reopened = try PostgresStorage(configuration: configuration)
+            let found = try await reopened.read(tenant: "t") { reader in
+                try ["order-0", "order-1", "order-2"].map { key in
+                    try reader.transactions(matching: TransactionQuery(accountID: "a", bundleID: records[0].bundleID, idempotencyKey: key)).map(\.id)
+                }
+            }
+            #expect(found == [[records[0].id], [], [records[2].id]])
         }
     }
 

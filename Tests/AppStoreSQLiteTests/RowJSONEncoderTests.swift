@@ -2,6 +2,7 @@ import AppStoreEngine
 import AppStoreFormats
 @testable import AppStoreSQLite
 import Foundation
+import StoreKitConfiguration
 import Testing
 
 /// The row bodies `SQLiteStorage` writes in one pass read back, with `JSONDecoder` and with the row decoder, as the
@@ -27,6 +28,8 @@ struct RowJSONEncoderTests {
         record.isUpgraded = false
         record.restoredTransactionID = UInt64.max
         record.restoredPurchaseDate = Date(timeIntervalSinceReferenceDate: -1e-7)
+        record.offer = offer
+        record.idempotencyKey = "retry-7"
         return record
     }
 
@@ -41,14 +44,31 @@ struct RowJSONEncoderTests {
         subscription.gracePeriodExpiresDate = date.addingTimeInterval(16 * 86_400)
         subscription.billingRetryEndDate = date.addingTimeInterval(60 * 86_400)
         subscription.priceIncrease = .declined
+        subscription.offer = offer
+        subscription.pendingOffer = SubscriptionOffer(
+            type: .introductoryOffer, identifier: nil, discountType: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week), price: 0, remainingPeriods: 0
+        )
+        subscription.renewalExtensionDates = [date, date.addingTimeInterval(0.5)]
         return subscription
     }
 
+    /// A promotional offer with a price that has a fraction.
+    static let offer = SubscriptionOffer(
+        type: .promotionalOffer, identifier: "spring", discountType: .payAsYouGo, period: SubscriptionPeriod(value: 3, unit: .month),
+        price: Decimal(string: "1.49")!, remainingPeriods: 2
+    )
+
+    /// A notification with a subscription, two attempts, a redelivery and a claim.
     static var fullNotification: NotificationRecord {
-        NotificationRecord(
+        var notification = NotificationRecord(
             type: .didFailToRenew, subtype: .gracePeriod, date: date, accountID: "ana", bundleID: "com.example.app",
             transactionID: 2_000_000_000_000_017, subscription: fullSubscription
         )
+        notification.delivery.record(.init(date: date, result: "UNSUCCESSFUL_HTTP_RESPONSE_CODE", httpStatusCode: 500, responseExcerpt: "down"))
+        notification.delivery.record(.init(date: date.addingTimeInterval(3_600), result: "TIMED_OUT"))
+        notification.delivery.redeliver(from: date.addingTimeInterval(7_200))
+        notification.delivery.claim = .init(sender: UUID(), expires: date.addingTimeInterval(7_230.25))
+        return notification
     }
 
     @Test("Every record type, with every optional field set, reads back equal and says what JSONEncoder says")

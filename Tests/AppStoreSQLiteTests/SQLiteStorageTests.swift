@@ -187,6 +187,37 @@ struct SQLiteStorageTests {
         #expect(pending.map(\.id) == written.map(\.id))
     }
 
+    @Test("A store migrated before transactions were indexed by idempotency key gets the index, filled from their bodies")
+    func idempotencyKeysAreBackfilled() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let records = (0..<3).map { index in
+            var record = TransactionRecord(
+                id: 2_000_000_000_000_001 + UInt64(index), originalID: 2_000_000_000_000_001 + UInt64(index), accountID: "a",
+                bundleID: "app", productID: "coins", productType: .consumable, quantity: 1, purchaseDate: start,
+                originalPurchaseDate: start, storefront: Storefront.named("USA")!, unitPrice: 1, amountCharged: 1,
+                origin: .purchase, state: .purchased
+            )
+            record.idempotencyKey = index == 1 ? nil : "order-\(index)"
+            return record
+        }
+        try await SQLiteStorage(url: databaseURL).transaction(tenant: "t") { try $0.write(records.map(StorageChange.saveTransaction)) }
+        // Back to the schema as "v9" left it: no column, no index, no record of "v10".
+        let queue = try DatabaseQueue(path: databaseURL.path)
+        try await queue.write { db in
+            try db.execute(sql: "DROP INDEX storeTransactionByIdempotencyKey")
+            try db.execute(sql: "ALTER TABLE storeTransaction DROP COLUMN idempotencyKey")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier LIKE 'v10:%'")
+        }
+        try queue.close()
+        let reopened = try SQLiteStorage(url: databaseURL)
+        let found = try await reopened.read(tenant: "t") { reader in
+            try ["order-0", "order-1", "order-2"].map { key in
+                try reader.transactions(matching: TransactionQuery(accountID: "a", bundleID: "app", idempotencyKey: key)).map(\.id)
+            }
+        }
+        #expect(found == [[records[0].id], [], [records[2].id]])
+    }
+
     @Test("A file that is not a database gives an error naming the path")
     func badFile() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -218,6 +249,16 @@ struct SQLiteQueryPlanTests {
         let (sql, arguments) = SQLiteQueries.transactions(matching: query, tenant: "t")
         let plan = try Self.plan(sql, arguments)
         #expect(plan.contains("USING INDEX storeTransactionBy"), "\(plan)")
+        #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+    }
+
+    @Test("A purchase repeating an idempotency key finds the first through the index of keys, not among the account's purchases")
+    func idempotencyKeyQueryUsesItsIndex() throws {
+        let (sql, arguments) = SQLiteQueries.transactions(
+            matching: TransactionQuery(accountID: "a", bundleID: "app", idempotencyKey: "order-17"), tenant: "t"
+        )
+        let plan = try Self.plan(sql, arguments)
+        #expect(plan.contains("USING INDEX storeTransactionByIdempotencyKey"), "\(plan)")
         #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
     }
 

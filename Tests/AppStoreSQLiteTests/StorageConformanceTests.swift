@@ -179,17 +179,25 @@ struct StorageConformanceTests {
         }
     }
 
-    @Test("Queries filter by account, app, product and original purchase, ordered by identifier", arguments: StorageKind.allCases)
+    @Test("Queries filter by account, app, product, original purchase and idempotency key, ordered by identifier", arguments: StorageKind.allCases)
     func queries(kind: StorageKind) async throws {
         let (storage, _, cleanup) = try kind.makeShared()
         defer { cleanup() }
-        try await storage.transaction(tenant: "t") { transaction in
-            try transaction.write([
-                .saveTransaction(record(5, account: "b")), .saveTransaction(record(3, bundle: "other")),
-                .saveTransaction(record(4, product: "coins")), .saveTransaction(record(6, original: 3)),
-                .saveTransaction(record(2)),
-            ])
-        }
+        var keyed = record(6, original: 3)
+        keyed.idempotencyKey = "order-1"
+        var keyedElsewhere = record(5, account: "b")
+        keyedElsewhere.idempotencyKey = "order-1"
+        var rekeyed = record(4, product: "coins")
+        rekeyed.idempotencyKey = "order-2"
+        let written: [StorageChange] = [
+            .saveTransaction(keyedElsewhere), .saveTransaction(record(3, bundle: "other")),
+            .saveTransaction(rekeyed), .saveTransaction(keyed), .saveTransaction(record(2)),
+        ]
+        try await storage.transaction(tenant: "t") { try $0.write(written) }
+        // A transaction saved again with another key is found by its new key only.
+        rekeyed.idempotencyKey = "order-3"
+        let resaved = StorageChange.saveTransaction(rekeyed)
+        try await storage.transaction(tenant: "t") { try $0.write(resaved) }
         func ids(_ query: TransactionQuery) async throws -> [UInt64] {
             try await storage.read(tenant: "t") { try $0.transactions(matching: query).map(\.id) }
         }
@@ -199,6 +207,10 @@ struct StorageConformanceTests {
         #expect(try await ids(TransactionQuery(productID: "coins")) == [4])
         #expect(try await ids(TransactionQuery(originalID: 3)) == [3, 6])
         #expect(try await ids(TransactionQuery(accountID: "a", bundleID: "app", productID: "premium")) == [2, 6])
+        #expect(try await ids(TransactionQuery(accountID: "a", bundleID: "app", idempotencyKey: "order-1")) == [6])
+        #expect(try await ids(TransactionQuery(idempotencyKey: "order-1")) == [5, 6])
+        #expect(try await ids(TransactionQuery(idempotencyKey: "order-2")) == [])
+        #expect(try await ids(TransactionQuery(idempotencyKey: "order-3")) == [4])
     }
 
     @Test("Finished marks go with the transactions they mark", arguments: StorageKind.allCases)

@@ -42,8 +42,10 @@ struct StoreOperation {
     /// - Throws: ``StoreError/idempotencyKeyReused`` when that purchase was of another product or quantity.
     func purchase(repeatedBy request: PurchaseRequest) throws -> TransactionRecord? {
         guard let key = request.idempotencyKey else { return nil }
-        let earlier = try storage.transactions(matching: TransactionQuery(accountID: request.accountID, bundleID: request.bundleID))
-            .last { $0.idempotencyKey == key && $0.origin != .renewal }
+        // An index answers: the account's other purchases are never read. Renewals carry their first period's key.
+        let earlier = try storage.transactions(
+            matching: TransactionQuery(accountID: request.accountID, bundleID: request.bundleID, idempotencyKey: key)
+        ).last { $0.origin != .renewal }
         guard let earlier else { return nil }
         guard earlier.productID == request.productID, earlier.quantity == request.quantity else {
             throw StoreError.idempotencyKeyReused(

@@ -5,11 +5,11 @@ import Foundation
 /// The text is what `JSONEncoder` with its default options writes, up to key order and the spelling of numbers, so
 /// `JSONDecoder` reads back the same value and rows written before (or by `JSONEncoder`) stay readable: dates as
 /// seconds since 2001 (`Date`'s own encoding), `Decimal` as a JSON number, `URL` as its absolute string, `Data` as
-/// Base64, and a value that encodes nothing as `{}`. Nothing here knows the records: a field added to a record is
-/// written by its synthesized conformance like every other.
+/// Base64, and a value that encodes nothing as `{}`.
 ///
 /// `JSONEncoder` first builds a tree of every value, then writes the tree; on a row-sized record that costs more
-/// than SQLite's insert. This writes each value as the conformance hands it over, and closes a container when its
+/// than SQLite's insert. The records every purchase and renewal writes write themselves (``RowJSONWritable``); for
+/// everything else this writes each value as the conformance hands it over, and closes a container when its
 /// parent moves on. A conformance that goes back to a container after writing a later sibling, or asks for a
 /// `superEncoder`, cannot be followed in one pass: for those the value is encoded again with `JSONEncoder`.
 package struct RowJSONEncoder: Sendable {
@@ -20,6 +20,13 @@ package struct RowJSONEncoder: Sendable {
     ///
     /// - Throws: `EncodingError` when `JSONEncoder` would throw too: a non-finite floating-point number.
     package func encode(_ value: some Encodable) throws -> String {
+        if let record = value as? any RowJSONWritable { return try RowJSONObjectWriter.text(of: record) }
+        return try encodeThroughConformance(value)
+    }
+
+    /// The JSON text of `value`, written through its `Encodable` conformance even when it writes itself
+    /// (``RowJSONWritable``): what the records' own writers are checked against.
+    package func encodeThroughConformance(_ value: some Encodable) throws -> String {
         let writer = JSONRowWriter()
         do {
             try writer.writeValue(value, depth: 0, start: 0)
@@ -124,9 +131,7 @@ private final class JSONRowWriter {
         } else if T.self == UUID.self {
             writeString((value as! UUID).uuidString)
         } else if T.self == Decimal.self {
-            let decimal = value as! Decimal
-            guard !decimal.isNaN else { throw fail() }
-            output.append(contentsOf: decimal.description.utf8)
+            guard output.appendJSONNumber(value as! Decimal) else { throw fail() }
         } else if T.self == URL.self {
             writeString((value as! URL).absoluteString)
         } else if T.self == Data.self {
@@ -151,45 +156,11 @@ private final class JSONRowWriter {
     }
 
     func writeInteger<T: BinaryInteger>(_ value: T) {
-        if let small = Int64(exactly: value) {
-            if small < 0 {
-                output.append(UInt8(ascii: "-"))
-                writeDigits(small.magnitude)
-            } else {
-                writeDigits(UInt64(small))
-            }
-        } else if let large = UInt64(exactly: value) {
-            writeDigits(large)
-        } else {
-            output.append(contentsOf: String(value).utf8)
-        }
-    }
-
-    private func writeDigits(_ value: UInt64) {
-        var count = 1
-        var rest = value
-        while rest >= 10 {
-            rest /= 10
-            count += 1
-        }
-        output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        var index = output.count - 1
-        rest = value
-        repeat {
-            output[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-            index -= 1
-        } while rest > 0
+        output.appendJSONInteger(value)
     }
 
     func writeDouble(_ value: Double) throws(UnsupportedInOnePass) {
-        guard value.isFinite else { throw fail() }
-        if value.rounded(.towardZero) == value, value.magnitude < 0x1p53, !(value == 0 && value.sign == .minus) {
-            // Whole seconds, prices and counts: the integer digits, which read back as the same Double.
-            writeInteger(Int64(value))
-        } else {
-            output.append(contentsOf: value.description.utf8)
-        }
+        guard output.appendJSONNumber(value) else { throw fail() }
     }
 
     func writeFloat(_ value: Float) throws(UnsupportedInOnePass) {
@@ -198,31 +169,93 @@ private final class JSONRowWriter {
     }
 
     func writeString(_ string: String) {
-        output.append(UInt8(ascii: "\""))
+        output.appendJSONString(string)
+    }
+}
+
+/// The spelling of JSON's scalars, shared by the one-pass encoder and the records' own writers (see
+/// `RowJSONWritable`), so both write a value the same way, byte for byte.
+extension [UInt8] {
+    /// Appends an integer's digits.
+    mutating func appendJSONInteger<T: BinaryInteger>(_ value: T) {
+        if let small = Int64(exactly: value) {
+            if small < 0 {
+                append(UInt8(ascii: "-"))
+                appendDigits(small.magnitude)
+            } else {
+                appendDigits(UInt64(small))
+            }
+        } else if let large = UInt64(exactly: value) {
+            appendDigits(large)
+        } else {
+            append(contentsOf: String(value).utf8)
+        }
+    }
+
+    private mutating func appendDigits(_ value: UInt64) {
+        var count = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var index = self.count - 1
+        rest = value
+        repeat {
+            self[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            index -= 1
+        } while rest > 0
+    }
+
+    /// Appends a finite number; returns `false`, appending nothing, for one JSON cannot hold (`JSONEncoder` throws).
+    mutating func appendJSONNumber(_ value: Double) -> Bool {
+        guard value.isFinite else { return false }
+        if value.rounded(.towardZero) == value, value.magnitude < 0x1p53, !(value == 0 && value.sign == .minus) {
+            // Whole seconds, prices and counts: the integer digits, which read back as the same Double.
+            appendJSONInteger(Int64(value))
+        } else {
+            append(contentsOf: value.description.utf8)
+        }
+        return true
+    }
+
+    /// Appends a decimal as a JSON number, as `Decimal`'s own conformance writes it; returns `false`, appending
+    /// nothing, for NaN.
+    mutating func appendJSONNumber(_ value: Decimal) -> Bool {
+        guard !value.isNaN else { return false }
+        append(contentsOf: value.description.utf8)
+        return true
+    }
+
+    /// Appends a string in quotes, escaping what JSON requires.
+    mutating func appendJSONString(_ string: String) {
+        append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
             var plainFrom = 0
             for index in bytes.indices {
                 let byte = bytes[index]
                 guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom..<index]))
+                append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom..<index]))
                 plainFrom = index + 1
                 switch byte {
-                case UInt8(ascii: "\""): output.append(contentsOf: "\\\"".utf8)
-                case UInt8(ascii: "\\"): output.append(contentsOf: "\\\\".utf8)
-                case 0x0A: output.append(contentsOf: "\\n".utf8)
-                case 0x0D: output.append(contentsOf: "\\r".utf8)
-                case 0x09: output.append(contentsOf: "\\t".utf8)
+                case UInt8(ascii: "\""): append(contentsOf: "\\\"".utf8)
+                case UInt8(ascii: "\\"): append(contentsOf: "\\\\".utf8)
+                case 0x0A: append(contentsOf: "\\n".utf8)
+                case 0x0D: append(contentsOf: "\\r".utf8)
+                case 0x09: append(contentsOf: "\\t".utf8)
                 default:
                     let hex = Array("0123456789abcdef".utf8)
-                    output.append(contentsOf: "\\u00".utf8)
-                    output.append(hex[Int(byte >> 4)])
-                    output.append(hex[Int(byte & 0x0F)])
+                    append(contentsOf: "\\u00".utf8)
+                    append(hex[Int(byte >> 4)])
+                    append(hex[Int(byte & 0x0F)])
                 }
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom...]))
+            append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom...]))
         }
-        output.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 }
 

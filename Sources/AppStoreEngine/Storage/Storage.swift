@@ -10,13 +10,18 @@ public struct TransactionQuery: Sendable, Hashable, Codable {
     public var productID: String?
     /// Only transactions that derive from this original transaction.
     public var originalID: UInt64?
+    /// Only transactions made by a request with this idempotency key (see ``TransactionRecord/idempotencyKey``).
+    public var idempotencyKey: String?
 
     /// Creates a query.
-    public init(accountID: String? = nil, bundleID: String? = nil, productID: String? = nil, originalID: UInt64? = nil) {
+    public init(
+        accountID: String? = nil, bundleID: String? = nil, productID: String? = nil, originalID: UInt64? = nil, idempotencyKey: String? = nil
+    ) {
         self.accountID = accountID
         self.bundleID = bundleID
         self.productID = productID
         self.originalID = originalID
+        self.idempotencyKey = idempotencyKey
     }
 
     /// Whether a record satisfies the query.
@@ -25,6 +30,7 @@ public struct TransactionQuery: Sendable, Hashable, Codable {
             && (bundleID == nil || record.bundleID == bundleID)
             && (productID == nil || record.productID == productID)
             && (originalID == nil || record.originalID == originalID)
+            && (idempotencyKey == nil || record.idempotencyKey == idempotencyKey)
     }
 }
 
