@@ -60,6 +60,9 @@ public struct TransactionSummary: Codable, Sendable, Hashable {
         TransactionSummary(record, signedTransaction: record.state.isCompleted ? try engine.signedTransaction(record) : nil)
     }
 
+    /// Dates as ISO 8601 in UTC; made once, as `.formatted(.iso8601)` makes a new style each call.
+    private static let dateFormat = Date.ISO8601FormatStyle()
+
     /// Describes a transaction, with its JWS when given.
     public init(_ record: TransactionRecord, signedTransaction: String? = nil) {
         transactionId = String(record.id)
@@ -70,14 +73,14 @@ public struct TransactionSummary: Codable, Sendable, Hashable {
         type = record.productType.rawValue
         account = record.accountID
         quantity = record.quantity
-        purchaseDate = record.purchaseDate.formatted(.iso8601)
-        originalPurchaseDate = record.originalPurchaseDate.formatted(.iso8601)
-        expiresDate = record.expiresDate?.formatted(.iso8601)
+        purchaseDate = Self.dateFormat.format(record.purchaseDate)
+        originalPurchaseDate = Self.dateFormat.format(record.originalPurchaseDate)
+        expiresDate = record.expiresDate.map(Self.dateFormat.format)
         storefront = record.storefront
         storefrontId = record.storefrontID
         currency = record.currency
-        price = "\(record.unitPrice)"
-        amountCharged = "\(record.amountCharged)"
+        price = record.unitPrice.plainText
+        amountCharged = record.amountCharged.plainText
         origin = record.origin.rawValue
         state = switch record.state {
         case .purchased: "purchased"
@@ -86,7 +89,7 @@ public struct TransactionSummary: Codable, Sendable, Hashable {
         case .interrupted: "interrupted"
         case .failed(let code): "failed(SKError \(code))"
         }
-        revocationDate = record.revocationDate?.formatted(.iso8601)
+        revocationDate = record.revocationDate.map(Self.dateFormat.format)
         revocationReason = record.revocationReason.map { Int($0.rawValue) }
         offerType = record.offer.map { Int($0.type.rawValue) }
         offerIdentifier = record.offer?.identifier

@@ -1,3 +1,4 @@
+import AppStoreFormats
 import Foundation
 
 /// Writes a stored row's body: a value's own `Encodable` conformance, as JSON text, in one pass.
@@ -225,37 +226,13 @@ extension [UInt8] {
     /// nothing, for NaN.
     mutating func appendJSONNumber(_ value: Decimal) -> Bool {
         guard !value.isNaN else { return false }
-        append(contentsOf: value.description.utf8)
+        append(contentsOf: value.plainText.utf8)
         return true
     }
 
     /// Appends a string in quotes, escaping what JSON requires.
     mutating func appendJSONString(_ string: String) {
-        append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { bytes in
-            var plainFrom = 0
-            for index in bytes.indices {
-                let byte = bytes[index]
-                guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
-                append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom..<index]))
-                plainFrom = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): append(contentsOf: "\\\"".utf8)
-                case UInt8(ascii: "\\"): append(contentsOf: "\\\\".utf8)
-                case 0x0A: append(contentsOf: "\\n".utf8)
-                case 0x0D: append(contentsOf: "\\r".utf8)
-                case 0x09: append(contentsOf: "\\t".utf8)
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    append(contentsOf: "\\u00".utf8)
-                    append(hex[Int(byte >> 4)])
-                    append(hex[Int(byte & 0x0F)])
-                }
-            }
-            append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainFrom...]))
-        }
-        append(UInt8(ascii: "\""))
+        JSONValue.writeString(string, to: &self)
     }
 }
 
