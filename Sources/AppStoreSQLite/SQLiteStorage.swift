@@ -363,8 +363,9 @@ private struct SQLiteTransaction: StorageTransaction {
         guard let row = try Row.fetchOne(
             try db.cachedStatement(sql: "SELECT offset, timeRate FROM storeClock WHERE tenant = ?"), arguments: [tenant]
         ) else { return StoreClockState() }
-        let rate: Int? = row["timeRate"]
-        return StoreClockState(offset: row["offset"], timeRate: rate.flatMap(TimeRate.init(rawValue:)))
+        // By position: every operation reads the clock, and a lookup by name compares the row's column names.
+        let rate: Int? = row[1]
+        return StoreClockState(offset: row[0], timeRate: rate.flatMap(TimeRate.init(rawValue:)))
     }
 
     func snapshot() throws -> TenantSnapshot {
