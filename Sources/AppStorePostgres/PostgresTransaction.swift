@@ -65,7 +65,11 @@ struct PostgresTransaction: StorageTransaction {
     }
 
     func subscriptionsDue(by date: Date, limit: Int) throws -> [SubscriptionRecord] {
-        try bodies(
+        // Nothing is due when the earliest event known at the lock is later, or there is none.
+        if let state = try stateAtLock(unlessWritten: \.wroteSubscriptions), state.nextSubscriptionEvent.map({ $0 > date }) ?? true {
+            return []
+        }
+        return try bodies(
             SubscriptionRecord.self,
             """
             SELECT body FROM subscription WHERE tenant = \(tenant) AND next_event_date <= \(date.timeIntervalSince1970)
@@ -75,6 +79,7 @@ struct PostgresTransaction: StorageTransaction {
     }
 
     func nextSubscriptionEventDate() throws -> Date? {
+        if let state = try stateAtLock(unlessWritten: \.wroteSubscriptions) { return state.nextSubscriptionEvent }
         let rows = try pipeline.rows("SELECT MIN(next_event_date) FROM subscription WHERE tenant = \(tenant)")
         return try Self.decodeIfPresent(Double?.self, rows.first, on: configuration)?.map(Date.init(timeIntervalSince1970:))
     }
@@ -116,6 +121,7 @@ struct PostgresTransaction: StorageTransaction {
     }
 
     func clockState() throws -> StoreClockState {
+        if let state = try stateAtLock(unlessWritten: \.wroteClock) { return state.clock }
         let rows = try pipeline.rows("SELECT clock_offset, time_rate FROM store_clock WHERE tenant = \(tenant)")
         guard let row = rows.first else { return StoreClockState() }
         let (offset, rate) = try Self.decodeColumns((Double, Int64?).self, row, on: configuration)
@@ -146,6 +152,16 @@ struct PostgresTransaction: StorageTransaction {
         )
     }
 
+    /// In a write transaction that has not written what `written` names, the state read with the tenant's lock
+    /// (sending the lock first if it was not sent yet); `nil` otherwise, and the caller reads the table.
+    private func stateAtLock(
+        unlessWritten written: KeyPath<PostgresWriteState, Bool>
+    ) throws(StoreError) -> (clock: StoreClockState, nextSubscriptionEvent: Date?)? {
+        guard let writes, !writes[keyPath: written] else { return nil }
+        if writes.stateAtLock == nil { try pipeline.flush() }
+        return writes.stateAtLock
+    }
+
     // MARK: Writes
 
     /// Counts in memory from the identifier read with the tenant's lock; `PostgresSession.transaction` writes the
@@ -171,6 +187,14 @@ struct PostgresTransaction: StorageTransaction {
     func write(_ change: StorageChange) throws {
         guard let writes else { throw StoreError.storageFailure("Storage is written only inside transaction(tenant:), not in a read.") }
         writes.wroteChanges = true
+        switch change {
+        case .saveSubscription, .deleteSubscriptions, .deleteAllTransactions: writes.wroteSubscriptions = true
+        case .saveClockState: writes.wroteClock = true
+        case .eraseTenant, .restore:
+            writes.wroteSubscriptions = true
+            writes.wroteClock = true
+        default: break
+        }
         switch change {
         case .saveAccount(let account):
             let body = try Self.encode(account)

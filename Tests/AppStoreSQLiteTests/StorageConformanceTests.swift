@@ -448,6 +448,41 @@ struct StorageConformanceTests {
         #expect(stored == committed.sorted())
     }
 
+    @Test(
+        "Inside a transaction, the clock and the due subscriptions read as the other handle's last commit left them, then as the transaction's own writes leave them",
+        arguments: StorageKind.allCases
+    )
+    func transactionReadsLatestClockAndDueDates(kind: StorageKind) async throws {
+        let (storage, other, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let moved = StoreClockState(offset: 86_400, timeRate: .oneRenewalEveryTenSeconds)
+        try await storage.transaction(tenant: "t") { try $0.write([.saveClockState(moved), .saveSubscription(subscription(1, expires: 300))]) }
+        let (before, after) = try await other.transaction(tenant: "t") { transaction in
+            let before = (
+                try transaction.clockState(), try transaction.subscriptionsDue(by: date.addingTimeInterval(299), limit: 10).map(\.id),
+                try transaction.subscriptionsDue(by: date.addingTimeInterval(300), limit: 10).map(\.id), try transaction.nextSubscriptionEventDate()
+            )
+            try transaction.write([.saveClockState(StoreClockState(offset: 172_800)), .saveSubscription(subscription(2, expires: 100))])
+            let after = (
+                try transaction.clockState(), try transaction.subscriptionsDue(by: date.addingTimeInterval(150), limit: 10).map(\.id),
+                try transaction.nextSubscriptionEventDate()
+            )
+            return (before, after)
+        }
+        #expect(before.0 == moved)
+        #expect(before.1 == [])
+        #expect(before.2 == [1])
+        #expect(before.3 == date.addingTimeInterval(300))
+        #expect(after.0 == StoreClockState(offset: 172_800))
+        #expect(after.1 == [2])
+        #expect(after.2 == date.addingTimeInterval(100))
+        let seenByFirst = try await storage.transaction(tenant: "t") { transaction in
+            (try transaction.clockState(), try transaction.nextSubscriptionEventDate())
+        }
+        #expect(seenByFirst.0 == StoreClockState(offset: 172_800))
+        #expect(seenByFirst.1 == date.addingTimeInterval(100))
+    }
+
     @Test("A tenant's clock state starts at wall time, is replaced as a whole, survives clearing transactions and stays in its tenant", arguments: StorageKind.allCases)
     func clockStateIsPerTenant(kind: StorageKind) async throws {
         let (storage, other, cleanup) = try kind.makeShared()
