@@ -101,7 +101,7 @@ struct ControlRoutes {
             try await answer { ControlClockResponse(now: engine.clock.now().formatted(.iso8601), timeRate: await engine.settings.timeRate.rawValue) }
         }
         control.post("clock/advance") { request, context in
-            let body = try? await request.decode(as: ControlClockRequest.self, context: context)
+            let body = try? await request.decodeJSON(as: ControlClockRequest.self, context: context)
             return try await answer {
                 let before = engine.clock.now()
                 let earlier = Set(try await engine.notifications(NotificationQuery(startDate: before)).map(\.id))
@@ -129,7 +129,7 @@ struct ControlRoutes {
             }
         }
         control.put("clock/rate") { request, context in
-            let body = try? await request.decode(as: ControlRateRequest.self, context: context)
+            let body = try? await request.decodeJSON(as: ControlRateRequest.self, context: context)
             return try await answer {
                 guard let body else { throw ControlError.badRequest(#"Give {"timeRate": "oneRenewalEveryTenSeconds"}, or {"timeRate": null} for the configuration's."#) }
                 let rate: TimeRate? = try body.timeRate.map { name in
@@ -143,7 +143,7 @@ struct ControlRoutes {
             }
         }
         control.post("purchase-intents") { request, context in
-            let body = try? await request.decode(as: ControlAccountRequest.self, context: context)
+            let body = try? await request.decodeJSON(as: ControlAccountRequest.self, context: context)
             return try await answer {
                 guard let productID = body?.productId else {
                     throw ControlError.badRequest(#"Give {"productId": …} and optionally account, bundleId and winBackOfferId."#)
@@ -155,7 +155,7 @@ struct ControlRoutes {
             }
         }
         control.post("offer-codes") { request, context in
-            let body = try? await request.decode(as: ControlOfferCodeRequest.self, context: context)
+            let body = try? await request.decodeJSON(as: ControlOfferCodeRequest.self, context: context)
             return try await answer {
                 guard let body else { throw ControlError.badRequest(#"Give {"code": "Launch code"} (the code offer's reference name) and optionally account and bundleId."#) }
                 return try await transactionOutput(try await engine.redeemOfferCode(
@@ -164,7 +164,7 @@ struct ControlRoutes {
             }
         }
         control.post("families/:family/members") { request, context in
-            let body = try? await request.decode(as: ControlAccountRequest.self, context: context)
+            let body = try? await request.decodeJSON(as: ControlAccountRequest.self, context: context)
             return try await answer {
                 guard let account = body?.account, let family = context.parameters.get("family") else {
                     throw ControlError.badRequest(#"Give {"account": "bob"} to add to the family in the path."#)
@@ -183,7 +183,7 @@ struct ControlRoutes {
             try await answer { await engine.settings }
         }
         control.put("settings") { request, context in
-            let body = try? await request.decode(as: ControlSettingsRequest.self, context: context)
+            let body = try? await request.decodeJSON(as: ControlSettingsRequest.self, context: context)
             return try await answer {
                 guard let body else { throw ControlError.badRequest("The body is not a settings object; see the control API documentation for its fields.") }
                 if let storefront = body.storefront, Storefront.named(storefront) == nil {
@@ -204,7 +204,7 @@ struct ControlRoutes {
             }
         }
         control.post("purchases") { request, context in
-            let body = try? await request.decode(as: ControlPurchaseRequest.self, context: context)
+            let body = try? await request.decodeJSON(as: ControlPurchaseRequest.self, context: context)
             return try await answer {
                 guard let body else { throw ControlError.badRequest("Give {\"productId\": …} and optionally account, bundleId, quantity, offerCode.") }
                 let record = try await engine.purchase(PurchaseRequest(
@@ -233,7 +233,7 @@ struct ControlRoutes {
         }
         for action in ["refund", "approve", "decline", "resolve"] {
             control.post("transactions/:id/\(action)") { request, context in
-                let reason = (try? await request.decode(as: ControlRefundRequest.self, context: context))?.reason
+                let reason = (try? await request.decodeJSON(as: ControlRefundRequest.self, context: context))?.reason
                 return try await answer {
                     let id = try id(context)
                     let record: TransactionRecord = switch action {
@@ -252,7 +252,7 @@ struct ControlRoutes {
         }
         for action in ["renew", "expire", "auto-renew", "price-increase", "price-increase/answer"] {
             control.post("subscriptions/:id/\(action)") { request, context in
-                let body = try? await request.decode(as: ControlSwitchRequest.self, context: context)
+                let body = try? await request.decodeJSON(as: ControlSwitchRequest.self, context: context)
                 return try await answer {
                     let subscription = try await engine.subscription(forTransaction: try id(context)).id
                     switch action {
@@ -285,7 +285,7 @@ struct ControlRoutes {
             }
         }
         control.put("notification-url") { request, context in
-            let body = try? await request.decode(as: ControlNotificationURLRequest.self, context: context)
+            let body = try? await request.decodeJSON(as: ControlNotificationURLRequest.self, context: context)
             return try await answer {
                 guard let notificationSender else { throw ControlError.badRequest("This server sends no notifications.") }
                 guard let body else { throw ControlError.badRequest(#"Give {"url": "http://127.0.0.1:9000/notifications"} and optionally "bundleId"; a null url stops sending."#) }

@@ -67,6 +67,29 @@ struct ControlAPITests {
         }
     }
 
+    @Test("Request bodies are read as JSONDecoder reads them: escapes, whitespace and unknown members taken, bad JSON and bad UTF-8 refused")
+    func requestBodies() async throws {
+        let server = makeServer()
+        try await server.makeApplication().test(.router) { client in
+            let escaped = #"{ "productId" : "pre\u006dium", "account": "\u00e9lise \"e\"", "extra": [1, {"x": null}] }"#
+            let (status, bought) = try await call(client, .post, "/control/purchases", escaped)
+            #expect(status == .ok)
+            #expect((bought as? [String: Any])?["productId"] as? String == "premium")
+            #expect((bought as? [String: Any])?["account"] as? String == "élise \"e\"")
+            for bad in [#"{"productId": "premium""#, #"{"productId": 7}"#, #"["premium"]"#, ""] {
+                #expect(try await call(client, .post, "/control/purchases", bad).0 == .badRequest, "\(bad)")
+            }
+            // A body that is not UTF-8 is refused, not repaired into a product identifier.
+            var invalid = ByteBuffer(string: #"{"productId": "prem"#)
+            invalid.writeBytes([0xC3, 0x28])
+            invalid.writeString(#"ium"}"#)
+            let status2 = try await client.execute(
+                uri: "/control/purchases", method: .post, headers: [.contentType: "application/json"], body: invalid
+            ) { $0.status }
+            #expect(status2 == .badRequest)
+        }
+    }
+
     @Test("POST /control/purchases with an Idempotency-Key answers a retry with the same purchase; the key on another product is 422")
     func idempotentPurchases() async throws {
         let server = makeServer()

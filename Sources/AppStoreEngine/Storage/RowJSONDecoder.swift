@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads a stored row's body, JSON text, into a value through the value's own `Decodable` conformance.
+/// Reads JSON text — a stored row's body, or a request's — into a value through the value's own `Decodable` conformance.
 ///
 /// It reads what ``RowJSONEncoder`` and `JSONEncoder` write, as `JSONDecoder` with its default options reads it: dates
 /// as seconds since 2001 (`Date`'s own decoding), `Decimal` from a JSON number. `JSONDecoder` first turns every object
