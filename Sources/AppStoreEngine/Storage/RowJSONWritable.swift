@@ -20,7 +20,7 @@ package protocol RowJSONWritable {
 /// Writes JSON objects' members, in the order they are given, into one byte buffer.
 package struct RowJSONObjectWriter {
     /// The text written so far.
-    package private(set) var bytes: [UInt8] = []
+    private var bytes: [UInt8] = []
     private var isFirstMember = true
 
     /// The JSON text of `record`.
@@ -119,7 +119,6 @@ package struct RowJSONObjectWriter {
             try writeObject(value)
         }
         bytes.append(UInt8(ascii: "]"))
-        isFirstMember = false
     }
 
     // MARK: Optional members, left out when nil (as `encodeIfPresent` does)
