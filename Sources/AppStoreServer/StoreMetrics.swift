@@ -68,22 +68,26 @@ public final class StoreMetrics: Sendable {
     }
 
     private func counter(_ label: String, _ dimensions: [(String, String)]) -> CoreMetrics.Counter {
-        counters.withLock { counters in
-            let key = MetricKey(label, dimensions)
-            if let counter = counters[key] { return counter }
-            let counter = CoreMetrics.Counter(label: label, dimensions: dimensions, factory: factory)
-            counters[key] = counter
-            return counter
+        Self.metric(MetricKey(label, dimensions), in: counters) {
+            CoreMetrics.Counter(label: label, dimensions: dimensions, factory: factory)
         }
     }
 
     private func timer(_ label: String, _ dimensions: [(String, String)]) -> CoreMetrics.Timer {
-        timers.withLock { timers in
-            let key = MetricKey(label, dimensions)
-            if let timer = timers[key] { return timer }
-            let timer = CoreMetrics.Timer(label: label, dimensions: dimensions, factory: factory)
-            timers[key] = timer
-            return timer
+        Self.metric(MetricKey(label, dimensions), in: timers) {
+            CoreMetrics.Timer(label: label, dimensions: dimensions, factory: factory)
+        }
+    }
+
+    /// The metric made for `key` before, or the one `make` makes, kept for next time.
+    private static func metric<Metric: Sendable>(
+        _ key: MetricKey, in made: borrowing Mutex<[MetricKey: Metric]>, _ make: () -> Metric
+    ) -> Metric {
+        made.withLock { made in
+            if let metric = made[key] { return metric }
+            let metric = make()
+            made[key] = metric
+            return metric
         }
     }
 
