@@ -28,6 +28,12 @@ public enum EnvironmentVariables {
     public static let host = "OPENSTOREKIT_HOST"
     /// `storekit serve`'s port (`--port`); 0 picks a free one.
     public static let port = "OPENSTOREKIT_PORT"
+    /// `storekit serve`'s HTTPS port (`--https-port`): 443 for Apple's exact URLs, 0 for a free one; unset serves plain
+    /// HTTP only.
+    public static let httpsPort = "OPENSTOREKIT_HTTPS_PORT"
+    /// More host names or addresses for `storekit serve`'s server certificate (`--tls-host`), besides Apple's and the
+    /// loopback names, separated by spaces or commas.
+    public static let tlsHost = "OPENSTOREKIT_TLS_HOST"
     /// `storekit serve`'s log level (`--log-level`): trace, debug, info, notice, warning, error or critical.
     public static let logLevel = "OPENSTOREKIT_LOG_LEVEL"
     /// Where `storekit serve` sends App Store Server Notifications (`--notification-url`): URLs for every app or

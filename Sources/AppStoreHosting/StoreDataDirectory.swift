@@ -40,6 +40,10 @@ public struct StoreDataDirectory: Sendable, Hashable {
     /// The certificate authority's keys and certificates.
     public var certificateAuthorityURL: URL { url.appendingPathComponent("ca", isDirectory: true) }
 
+    /// The TLS root and the server certificate `storekit serve --https-port` presents, apart from the signing authority
+    /// (`storekit ca export --tls`).
+    public var tlsURL: URL { url.appendingPathComponent("tls", isDirectory: true) }
+
     /// The App Store Server API keys `storekit serve` accepts tokens from (`storekit keys`, `/control/keys`).
     public var apiKeysURL: URL { url.appendingPathComponent("api-keys.json") }
 

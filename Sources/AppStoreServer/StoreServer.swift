@@ -33,6 +33,8 @@ public struct StoreServer: Sendable {
     /// The keys of this store alone, accepted besides ``apiKeys`` (the server's, valid for every tenant): a tenant's
     /// own keys, made with `POST /t/{tenant}/control/keys`.
     public var ownAPIKeys: ServerAPIKeyRing?
+    /// An HTTPS listener beside the plain one, serving the same routes; `nil` listens on plain HTTP only.
+    public var https: HTTPSListener?
     /// Where the server counts requests, and what `GET /metrics` renders in Prometheus' text format; `nil` counts
     /// nothing and has no `/metrics`. The stores' purchases, renewals and refunds are counted for the stores it
     /// follows (``StoreMetrics/follow(_:)``), their notification attempts by senders made with it.
@@ -118,12 +120,18 @@ public struct StoreServer: Sendable {
         return router
     }
 
-    /// The application to run, for example with `runService()`, which stops gracefully on SIGINT and SIGTERM.
+    /// What every listener serves: the routes, behind Apple's host names (``AppleHostResponder``).
+    func makeResponder() -> some HTTPResponder<BasicRequestContext> {
+        AppleHostResponder(next: makeRouter().buildResponder())
+    }
+
+    /// The plain HTTP application to run, for example with `runService()`, which stops gracefully on SIGINT and
+    /// SIGTERM. ``run(onListening:onListenerFailure:)`` runs ``https`` beside it.
     ///
     /// - Parameter onListening: called with the bound port once the server accepts connections.
     public func makeApplication(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         Application(
-            router: makeRouter(),
+            responder: makeResponder(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "OpenStoreKit"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: logger

@@ -50,6 +50,15 @@ struct ServeCommand: AsyncParsableCommand {
         them, and `storekit notifications redeliver UUID` sends a notification again. Give one URL for every app, or \
         BUNDLE_ID=URL for one app (repeatable).
 
+        HTTPS at Apple's addresses: with --https-port the server also answers over HTTPS, with a certificate from \
+        its own TLS root (kept in <data-dir>/tls/, exported with `storekit ca export --tls`, apart from the roots that \
+        verify what it signs) for api.storekit.apple.com, api.storekit-sandbox.apple.com, their earlier \
+        …itunes.apple.com spellings, local-testing-base-url, buy.itunes.apple.com, sandbox.itunes.apple.com, \
+        localhost and the loopback addresses (more with --tls-host). Map those hosts to this machine and trust the \
+        root, and a backend's unchanged code — Apple's server libraries, verifyReceipt clients — reaches this store: \
+        `storekit ca env` prints the hosts line and the variables each language reads. POST \
+        https://sandbox.itunes.apple.com/verifyReceipt is the sandbox verifyReceipt, as at Apple.
+
         GET /metrics answers in Prometheus' text format: requests by route group, method and status and their \
         duration, purchases, renewals and refunds, notification attempts and failures by result, and the outbox's \
         depth (openstorekit_* metrics, by tenant).
@@ -64,6 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
           storekit serve --config Examples/Demo.storekit --port 0 --data-dir /tmp/store
           storekit serve --config Examples/Demo.storekit --shared-secret com.example.demo=0123456789abcdef
           storekit serve --config Examples/Demo.storekit --notification-url http://127.0.0.1:9000/apple/notifications
+          sudo storekit serve --config Examples/Demo.storekit --https-port 443   # Apple's URLs, with `storekit ca env`
         """
     )
 
@@ -85,6 +95,18 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "port"
     ))
     var port: Int?
+
+    @Option(name: .customLong("https-port"), help: ArgumentHelp(
+        "Also serve HTTPS on this port, at Apple's host names with a certificate from the store's TLS root (storekit ca export --tls); 443 for Apple's exact URLs, 0 for a free port. (env: \(EnvironmentVariables.httpsPort))",
+        valueName: "port"
+    ))
+    var httpsPort: Int?
+
+    @Option(name: .customLong("tls-host"), help: ArgumentHelp(
+        "Another host name or address the HTTPS certificate names, besides Apple's and the loopback names, e.g. a container's service name (repeatable; the variable takes several, separated by spaces or commas). (env: \(EnvironmentVariables.tlsHost))",
+        valueName: "host"
+    ))
+    var tlsHosts: [String] = []
 
     @Option(help: ArgumentHelp(
         "Log level: trace, debug, info, notice, warning, error or critical; info unless given. (env: \(EnvironmentVariables.logLevel))",
@@ -124,6 +146,10 @@ struct ServeCommand: AsyncParsableCommand {
         var config: String
         var host = "127.0.0.1"
         var port = 8080
+        /// The HTTPS port; `nil` serves plain HTTP only.
+        var httpsPort: Int?
+        /// The names the HTTPS certificate carries besides Apple's and the loopback ones.
+        var tlsHosts: [String] = []
         var logLevel = Logger.Level.info
         var destinations = NotificationDestinations()
         var notificationTimeout: Double = 10
@@ -153,6 +179,21 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ValidationError("\(Variables.port)=\"\(value)\" is not a port number. Set it to 0 to 65535, e.g. 8080, or 0 for a free port.")
             }
             settings.port = port
+        }
+        if let httpsPort {
+            guard (0...65_535).contains(httpsPort) else {
+                throw ValidationError("--https-port \(httpsPort) is not a port number. Use 443 for Apple's exact URLs, 8443, or 0 for a free port.")
+            }
+            settings.httpsPort = httpsPort
+        } else if let value = variable(Variables.httpsPort) {
+            guard let port = Int(value), (0...65_535).contains(port) else {
+                throw ValidationError("\(Variables.httpsPort)=\"\(value)\" is not a port number. Set it to 443 for Apple's exact URLs, 8443, or 0 for a free port.")
+            }
+            settings.httpsPort = port
+        }
+        settings.tlsHosts = tlsHosts.isEmpty ? Variables.list(Variables.tlsHost, in: environment) ?? [] : tlsHosts
+        if let bad = settings.tlsHosts.first(where: { $0.isEmpty || $0.contains { $0.isWhitespace || $0 == "/" } }) {
+            throw ValidationError("--tls-host \"\(bad)\" is not a host name or address. Give a name like storekit.internal or an address like 10.0.0.5.")
         }
         if let logLevel {
             guard let level = Logger.Level(rawValue: logLevel) else {
@@ -275,17 +316,42 @@ struct ServeCommand: AsyncParsableCommand {
             if await tenantSender.destinations != NotificationDestinations() { await tenantSender.start() }
             return TenantDirectory.Tenant(engine: tenantEngine, notificationSender: tenantSender)
         }
-        let products = await engine.catalog.products.count
-        let application = server.makeApplication { port in
-            // Written unbuffered, so scripts that wait for this line see it at once.
-            let line = "storekit \(StoreDefaults.version): serving \(products) products from \(config) at http://\(host):\(port)\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
+        if let httpsPort = settings.httpsPort {
+            let hosts = AppleHosts.all + AppleHosts.loopback + settings.tlsHosts
+            do {
+                let (_, identity) = try TLSAuthority.loadOrCreate(in: directory.tlsURL, hosts: hosts, now: Date())
+                server.https = HTTPSListener(host: host, port: httpsPort, identity: identity)
+            } catch {
+                throw CommandFailure(error.message)
+            }
         }
-        try await application.runService()
+        let products = await engine.catalog.products.count
+        let urlHost = host.contains(":") ? "[\(host)]" : host
+        do {
+            try await run(server, products: products, config: config, urlHost: urlHost)
+        } catch is ListenerFailure {
+            // Each listener's failure was printed with what to do.
+            throw ExitCode.failure
+        }
         // Requests in flight were answered; each notification attempt under way is finished and saved before exit.
         await sender.stop()
         await server.tenants?.stopSending()
         metrics.stopFollowing()
+    }
+
+    /// Runs the server's listeners, printing each one's address once it accepts connections and why one that cannot
+    /// start did not.
+    private func run(_ server: StoreServer, products: Int, config: String, urlHost: String) async throws {
+        // Written unbuffered, so scripts that wait for these lines see them at once.
+        try await server.run { listener, port in
+            let line = switch listener {
+            case .http: "storekit \(StoreDefaults.version): serving \(products) products from \(config) at http://\(urlHost):\(port)\n"
+            case .https: "storekit \(StoreDefaults.version): serving HTTPS for Apple's hosts (trust `storekit ca export --tls`) at https://\(urlHost):\(port)\n"
+            }
+            FileHandle.standardOutput.write(Data(line.utf8))
+        } onListenerFailure: { failure in
+            FileHandle.standardError.write(Data("error: \(failure.message)\n".utf8))
+        }
     }
 
     /// The process's metrics registry, made once: `MetricsSystem` is bootstrapped with a Prometheus factory over it,

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Call a store's App Store Server API with Apple's AppStoreServerAPIClient, and verify what it returns.
 
-Usage: server_api_client.py --base-url URL --key-file P8 --key-id ID --issuer ID --bundle-id ID
+Usage: server_api_client.py [--base-url URL] --key-file P8 --key-id ID --issuer ID --bundle-id ID
                             --root CERT.der [--root ...] --transaction-id ID
 
-The client is constructed as the library's README shows (Environment.SANDBOX); only its base URL is pointed at the
-store. Prints one JSON object: the transaction info and subscription statuses with every signed payload verified and
+The client is constructed as the library's README shows (Environment.SANDBOX). With --base-url its base URL is pointed
+at the store; without, it is left as Apple's library sets it (https://api.storekit-sandbox.apple.com), for a store
+answering at Apple's own address. Prints one JSON object: the transaction info and subscription statuses with every signed payload verified and
 decoded by SignedDataVerifier, the error an unknown transaction gets, and the HTTP status a token signed by an unknown
 key gets. Exits 3 when the library is not installed.
 """
@@ -42,13 +43,15 @@ def to_json(value):
 
 def client_for(base_url, signing_key, key_id, issuer, bundle_id):
     client = AppStoreServerAPIClient(signing_key, key_id, issuer, bundle_id, Environment.SANDBOX)
-    client._base_url = base_url
+    if base_url is not None:
+        client._base_url = base_url
     return client
 
 
 def main():
     parser = argparse.ArgumentParser()
-    for name in ["--base-url", "--key-file", "--key-id", "--issuer", "--bundle-id", "--transaction-id", "--subscription-product",
+    parser.add_argument("--base-url")
+    for name in ["--key-file", "--key-id", "--issuer", "--bundle-id", "--transaction-id", "--subscription-product",
                  "--order-id", "--consumable-id"]:
         parser.add_argument(name, required=True)
     parser.add_argument("--root", action="append", required=True)

@@ -1,0 +1,151 @@
+public import Foundation
+import Hummingbird
+import HummingbirdTLS
+public import Logging
+import NIOCore
+import NIOSSL
+import ServiceLifecycle
+import UnixSignals
+import Synchronization
+
+/// An HTTPS listener: where it listens and the certificate it presents.
+public struct HTTPSListener: Sendable {
+    /// The address to listen on; loopback unless the user says otherwise.
+    public var host: String
+    /// The port to listen on: 443 for Apple's exact URLs, 0 for a free one.
+    public var port: Int
+    /// The server certificate and key, from the store's ``TLSAuthority``.
+    public var identity: TLSServerIdentity
+
+    /// Describes a listener.
+    public init(host: String = "127.0.0.1", port: Int, identity: TLSServerIdentity) {
+        self.host = host
+        self.port = port
+        self.identity = identity
+    }
+}
+
+/// One of a server's listeners.
+public enum StoreListener: String, Sendable, CustomStringConvertible {
+    /// Plain HTTP, ``StoreServer/host`` and ``StoreServer/port``.
+    case http
+    /// HTTPS, ``StoreServer/https``.
+    case https
+
+    /// `http` or `https`, the URL scheme.
+    public var description: String { rawValue }
+}
+
+/// A listener that could not start: which, and what to do about it.
+public struct ListenerFailure: Error, Sendable, CustomStringConvertible {
+    /// The listener that failed.
+    public let listener: StoreListener
+    /// What happened and what to do.
+    public let message: String
+
+    /// The message.
+    public var description: String { message }
+
+    /// Explains `error`, thrown while `listener` bound `host`:`port`, in terms a user can act on.
+    init(_ listener: StoreListener, host: String, port: Int, error: any Error) {
+        self.listener = listener
+        let option = listener == .http ? "--port" : "--https-port"
+        switch (error as? IOError)?.errnoCode {
+        case EADDRINUSE:
+            message = "\(listener) port \(port) on \(host) is in use by another program (another storekit serve?). Stop it, or give \(option) another port (0 picks a free one)."
+        case EACCES where port < 1024:
+            message = "\(listener) port \(port) needs privileges this process lacks. Run storekit as root, let it bind low ports (sudo setcap cap_net_bind_service=+ep \"$(command -v storekit)\"), or give \(option) 8443 and send 443 there (see \"HTTPS at Apple's addresses\" in the README)."
+        case EADDRNOTAVAIL:
+            message = "\(listener) address \(host) is not an address of this machine. Give 127.0.0.1, or an address `ip addr` lists."
+        default:
+            message = "\(listener) listener on \(host):\(port) did not start: \(error)."
+        }
+    }
+}
+
+extension StoreServer {
+    /// Runs every listener — plain HTTP, and ``https`` when set — over one set of routes, until SIGINT or SIGTERM;
+    /// then each stops accepting connections and answers the requests in flight before this returns.
+    ///
+    /// A listener that cannot start is reported to `onListenerFailure` while the others keep serving; only when none
+    /// starts does this throw.
+    ///
+    /// - Parameters:
+    ///   - onListening: called with each listener and its bound port once it accepts connections.
+    ///   - onListenerFailure: called with why a listener could not start.
+    /// - Throws: the first ``ListenerFailure`` when no listener started.
+    public func run(
+        onListening: @escaping @Sendable (StoreListener, Int) async -> Void = { _, _ in },
+        onListenerFailure: @escaping @Sendable (ListenerFailure) -> Void = { _ in }
+    ) async throws {
+        let responder = makeResponder()
+        var listeners: [(StoreListener, String, Int, any Service)] = [(
+            .http, host, port,
+            Application(
+                responder: responder,
+                configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "OpenStoreKit"),
+                onServerRunning: { channel in await onListening(.http, channel.localAddress?.port ?? 0) },
+                logger: logger
+            )
+        )]
+        if let https {
+            let tls = TLSConfiguration.makeServerConfiguration(
+                certificateChain: [.certificate(try NIOSSLCertificate(bytes: try https.identity.certificateDER, format: .der))],
+                privateKey: .privateKey(try NIOSSLPrivateKey(bytes: https.identity.privateKeyDER, format: .der))
+            )
+            listeners.append((
+                .https, https.host, https.port,
+                Application(
+                    responder: responder,
+                    server: try .tls(.http1(), tlsConfiguration: tls),
+                    configuration: ApplicationConfiguration(address: .hostname(https.host, port: https.port), serverName: "OpenStoreKit"),
+                    onServerRunning: { channel in await onListening(.https, channel.localAddress?.port ?? 0) },
+                    logger: logger
+                )
+            ))
+        }
+        let failures = ListenerFailures(expected: listeners.count)
+        let services = listeners.map { listener, host, port, service in
+            TolerantListener(service: service) { error in
+                let failure = ListenerFailure(listener, host: host, port: port, error: error)
+                onListenerFailure(failure)
+                return failures.record(failure)
+            }
+        }
+        try await ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)).run()
+    }
+}
+
+/// Counts the listeners that failed to start, so the last one's failure ends the server.
+private final class ListenerFailures: Sendable {
+    private let state: Mutex<(failed: Int, first: ListenerFailure?)> = Mutex((0, nil))
+    private let expected: Int
+
+    init(expected: Int) { self.expected = expected }
+
+    /// Records `failure`; returns the first failure once every listener has failed, else `nil`.
+    func record(_ failure: ListenerFailure) -> ListenerFailure? {
+        state.withLock { state in
+            state.failed += 1
+            if state.first == nil { state.first = failure }
+            return state.failed == expected ? state.first : nil
+        }
+    }
+}
+
+/// A listener whose failure to start leaves the other listeners serving: it reports the failure and waits for the
+/// server's shutdown instead of ending the service group, unless it was the last one standing.
+private struct TolerantListener: Service {
+    let service: any Service
+    /// Reports a failure; returns the error to end the server with, when no listener is left.
+    let failed: @Sendable (any Error) -> (any Error)?
+
+    func run() async throws {
+        do {
+            try await service.run()
+        } catch {
+            if let fatal = failed(error) { throw fatal }
+            try? await gracefulShutdown()
+        }
+    }
+}
