@@ -1,5 +1,6 @@
 public import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdTLS
 public import Logging
 import NIOCore
@@ -46,6 +47,11 @@ public struct ListenerFailure: Error, Sendable, CustomStringConvertible {
     /// The message.
     public var description: String { message }
 
+    init(_ listener: StoreListener, message: String) {
+        self.listener = listener
+        self.message = message
+    }
+
     /// Explains `error`, thrown while `listener` bound `host`:`port`, in terms a user can act on.
     init(_ listener: StoreListener, host: String, port: Int, error: any Error) {
         self.listener = listener
@@ -79,40 +85,60 @@ extension StoreServer {
         onListenerFailure: @escaping @Sendable (ListenerFailure) -> Void = { _ in }
     ) async throws {
         let responder = makeResponder()
-        var listeners: [(StoreListener, String, Int, any Service)] = [(
-            .http, host, port,
-            Application(
-                responder: responder,
-                configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "OpenStoreKit"),
-                onServerRunning: { channel in await onListening(.http, channel.localAddress?.port ?? 0) },
-                logger: logger
-            )
-        )]
-        if let https {
-            let tls = TLSConfiguration.makeServerConfiguration(
-                certificateChain: [.certificate(try NIOSSLCertificate(bytes: try https.identity.certificateDER, format: .der))],
-                privateKey: .privateKey(try NIOSSLPrivateKey(bytes: https.identity.privateKeyDER, format: .der))
-            )
-            listeners.append((
-                .https, https.host, https.port,
-                Application(
-                    responder: responder,
-                    server: try .tls(.http1(), tlsConfiguration: tls),
-                    configuration: ApplicationConfiguration(address: .hostname(https.host, port: https.port), serverName: "OpenStoreKit"),
-                    onServerRunning: { channel in await onListening(.https, channel.localAddress?.port ?? 0) },
-                    logger: logger
-                )
-            ))
+        var listeners: [(StoreListener, String, Int)] = [(.http, host, port)]
+        if let https { listeners.append((.https, https.host, https.port)) }
+        let services = try listeners.map { listener, host, port in
+            try application(listener, responder: responder, onListening: onListening)
         }
         let failures = ListenerFailures(expected: listeners.count)
-        let services = listeners.map { listener, host, port, service in
+        let tolerant = zip(listeners, services).map { listener, service in
             TolerantListener(service: service) { error in
-                let failure = ListenerFailure(listener, host: host, port: port, error: error)
+                let failure = ListenerFailure(listener.0, host: listener.1, port: listener.2, error: error)
                 onListenerFailure(failure)
                 return failures.record(failure)
             }
         }
-        try await ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)).run()
+        try await ServiceGroup(configuration: .init(services: tolerant, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)).run()
+    }
+}
+
+extension StoreServer {
+    /// The application of `listener`, serving `responder`: plain HTTP, or TLS with ``https``'s certificate.
+    func application<Responder: HTTPResponder<BasicRequestContext>>(
+        _ listener: StoreListener, responder: Responder, onListening: @escaping @Sendable (StoreListener, Int) async -> Void
+    ) throws(ListenerFailure) -> Application<Responder> {
+        guard listener == .https else { return plainApplication(responder: responder, onListening: onListening) }
+        guard let https else {
+            throw ListenerFailure(.https, message: "No HTTPS listener is configured: set the server's https (storekit serve --https-port).")
+        }
+        let server: HTTPServerBuilder
+        do {
+            let tls = TLSConfiguration.makeServerConfiguration(
+                certificateChain: [.certificate(try NIOSSLCertificate(bytes: try https.identity.certificateDER, format: .der))],
+                privateKey: .privateKey(try NIOSSLPrivateKey(bytes: https.identity.privateKeyDER, format: .der))
+            )
+            server = try .tls(.http1(), tlsConfiguration: tls)
+        } catch {
+            throw ListenerFailure(.https, message: "The HTTPS certificate does not load (\(error)). Delete <data-dir>/tls/\(TLSAuthority.FileName.server) to issue a new one.")
+        }
+        return Application(
+            responder: responder, server: server,
+            configuration: ApplicationConfiguration(address: .hostname(https.host, port: https.port), serverName: "OpenStoreKit"),
+            onServerRunning: { channel in await onListening(.https, channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+    }
+
+    /// The plain HTTP application, serving `responder` at ``host`` and ``port``.
+    func plainApplication<Responder: HTTPResponder<BasicRequestContext>>(
+        responder: Responder, onListening: @escaping @Sendable (StoreListener, Int) async -> Void
+    ) -> Application<Responder> {
+        Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "OpenStoreKit"),
+            onServerRunning: { channel in await onListening(.http, channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
     }
 }
 

@@ -130,15 +130,16 @@ public struct StoreServer: Sendable {
     ///
     /// - Parameter onListening: called with the bound port once the server accepts connections.
     public func makeApplication(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(
-            responder: makeResponder(),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "OpenStoreKit"),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
-            logger: logger
-        )
+        plainApplication(responder: makeResponder(), onListening: { _, port in await onListening(port) })
+    }
+
+    /// The application of one listener, to run or to test on its own: ``https`` must be set for `.https`.
+    ///
+    /// - Throws: ``ListenerFailure`` for `.https` when ``https`` is not set or its certificate does not load.
+    public func makeApplication(listener: StoreListener, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
+        try application(listener, responder: makeResponder(), onListening: { _, port in await onListening(port) })
     }
 }
-
 /// The body of `GET /health`.
 public struct HealthResponse: ResponseCodable, Equatable {
     /// Always `ok` while the server answers.

@@ -31,10 +31,10 @@ struct ControlAPITests {
         }
     }
 
-    @Test("Buy, refund, switch Ask to Buy on and approve, move the clock and see the renewal, act on the subscription")
-    func sessionOverHTTP() async throws {
+    @Test("Buy, refund, switch Ask to Buy on and approve, move the clock and see the renewal, act on the subscription", arguments: RouteTransport.allCases)
+    func sessionOverHTTP(transport: RouteTransport) async throws {
         let server = makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             let (status, bought) = try await call(client, .post, "/control/purchases", #"{"productId": "premium", "account": "alice", "bundleId": "com.example.demo"}"#)
             #expect(status == .ok)
             let premium = try #require(bought as? [String: Any])

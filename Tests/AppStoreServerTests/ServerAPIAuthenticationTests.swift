@@ -48,9 +48,9 @@ struct ServerAPIAuthenticationTests {
     }
 
     /// The status a server with `keys` answers a transaction-info request carrying `authorization`.
-    func status(_ authorization: String?, keys: [ServerAPIKey]) async throws -> HTTPResponse.Status {
+    func status(_ authorization: String?, keys: [ServerAPIKey], transport: RouteTransport = .router) async throws -> HTTPResponse.Status {
         let engine = StoreEngine(catalog: Catalog(products: []), storage: InMemoryStorage(), clock: VirtualClock(start: Date()), signer: .ephemeral)
-        return try await StoreServer(engine: engine, port: 0, apiKeys: ServerAPIKeyRing(keys: keys)).makeApplication().test(.router) { client in
+        return try await transport.test(StoreServer(engine: engine, port: 0, apiKeys: ServerAPIKeyRing(keys: keys))) { client in
             var headers = HTTPFields()
             if let authorization { headers[.authorization] = authorization }
             return try await client.execute(uri: "/inApps/v1/transactions/2000000000000001", method: .get, headers: headers) { response in
@@ -59,9 +59,10 @@ struct ServerAPIAuthenticationTests {
         }
     }
 
-    @Test("A valid token reaches the endpoint: an unknown transaction is Apple's 404, not 401")
-    func validToken() async throws {
-        #expect(try await status("Bearer " + token(claims: claims()), keys: [key]) == .notFound)
+    @Test("A valid token reaches the endpoint: an unknown transaction is Apple's 404, not 401", arguments: RouteTransport.allCases)
+    func validToken(transport: RouteTransport) async throws {
+        #expect(try await status("Bearer " + token(claims: claims()), keys: [key], transport: transport) == .notFound)
+        #expect(try await status("Bearer " + token(claims: claims(["aud": "elsewhere"])), keys: [key], transport: transport) == .unauthorized)
         #expect(try await status("Bearer " + token(claims: claims(["iat": nil])), keys: [key]) == .notFound, "Apple's libraries send no iat")
     }
 

@@ -30,11 +30,11 @@ struct StoreServerTests {
         return (StoreServer(engine: engine, port: 0), clock)
     }
 
-    @Test("GET /health reports status, version and the store clock's now", arguments: [TestingSetup.router, .live])
-    func health(setup: TestingSetup) async throws {
+    @Test("GET /health reports status, version and the store clock's now", arguments: RouteTransport.allCases)
+    func health(transport: RouteTransport) async throws {
         let (server, clock) = try makeServer()
         try await clock.advance(by: 60)
-        try await server.makeApplication().test(setup) { client in
+        try await transport.test(server) { client in
             try await client.execute(uri: "/health", method: .get) { response in
                 #expect(response.status == .ok)
                 let body = try JSONDecoder().decode(HealthResponse.self, from: Data(response.body.readableBytesView))
@@ -45,10 +45,10 @@ struct StoreServerTests {
         }
     }
 
-    @Test("GET /v1/products lists the catalog with exact prices in the storefront's currency")
-    func products() async throws {
+    @Test("GET /v1/products lists the catalog with exact prices in the storefront's currency", arguments: RouteTransport.allCases)
+    func products(transport: RouteTransport) async throws {
         let (server, _) = try makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             try await client.execute(uri: "/v1/products", method: .get) { response in
                 #expect(response.status == .ok)
                 let body = try JSONDecoder().decode(ProductsResponse.self, from: Data(response.body.readableBytesView))

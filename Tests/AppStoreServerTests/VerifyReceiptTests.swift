@@ -50,9 +50,9 @@ struct VerifyReceiptTests {
 
     /// Posts a JSON body and decodes the answer, which must be HTTP 200.
     func post(
-        _ body: String, to path: String = "/sandbox/verifyReceipt", server: StoreServer, setup: TestingSetup = .router
+        _ body: String, to path: String = "/sandbox/verifyReceipt", server: StoreServer, transport: RouteTransport = .router
     ) async throws -> (VerifyReceiptResponse, String) {
-        try await server.makeApplication().test(setup) { client in
+        try await transport.test(server) { client in
             try await client.execute(uri: path, method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: body)) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json")
@@ -64,18 +64,18 @@ struct VerifyReceiptTests {
 
     func verify(
         _ receiptData: String, password: String? = nil, excludeOld: Bool? = nil, path: String = "/sandbox/verifyReceipt",
-        server: StoreServer, setup: TestingSetup = .router
+        server: StoreServer, transport: RouteTransport = .router
     ) async throws -> VerifyReceiptResponse {
         let request = VerifyReceiptRequest(receiptData: receiptData, password: password, excludeOldTransactions: excludeOld)
         let body = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
-        return try await post(body, to: path, server: server, setup: setup).0
+        return try await post(body, to: path, server: server, transport: transport).0
     }
 
     @Test(
         "A receipt from before a renewal answers 0 with its own in_app entries, and the renewal in latest_receipt_info and pending_renewal_info",
-        arguments: [TestingSetup.router, .live]
+        arguments: RouteTransport.allCases
     )
-    func subscriptionThatRenewed(setup: TestingSetup) async throws {
+    func subscriptionThatRenewed(transport: RouteTransport) async throws {
         let (engine, clock) = makeStore()
         let purchase = try await buy("monthly", in: engine)
         let premium = try await buy("premium", in: engine)
@@ -84,7 +84,7 @@ struct VerifyReceiptTests {
         let renewal = try #require(try await engine.transactions(TransactionQuery(originalID: purchase.id)).last)
         #expect(renewal.id != purchase.id)
 
-        let response = try await verify(receiptData, server: StoreServer(engine: engine, port: 0), setup: setup)
+        let response = try await verify(receiptData, server: StoreServer(engine: engine, port: 0), transport: transport)
         #expect(response.status == .valid)
         #expect(response.environment == "Sandbox")
         let receipt = try #require(response.receipt)
