@@ -412,20 +412,14 @@ private struct SQLiteTransaction: StorageTransaction {
     }
 
     func apiKeys() throws -> [APIKeyRecord] {
-        try Row.fetchAll(
-            try db.cachedStatement(
-                sql: "SELECT keyID, issuerID, publicKeyPEM, created, revoked FROM apiKey WHERE tenant = ? ORDER BY created, keyID"
-            ),
-            arguments: [tenant]
-        ).map(Self.apiKey(from:))
+        let (sql, arguments) = SQLiteQueries.apiKeys(tenant: tenant)
+        return try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map(Self.apiKey(from:))
     }
 
     /// The key with the identifier under any tenant, and that tenant.
     static func apiKey(id: String, in db: Database) throws -> StoredAPIKey? {
-        try Row.fetchOne(
-            try db.cachedStatement(sql: "SELECT keyID, issuerID, publicKeyPEM, created, revoked, tenant FROM apiKey WHERE keyID = ?"),
-            arguments: [id]
-        ).map { row in StoredAPIKey(tenant: row[5], key: apiKey(from: row)) }
+        let (sql, arguments) = SQLiteQueries.apiKey(id: id)
+        return try Row.fetchOne(try db.cachedStatement(sql: sql), arguments: arguments).map { row in StoredAPIKey(tenant: row[5], key: apiKey(from: row)) }
     }
 
     /// A key from the first five columns of a row: identifier, issuer, PEM, creation date, revoked.
@@ -650,7 +644,17 @@ package enum SQLiteQueries {
         )
     }
 
-    /// The notifications a query selects, by date and then in the order they were written.
+    /// A tenant's API keys, by creation date and identifier.
+    package static func apiKeys(tenant: String) -> (sql: String, arguments: StatementArguments) {
+        ("SELECT keyID, issuerID, publicKeyPEM, created, revoked FROM apiKey WHERE tenant = ? ORDER BY created, keyID", [tenant])
+    }
+
+    /// The API key with an identifier, under any tenant: what every App Store Server API request reads.
+    package static func apiKey(id: String) -> (sql: String, arguments: StatementArguments) {
+        ("SELECT keyID, issuerID, publicKeyPEM, created, revoked, tenant FROM apiKey WHERE keyID = ?", [id])
+    }
+
+        /// The notifications a query selects, by date and then in the order they were written.
     package static func notifications(matching query: NotificationQuery, tenant: String) -> (sql: String, arguments: StatementArguments) {
         var conditions = ["tenant = ?"]
         var arguments: StatementArguments = [tenant]
