@@ -54,6 +54,29 @@ struct APIKeyStorageTests {
         #expect(try await other.read(tenant: "beta") { try $0.apiKeys() } == [])
     }
 
+    @Test("Of handles adding one key identifier to different tenants at the same moment, one succeeds and every other gets apiKeyExists", arguments: StorageKind.allCases)
+    func concurrentDuplicatesAreRefused(kind: StorageKind) async throws {
+        let (storage, other, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<8 {
+                let handle = index.isMultiple(of: 2) ? storage : other
+                group.addTask {
+                    do {
+                        try await handle.transaction(tenant: "racer-\(index)") { try $0.write(.addAPIKey(key("CONTESTED1", issuer: "racer-\(index)"))) }
+                        return true
+                    } catch let error as StoreError where error == .apiKeyExists {
+                        return false
+                    }
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1, "\(outcomes)")
+        let stored = try #require(try await other.apiKey(id: "CONTESTED1"))
+        #expect(try await storage.read(tenant: stored.tenant) { try $0.apiKeys().map(\.issuerID) } == [stored.tenant])
+    }
+
     @Test("Revoking marks the tenant's own key only, and every handle sees it at once", arguments: StorageKind.allCases)
     func revoke(kind: StorageKind) async throws {
         let (storage, other, cleanup) = try kind.makeShared()
