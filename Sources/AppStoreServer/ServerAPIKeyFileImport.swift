@@ -7,16 +7,19 @@ extension ServerAPIKeyRing {
     /// (`<data-dir>/tenants`). `storekit serve` and `storekit keys` run it when they open a data directory, so keys
     /// made before they were kept in storage keep working.
     ///
+    /// - Returns: How many keys were added.
     /// - Throws: `StoreError.storageFailure` when a file is not a key list the store wrote or its keys cannot be stored.
-    public static func importKeyFiles(serverFile: URL, tenantFolder: URL, into storage: any Storage) async throws(StoreError) {
-        try await ServerAPIKeyRing(storage: storage).importKeys(from: serverFile)
+    @discardableResult
+    public static func importKeyFiles(serverFile: URL, tenantFolder: URL, into storage: any Storage) async throws(StoreError) -> Int {
+        var added = try await ServerAPIKeyRing(storage: storage).importKeys(from: serverFile)
         let suffix = ".api-keys.json"
         let files = (try? FileManager.default.contentsOfDirectory(atPath: tenantFolder.path)) ?? []
         for file in files.sorted() where file.hasSuffix(suffix) {
             let name = String(file.dropLast(suffix.count))
             guard TenantDirectory.isValidName(name) else { continue }
-            try await ServerAPIKeyRing(storage: storage, tenant: name).importKeys(from: tenantFolder.appendingPathComponent(file))
+            added += try await ServerAPIKeyRing(storage: storage, tenant: name).importKeys(from: tenantFolder.appendingPathComponent(file))
         }
+        return added
     }
 
     /// Moves the keys of a key file, as versions before keys were kept in storage wrote them (`<data-dir>/api-keys.json`

@@ -104,10 +104,14 @@ func keyRing(_ location: StoreLocationOptions) async throws -> ServerAPIKeyRing 
 /// of older versions were moved there.
 func keyRing(_ location: StoreLocationOptions, storage: any Storage) async throws -> ServerAPIKeyRing {
     let directory = location.directory
+    let imported: Int
     do {
-        try await ServerAPIKeyRing.importKeyFiles(serverFile: directory.apiKeysURL, tenantFolder: directory.tenantCatalogsURL, into: storage)
+        imported = try await ServerAPIKeyRing.importKeyFiles(serverFile: directory.apiKeysURL, tenantFolder: directory.tenantCatalogsURL, into: storage)
     } catch {
         throw ValidationError(error.message)
+    }
+    if imported > 0 {
+        FileHandle.standardError.write(Data("Moved \(imported) App Store Server API key(s) from \(directory.url.path)'s api-keys.json files into the store's storage; the files are renamed *.imported.\n".utf8))
     }
     return ServerAPIKeyRing(storage: storage)
 }

@@ -20,6 +20,7 @@ struct KeysCommandTests {
         let listed = try await storekit(["keys", "list", "--data-dir", dataDirectory.path])
         #expect(listed.status == 0, "\(listed.errorOutput)")
         #expect(listed.output.contains("OLDKEY0001  issuer issuer-old"), "\(listed.output)")
+        #expect(listed.errorOutput.contains("Moved 1 App Store Server API key(s)"), "\(listed.errorOutput)")
         #expect(!FileManager.default.fileExists(atPath: file.path))
         #expect(FileManager.default.fileExists(atPath: file.path + ".imported"))
 
