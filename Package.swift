@@ -203,7 +203,10 @@ let package = Package(
             ],
             resources: [.process("Resources")]
         ),
-        .testTarget(name: "StoreKitCLITests", dependencies: ["StoreKitCLI", "TestProcesses", "AppStoreEngine", "AppStoreSQLite", "AppStorePostgres"]),
+        .testTarget(
+            name: "StoreKitCLITests",
+            dependencies: ["StoreKitCLI", "TestProcesses", "AppStoreEngine", "AppStoreSQLite", "AppStorePostgres", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // A StoreKit wrapper written the way open-source ones for iOS are, compiled with only the import swapped
         // (issue 14); its tests subclass StoreKit's classes for doubles and also run it against an SKTestSession.
         .target(name: "PurchaseKit", dependencies: ["OpenStoreKit"], path: "Examples/PurchaseKit"),

@@ -44,7 +44,9 @@ public struct StoreDataDirectory: Sendable, Hashable {
     /// (`storekit ca export --tls`).
     public var tlsURL: URL { url.appendingPathComponent("tls", isDirectory: true) }
 
-    /// The App Store Server API keys `storekit serve` accepts tokens from (`storekit keys`, `/control/keys`).
+    /// Where versions before keys were kept in storage kept the App Store Server API keys `storekit serve` accepts
+    /// tokens from; `storekit serve` and `storekit keys` move them into storage, and rename the file
+    /// `api-keys.json.imported`.
     public var apiKeysURL: URL { url.appendingPathComponent("api-keys.json") }
 
     /// The folder of the catalogs tenants were created or reloaded with on `storekit serve` (`<tenant>.storekit`).

@@ -79,6 +79,12 @@ enum PostgresFailure {
             return .storageFailure(
                 "PostgreSQL at \(database) has no connection left: \(said). Raise max_connections on the server or lower the storage's maximumConnections (now \(database.maximumConnections))."
             )
+        case "23505" where server[.constraintName] == "api_key_pkey":
+            // Two tenants' transactions added the same key identifier at once: each checked under its own tenant's
+            // lock, and the primary key refused the second.
+            return .apiKeyExists(
+                "An API key with this ID was stored by another transaction at the same moment: \(said). Key IDs are unique across the storage: make a new key, or use the existing one."
+            )
         case "55P03":
             return .storageFailure(
                 "A store operation waited more than \(database.lockTimeout) for its store's lock in PostgreSQL at \(database): another transaction held it (\(message)). Nothing was changed; try again, and look in pg_stat_activity for a transaction that stays open."

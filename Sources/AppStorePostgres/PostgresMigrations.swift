@@ -155,6 +155,25 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        PostgresMigration(
+            version: 5,
+            name: "v5: App Store Server API keys",
+            statements: [
+                // Keyed by the key's identifier alone: identifiers are unique across the database, and a token's kid
+                // finds its key, and the tenant it signs for, in one read of the primary key.
+                """
+                CREATE TABLE api_key (
+                    key_id text COLLATE "C" PRIMARY KEY,
+                    tenant text COLLATE "C" NOT NULL,
+                    issuer_id text NOT NULL,
+                    public_key_pem text NOT NULL,
+                    created double precision NOT NULL,
+                    revoked boolean NOT NULL
+                )
+                """,
+                "CREATE INDEX api_key_by_tenant ON api_key (tenant, created, key_id)",
+            ]
+        ),
     ]
 
     /// The first key of OpenStoreKit's advisory locks ("OSK").

@@ -106,6 +106,22 @@ public final class PostgresStorage: ChangeSignalingStorage {
         try await onConnectionThread { [origin] session in try session.transaction(tenant: tenant, origin: origin, body) }
     }
 
+    /// The API key with the identifier, whichever tenant holds it: one statement on the primary key, outside any
+    /// transaction, so it sees the latest commit of every server on the database.
+    public func apiKey(id: String) async throws -> StoredAPIKey? {
+        let query: PostgresQuery = "SELECT key_id, issuer_id, public_key_pem, created, revoked, tenant FROM api_key WHERE key_id = \(id)"
+        let rows: [PostgresRow]
+        do {
+            rows = try await client.query(query, logger: logger).collect()
+        } catch {
+            if closed.load(ordering: .relaxed) {
+                throw StoreError.storageFailure("The PostgreSQL storage for \(configuration) was closed; open a new one.")
+            }
+            throw PostgresFailure.describe(error, running: query.sql, on: configuration)
+        }
+        return try rows.first.map { row throws(StoreError) in try PostgresTransaction.storedAPIKey(row, on: configuration) }
+    }
+
     /// The tenant's clock state, read synchronously: what a store being opened needs before its first operation.
     ///
     /// - Parameter tenant: The tenant whose clock to read.

@@ -152,6 +152,21 @@ struct PostgresTransaction: StorageTransaction {
         )
     }
 
+    func apiKeys() throws -> [APIKeyRecord] {
+        try pipeline.rows(
+            "SELECT key_id, issuer_id, public_key_pem, created, revoked, tenant FROM api_key WHERE tenant = \(tenant) ORDER BY created, key_id"
+        ).map { row throws(StoreError) in try Self.storedAPIKey(row, on: configuration).key }
+    }
+
+    /// The key, and the tenant holding it, in a row of `key_id, issuer_id, public_key_pem, created, revoked, tenant`.
+    static func storedAPIKey(_ row: PostgresRow, on configuration: PostgresStorage.Configuration) throws(StoreError) -> StoredAPIKey {
+        let (keyID, issuerID, pem, created, revoked, tenant) = try decodeColumns(
+            (String, String, String, Double, Bool, String).self, row, on: configuration
+        )
+        let key = APIKeyRecord(keyID: keyID, issuerID: issuerID, publicKeyPEM: pem, created: Date(timeIntervalSince1970: created), revoked: revoked)
+        return StoredAPIKey(tenant: tenant, key: key)
+    }
+
     /// In a write transaction that has not written what `written` names, the state read with the tenant's lock
     /// (sending the lock first if it was not sent yet); `nil` otherwise, and the caller reads the table.
     private func stateAtLock(
@@ -289,6 +304,17 @@ struct PostgresTransaction: StorageTransaction {
                 INSERT INTO store_clock (tenant, clock_offset, time_rate) VALUES (\(tenant), \(clock.offset), \(rate))
                 ON CONFLICT (tenant) DO UPDATE SET clock_offset = excluded.clock_offset, time_rate = excluded.time_rate
                 """)
+        case .addAPIKey(let key):
+            // Another tenant's transaction may add the same identifier meanwhile; the primary key refuses the second.
+            guard try pipeline.rows("SELECT 1 FROM api_key WHERE key_id = \(key.keyID)").isEmpty else {
+                throw StoreError.duplicateAPIKey(key.keyID)
+            }
+            pipeline.hold("""
+                INSERT INTO api_key (key_id, tenant, issuer_id, public_key_pem, created, revoked)
+                VALUES (\(key.keyID), \(tenant), \(key.issuerID), \(key.publicKeyPEM), \(key.created.timeIntervalSince1970), \(key.revoked))
+                """)
+        case .revokeAPIKey(let keyID):
+            pipeline.hold("UPDATE api_key SET revoked = true WHERE tenant = \(tenant) AND key_id = \(keyID)")
         }
     }
 

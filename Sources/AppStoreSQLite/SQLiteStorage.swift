@@ -210,12 +210,31 @@ public final class SQLiteStorage: Storage {
                 WHERE idempotencyKey IS NOT NULL
                 """)
         }
+        migrator.registerMigration("v11: App Store Server API keys") { db in
+            // Keyed by the key's identifier alone: identifiers are unique across the storage, and a token's kid finds
+            // its key, and the tenant it signs for, in one read of the primary key.
+            try db.create(table: "apiKey") { table in
+                table.primaryKey("keyID", .text)
+                table.column("tenant", .text).notNull()
+                table.column("issuerID", .text).notNull()
+                table.column("publicKeyPEM", .text).notNull()
+                // Seconds since 1970.
+                table.column("created", .double).notNull()
+                table.column("revoked", .boolean).notNull()
+            }
+            try db.create(index: "apiKeyByTenant", on: "apiKey", columns: ["tenant", "created", "keyID"])
+        }
         return migrator
     }
 
     /// Runs `body` on a snapshot of the database; writers are not blocked meanwhile (WAL).
     public func read<Result: Sendable>(tenant: String, _ body: @Sendable (any StorageReader) throws -> Result) async throws -> Result {
         try await pool.read { db in try body(SQLiteTransaction(db: db, tenant: tenant)) }
+    }
+
+    /// The API key with the identifier, whichever tenant holds it: one read of the key table's primary key.
+    public func apiKey(id: String) async throws -> StoredAPIKey? {
+        try await pool.read { db in try SQLiteTransaction.apiKey(id: id, in: db) }
     }
 
     /// The tenant's clock state, read synchronously: what a store being opened needs before its first operation.
@@ -392,6 +411,22 @@ private struct SQLiteTransaction: StorageTransaction {
         )
     }
 
+    func apiKeys() throws -> [APIKeyRecord] {
+        let (sql, arguments) = SQLiteQueries.apiKeys(tenant: tenant)
+        return try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map(Self.apiKey(from:))
+    }
+
+    /// The key with the identifier under any tenant, and that tenant.
+    static func apiKey(id: String, in db: Database) throws -> StoredAPIKey? {
+        let (sql, arguments) = SQLiteQueries.apiKey(id: id)
+        return try Row.fetchOne(try db.cachedStatement(sql: sql), arguments: arguments).map { row in StoredAPIKey(tenant: row[5], key: apiKey(from: row)) }
+    }
+
+    /// A key from the first five columns of a row: identifier, issuer, PEM, creation date, revoked.
+    private static func apiKey(from row: Row) -> APIKeyRecord {
+        APIKeyRecord(keyID: row[0], issuerID: row[1], publicKeyPEM: row[2], created: Date(timeIntervalSince1970: row[3]), revoked: row[4])
+    }
+
     /// Counts in memory from the tenant's stored next identifier, read once per group commit; the group writes it back
     /// once, before it commits (see ``IdentifierCounters``).
     func allocateTransactionID() throws -> UInt64 {
@@ -509,6 +544,15 @@ private struct SQLiteTransaction: StorageTransaction {
                 "INSERT OR REPLACE INTO storeClock (tenant, offset, timeRate) VALUES (?, ?, ?)",
                 arguments: [tenant, clock.offset, clock.timeRate?.rawValue]
             )
+        case .addAPIKey(let key):
+            // The writer holds the database's write lock: no other handle adds a key between the check and the insert.
+            guard try Self.apiKey(id: key.keyID, in: db) == nil else { throw StoreError.duplicateAPIKey(key.keyID) }
+            try execute(
+                "INSERT INTO apiKey (keyID, tenant, issuerID, publicKeyPEM, created, revoked) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [key.keyID, tenant, key.issuerID, key.publicKeyPEM, key.created.timeIntervalSince1970, key.revoked]
+            )
+        case .revokeAPIKey(let keyID):
+            try execute("UPDATE apiKey SET revoked = 1 WHERE tenant = ? AND keyID = ?", arguments: [tenant, keyID])
         }
     }
 
@@ -600,7 +644,17 @@ package enum SQLiteQueries {
         )
     }
 
-    /// The notifications a query selects, by date and then in the order they were written.
+    /// A tenant's API keys, by creation date and identifier.
+    package static func apiKeys(tenant: String) -> (sql: String, arguments: StatementArguments) {
+        ("SELECT keyID, issuerID, publicKeyPEM, created, revoked FROM apiKey WHERE tenant = ? ORDER BY created, keyID", [tenant])
+    }
+
+    /// The API key with an identifier, under any tenant: what every App Store Server API request reads.
+    package static func apiKey(id: String) -> (sql: String, arguments: StatementArguments) {
+        ("SELECT keyID, issuerID, publicKeyPEM, created, revoked, tenant FROM apiKey WHERE keyID = ?", [id])
+    }
+
+        /// The notifications a query selects, by date and then in the order they were written.
     package static func notifications(matching query: NotificationQuery, tenant: String) -> (sql: String, arguments: StatementArguments) {
         var conditions = ["tenant = ?"]
         var arguments: StatementArguments = [tenant]

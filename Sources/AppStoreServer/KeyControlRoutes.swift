@@ -38,7 +38,11 @@ struct KeyControlRoutes {
     func add(to router: Router<BasicRequestContext>) {
         let control = router.group("control/keys")
         control.get { _, _ in
-            try json(["keys": keys.keys.map { KeyResponse($0) }], status: .ok)
+            do {
+                return try json(["keys": try await keys.keys().map { KeyResponse($0) }], status: .ok)
+            } catch let error as StoreError {
+                return try json(["error": error.message], status: .internalServerError)
+            }
         }
         control.post { request, context in
             guard let body = try? await request.decodeJSON(as: CreateKeyRequest.self, context: context),
@@ -46,21 +50,21 @@ struct KeyControlRoutes {
                 return try json(["error": #"Give {"issuer": "57246542-96fe-1a63-e053-0824d011072a"}: the issuer ID your backend puts in its tokens' iss."#], status: .badRequest)
             }
             do {
-                let (key, privateKey) = try keys.create(issuerID: body.issuer, created: wallClock.now())
+                let (key, privateKey) = try await keys.create(issuerID: body.issuer, created: wallClock.now())
                 return try json(KeyResponse(key, privateKey: privateKey), status: .created)
-            } catch {
-                return try json(["error": "\(error)"], status: .internalServerError)
+            } catch let error as StoreError {
+                return try json(["error": error.message], status: .internalServerError)
             }
         }
         control.post(":keyId/revoke") { _, context in
             let keyID = context.parameters.get("keyId") ?? ""
             do {
-                guard let key = try keys.revoke(keyID) else {
+                guard let key = try await keys.revoke(keyID) else {
                     return try json(["error": "No key \(keyID) on this server; GET /control/keys lists them."], status: .notFound)
                 }
                 return try json(KeyResponse(key), status: .ok)
-            } catch {
-                return try json(["error": "\(error)"], status: .internalServerError)
+            } catch let error as StoreError {
+                return try json(["error": error.message], status: .internalServerError)
             }
         }
     }

@@ -1,3 +1,4 @@
+import AppStoreEngine
 import AppStoreFormats
 @preconcurrency import Crypto
 public import Foundation
@@ -6,15 +7,12 @@ public import Foundation
 /// unrevoked key, signed by it, with that key's issuer as `iss`, `aud` `appstoreconnect-v1`, a `bid`, and an `exp`
 /// in the future at most an hour after `iat` (or after now: Apple's server libraries send no `iat`).
 struct ServerAPIAuthenticator: Sendable {
-    /// The rings a token's key is looked up in, in order: a tenant's own keys, then the server's.
+    /// The rings a token's key is looked up in, in order: a tenant's own keys (and the server-wide keys of its
+    /// storage), then the server's. Each ring over a storage reads one row per lookup.
     let keyRings: [ServerAPIKeyRing]
 
     init(keyRings: [ServerAPIKeyRing]) {
         self.keyRings = keyRings
-    }
-
-    init(keys: [ServerAPIKey]) {
-        keyRings = [ServerAPIKeyRing(keys: keys)]
     }
 
     /// The claims a token must carry.
@@ -29,13 +27,37 @@ struct ServerAPIAuthenticator: Sendable {
     /// The bundle identifier a request's `Authorization` header is for, or why it is refused.
     ///
     /// Token lifetimes are checked against `now`: wall time, as the tokens are made from it, not the store's clock.
-    func bundleID(authorization header: String?, now: Date) -> Result<String, AuthenticationFailure> {
+    ///
+    /// - Throws: `StoreError.storageFailure` when the token's key cannot be read from storage.
+    func bundleID(authorization header: String?, now: Date) async throws(StoreError) -> Result<String, AuthenticationFailure> {
+        let token: CompactJWS
+        switch Self.token(authorization: header) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let value): token = value
+        }
+        var key: ServerAPIKey?
+        if let keyID = token.keyID {
+            for ring in keyRings {
+                key = try await ring.key(keyID)
+                if key != nil { break }
+            }
+        }
+        return Self.bundleID(token: token, key: key, now: now)
+    }
+
+    /// The ES256 JWT of an `Authorization` header, or why it has none.
+    static func token(authorization header: String?) -> Result<CompactJWS, AuthenticationFailure> {
         guard let header, header.hasPrefix("Bearer ") else { return .failure(.init("The request has no Authorization: Bearer token.")) }
         guard let token = try? CompactJWS(String(header.dropFirst("Bearer ".count))) else {
             return .failure(.init("The bearer token is not a JWT."))
         }
         guard token.algorithm == "ES256" else { return .failure(.init("The token's alg is \(token.algorithm ?? "missing"), not ES256.")) }
-        guard let keyID = token.keyID, let key = keyRings.lazy.compactMap({ $0.key(keyID) }).first, !key.revoked, let publicKey = key.publicKey else {
+        return .success(token)
+    }
+
+    /// The bundle identifier a token signed with `key`, the key its `kid` names (`nil` when there is none), is for.
+    static func bundleID(token: CompactJWS, key: ServerAPIKey?, now: Date) -> Result<String, AuthenticationFailure> {
+        guard let keyID = token.keyID, let key, !key.revoked, let publicKey = key.publicKey else {
             return .failure(.init("The token's kid \(token.keyID ?? "(none)") is not an active key of this store. Create one with `storekit keys create`."))
         }
         guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: token.signature),
@@ -81,6 +103,8 @@ public enum ServerAPITokenCheck {
     public static func bundleID(
         authorization: String?, keys: [ServerAPIKey], now: Date
     ) -> Result<String, AuthenticationFailure> {
-        ServerAPIAuthenticator(keys: keys).bundleID(authorization: authorization, now: now)
+        ServerAPIAuthenticator.token(authorization: authorization).flatMap { token in
+            ServerAPIAuthenticator.bundleID(token: token, key: keys.last { $0.keyID == token.keyID }, now: now)
+        }
     }
 }

@@ -1,132 +1,128 @@
+public import AppStoreEngine
 public import Foundation
 import Synchronization
 
-/// The keys App Store Server API tokens may be signed with, shared by every tenant of a server, and kept in a file
-/// (`<data-dir>/api-keys.json`) when one is given.
+/// The keys App Store Server API tokens may be signed with: a tenant's own, or the server's, valid for every tenant.
 ///
-/// Keys made or revoked through the control API take effect at once and are saved; keys `storekit keys create` or
-/// `revoke` writes to the file while the server runs are picked up by the next request, since the ring re-reads the
-/// file when it changed.
+/// A ring over a storage keeps its keys there, as rows of the tenant it is for (`APIKeyRecord.serverWideTenant` for
+/// the server's keys), so a key made or revoked through one server, or through `storekit keys`, is in force on every
+/// server sharing the storage at once: the ring keeps no copy, and each token's key is read by its identifier, one
+/// indexed row (`Storage.apiKey(id:)`). A ring made from a list of keys keeps them in memory only: for tests.
 public final class ServerAPIKeyRing: Sendable {
-    private struct State {
-        var keys: [String: ServerAPIKey]
-        var fileDate: Date?
-    }
-
-    private let file: URL?
-    private let state: Mutex<State>
+    /// The storage and the tenant the keys are stored under; `nil` keeps them in `memory`.
+    private let storage: (storage: any Storage, tenant: String)?
+    /// The keys of a ring without storage, by identifier.
+    private let memory: Mutex<[String: ServerAPIKey]>
 
     /// A ring of `keys`, kept in memory only.
     public init(keys: [ServerAPIKey] = []) {
-        file = nil
-        state = Mutex(State(keys: Self.index(keys)))
+        storage = nil
+        memory = Mutex(Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { _, last in last }))
     }
 
-    /// The ring kept in `file`, read now.
+    /// The ring of the keys stored under `tenant` in `storage`: a tenant's own keys, or by default the server's.
     ///
-    /// - Throws: ``ServerAPIKeyFileError`` when the file exists and is not a key list the store wrote.
-    public init(file: URL) throws(ServerAPIKeyFileError) {
-        self.file = file
-        let (keys, date) = try Self.read(file)
-        state = Mutex(State(keys: Self.index(keys), fileDate: date))
+    /// - Parameters:
+    ///   - storage: Where the keys are kept; share it with every server that should accept them.
+    ///   - tenant: The tenant whose own keys these are, or `APIKeyRecord.serverWideTenant` for keys valid for every
+    ///     tenant.
+    public init(storage: any Storage, tenant: String = APIKeyRecord.serverWideTenant) {
+        self.storage = (storage, tenant)
+        memory = Mutex([:])
     }
 
-    /// The keys, sorted by creation date; re-read from the file when another process changed it.
-    public var keys: [ServerAPIKey] {
-        refreshed().values.sorted { ($0.created, $0.keyID) < ($1.created, $1.keyID) }
-    }
-
-    /// The key a token names.
-    func key(_ keyID: String) -> ServerAPIKey? {
-        refreshed()[keyID]
-    }
-
-    /// Makes a key for `issuerID`, keeps it (and saves it), and returns it with its private half, a `.p8` file's PEM.
+    /// The keys, revoked ones too, sorted by creation date.
     ///
-    /// - Throws: ``ServerAPIKeyFileError`` when the file cannot be written; the key is not kept then.
-    public func create(issuerID: String, created: Date) throws(ServerAPIKeyFileError) -> (key: ServerAPIKey, privateKeyPEM: String) {
+    /// - Throws: `StoreError.storageFailure` when the storage cannot be read.
+    public func keys() async throws(StoreError) -> [ServerAPIKey] {
+        guard let (storage, tenant) = storage else {
+            return memory.withLock { $0.values.sorted { ($0.created, $0.keyID) < ($1.created, $1.keyID) } }
+        }
+        return try await Self.storageCall { try await storage.read(tenant: tenant) { try $0.apiKeys() } }.map(ServerAPIKey.init)
+    }
+
+    /// The key a token names, when the routes this ring is for accept it: one of the ring's keys or, in a storage, a
+    /// server-wide key of the same storage. A tenant's routes so find a server key in the same single read as their
+    /// own keys.
+    func key(_ keyID: String) async throws(StoreError) -> ServerAPIKey? {
+        guard let (storage, tenant) = storage else { return memory.withLock { $0[keyID] } }
+        guard let stored = try await Self.storageCall({ try await storage.apiKey(id: keyID) }), stored.tenant == tenant || stored.isServerWide else {
+            return nil
+        }
+        return ServerAPIKey(stored.key)
+    }
+
+    /// Makes a key for `issuerID`, keeps it, and returns it with its private half, a `.p8` file's PEM.
+    ///
+    /// - Throws: `StoreError.storageFailure` when the key cannot be stored; it is not kept then.
+    public func create(issuerID: String, created: Date) async throws(StoreError) -> (key: ServerAPIKey, privateKeyPEM: String) {
         let made = ServerAPIKey.generate(issuerID: issuerID, created: created)
-        try change { $0[made.key.keyID] = made.key }
+        try await add(made.key)
         return made
+    }
+
+    /// Keeps a key made elsewhere.
+    ///
+    /// - Throws: `StoreError.apiKeyExists` when a key with its identifier is already kept (in a storage: under any
+    ///   tenant); `StoreError.storageFailure` when it cannot be stored.
+    public func add(_ key: ServerAPIKey) async throws(StoreError) {
+        guard let (storage, tenant) = storage else {
+            try memory.withLock { (keys: inout [String: ServerAPIKey]) throws(StoreError) in
+                guard keys[key.keyID] == nil else { throw StoreError.duplicateAPIKey(key.keyID) }
+                keys[key.keyID] = key
+            }
+            return
+        }
+        try await Self.storageCall { try await storage.transaction(tenant: tenant) { try $0.write(.addAPIKey(key.record)) } }
     }
 
     /// Revokes a key: tokens it signs are refused from now on.
     ///
     /// - Returns: the revoked key, or `nil` when the ring has no such key.
-    /// - Throws: ``ServerAPIKeyFileError`` when the file cannot be written; nothing changes then.
+    /// - Throws: `StoreError.storageFailure` when the storage cannot be written; nothing changes then.
     @discardableResult
-    public func revoke(_ keyID: String) throws(ServerAPIKeyFileError) -> ServerAPIKey? {
-        var revoked: ServerAPIKey?
-        try change { keys in
-            keys[keyID]?.revoked = true
-            revoked = keys[keyID]
-        }
-        return revoked
-    }
-
-    private func change(_ body: (inout [String: ServerAPIKey]) -> Void) throws(ServerAPIKeyFileError) {
-        _ = refreshed()
-        try state.withLock { (state: inout State) throws(ServerAPIKeyFileError) in
-            var keys = state.keys
-            body(&keys)
-            if let file {
-                try Self.write(keys.values.sorted { ($0.created, $0.keyID) < ($1.created, $1.keyID) }, to: file)
-                state.fileDate = Self.modificationDate(file)
+    public func revoke(_ keyID: String) async throws(StoreError) -> ServerAPIKey? {
+        guard let (storage, tenant) = storage else {
+            return memory.withLock { keys in
+                keys[keyID]?.revoked = true
+                return keys[keyID]
             }
-            state.keys = keys
         }
-    }
-
-    /// The keys, after re-reading the file if its modification date moved. A file that no longer reads keeps the keys
-    /// last read: a half-written file from another process must not lock every backend out.
-    private func refreshed() -> [String: ServerAPIKey] {
-        guard let file else { return state.withLock { $0.keys } }
-        let date = Self.modificationDate(file)
-        return state.withLock { state in
-            if date != state.fileDate, let (keys, readDate) = try? Self.read(file) {
-                state.keys = Self.index(keys)
-                state.fileDate = readDate
+        let revoked = try await Self.storageCall {
+            try await storage.transaction(tenant: tenant) { transaction -> APIKeyRecord? in
+                guard var key = try transaction.apiKeys().first(where: { $0.keyID == keyID }) else { return nil }
+                try transaction.write(.revokeAPIKey(keyID: keyID))
+                key.revoked = true
+                return key
             }
-            return state.keys
         }
+        return revoked.map(ServerAPIKey.init)
     }
 
-    private static func index(_ keys: [ServerAPIKey]) -> [String: ServerAPIKey] {
-        Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { _, last in last })
-    }
-
-    private static func modificationDate(_ file: URL) -> Date? {
-        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date
-    }
-
-    private static func read(_ file: URL) throws(ServerAPIKeyFileError) -> ([ServerAPIKey], Date?) {
-        guard FileManager.default.fileExists(atPath: file.path) else { return ([], nil) }
+    /// Runs a storage call, describing what else than a `StoreError` it throws as a storage failure.
+    private static func storageCall<Result: Sendable>(_ body: () async throws -> Result) async throws(StoreError) -> Result {
         do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            return (try decoder.decode([ServerAPIKey].self, from: Data(contentsOf: file)), modificationDate(file))
+            return try await body()
+        } catch let error as StoreError {
+            throw error
         } catch {
-            throw ServerAPIKeyFileError(message: "\(file.path) is not a key list the store wrote (\(error)). Move it away and create the keys again.")
-        }
-    }
-
-    private static func write(_ keys: [ServerAPIKey], to file: URL) throws(ServerAPIKeyFileError) {
-        do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.dateEncodingStrategy = .iso8601
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(keys).write(to: file, options: .atomic)
-        } catch {
-            throw ServerAPIKeyFileError(message: "Cannot save the keys to \(file.path): \(error.localizedDescription).")
+            throw .storageFailure("The App Store Server API keys cannot be read or written: \(error). Check that the store's storage is reachable.")
         }
     }
 }
 
-/// The key file cannot be read or written; the message names the file and what to do.
-public struct ServerAPIKeyFileError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong and what to do.
-    public let message: String
-    /// The message.
-    public var description: String { message }
+extension ServerAPIKey {
+    /// The key as storage keeps it.
+    var record: APIKeyRecord {
+        APIKeyRecord(keyID: keyID, issuerID: issuerID, publicKeyPEM: publicKeyPEM, created: created, revoked: revoked)
+    }
+
+    /// The key storage kept.
+    init(_ record: APIKeyRecord) {
+        keyID = record.keyID
+        issuerID = record.issuerID
+        publicKeyPEM = record.publicKeyPEM
+        created = record.created
+        revoked = record.revoked
+    }
 }

@@ -19,7 +19,17 @@ struct ServerAPIResponder: Sendable {
         to request: Request, status: HTTPResponse.Status = .ok, _ body: (String) async throws -> some Encodable
     ) async throws -> Response {
         let bundleID: String
-        switch authenticator.bundleID(authorization: request.headers[.authorization], now: wallClock.now()) {
+        let authentication: Result<String, AuthenticationFailure>
+        do {
+            authentication = try await authenticator.bundleID(authorization: request.headers[.authorization], now: wallClock.now())
+        } catch {
+            logger.error("App Store Server API request not checked: \(error.message)")
+            return try Self.json(
+                ErrorBody(errorCode: ServerAPIError.generalInternalRetryable.errorCode, errorMessage: ServerAPIError.generalInternalRetryable.errorMessage),
+                status: ServerAPIError.generalInternalRetryable.status
+            )
+        }
+        switch authentication {
         case .failure(let failure):
             logger.notice("App Store Server API request refused: \(failure.reason)")
             return Response(status: .unauthorized)

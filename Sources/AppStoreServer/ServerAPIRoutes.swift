@@ -26,6 +26,7 @@ struct ServerAPIError: Error {
     static let invalidProductType = ServerAPIError(status: .badRequest, errorCode: 4_000_022, errorMessage: "Invalid request. The product type parameter is invalid.")
     static let invalidOwnershipType = ServerAPIError(status: .badRequest, errorCode: 4_000_026, errorMessage: "Invalid request. The in-app ownership type parameter is invalid.")
     static let invalidRevoked = ServerAPIError(status: .badRequest, errorCode: 4_000_030, errorMessage: "Invalid request. The revoked parameter is invalid.")
+    static let generalInternalRetryable = ServerAPIError(status: .internalServerError, errorCode: 5_000_001, errorMessage: "An unknown error occurred. Please try again.")
     static let generalBadRequest = ServerAPIError(status: .badRequest, errorCode: 4_000_000, errorMessage: "Bad request.")
     static let invalidProductID = ServerAPIError(status: .badRequest, errorCode: 4_000_023, errorMessage: "Invalid request. The product id parameter is invalid.")
     static let invalidStorefrontCountryCode = ServerAPIError(status: .badRequest, errorCode: 4_000_028, errorMessage: "Invalid request. A storefront country code was invalid.")

@@ -35,7 +35,6 @@ public actor TenantDirectory {
     private let serverTenant: String?
     private var tenants: [String: Tenant] = [:]
     private var responders: [String: RouterResponder<BasicRequestContext>] = [:]
-    private var keyRings: [String: ServerAPIKeyRing] = [:]
 
     /// Creates a directory that opens a tenant with `open` the first time it is asked for.
     ///
@@ -201,7 +200,8 @@ public actor TenantDirectory {
             notificationSender: tenant.notificationSender, logger: server.logger
         )
         tenantServer.sharedSecrets = server.sharedSecrets
-        tenantServer.ownAPIKeys = try keyRing(of: name)
+        // The tenant's own keys are rows of its storage: they outlive a reset, being credentials, not state.
+        tenantServer.ownAPIKeys = ServerAPIKeyRing(storage: tenant.engine.storage, tenant: name)
         // The tenant's routes are not server-wide: the directory serves only its page's tenant picker there.
         tenantServer.tenants = self
         tenantServer.basePath = "/t/\(name)/"
@@ -209,24 +209,6 @@ public actor TenantDirectory {
         let responder = tenantServer.makeRouter(serverWide: false).buildResponder()
         responders[name] = responder
         return responder
-    }
-
-    /// The tenant's own API keys, kept beside its catalog (`<name>.api-keys.json`) when the directory has a folder.
-    /// They outlive a reset: they are credentials, not state.
-    private func keyRing(of name: String) throws(StoreError) -> ServerAPIKeyRing {
-        if let ring = keyRings[name] { return ring }
-        let ring: ServerAPIKeyRing
-        if let catalogFolder {
-            do {
-                ring = try ServerAPIKeyRing(file: catalogFolder.appendingPathComponent("\(name).api-keys.json"))
-            } catch {
-                throw StoreError.storageFailure(error.message)
-            }
-        } else {
-            ring = ServerAPIKeyRing()
-        }
-        keyRings[name] = ring
-        return ring
     }
 
     /// Whether `name` may name a tenant: 1 to 64 letters, digits, `.`, `_` or `-`, starting with a letter or digit.

@@ -13,9 +13,11 @@ struct KeysCommand: AsyncParsableCommand {
             As in App Store Connect, a key has an ID and belongs to an issuer; its private half is a .p8 file that \
             only you keep, and a backend signs its requests' bearer tokens with it (Apple's AppStoreServerAPIClient \
             takes the .p8's contents, the key ID, the issuer ID and the bundle ID). The store keeps the public half in \
-            <data-dir>/api-keys.json; `storekit serve` accepts tokens signed by any key there that is not revoked, \
-            and picks up keys made or revoked while it runs. A running server also makes, lists and revokes keys \
-            through its control API (/control/keys).
+            its storage (the data directory's database, or the PostgreSQL database of --database); every \
+            `storekit serve` on that storage accepts tokens signed by any key there that is not revoked, including \
+            keys made or revoked while it runs. A running server also makes, lists and revokes keys through its \
+            control API (/control/keys). Keys an older version kept in <data-dir>/api-keys.json (and a tenant's in \
+            tenants/<name>.api-keys.json) are moved into storage once, and each file renamed *.imported.
 
             Examples:
               storekit keys create --issuer 57246542-96fe-1a63-e053-0824d011072a
@@ -50,8 +52,8 @@ struct KeysCommand: AsyncParsableCommand {
             }
         }
 
-        func run() throws {
-            let (key, privateKeyPEM) = try keyRing(location).create(issuerID: issuer, created: SystemClock().now())
+        func run() async throws {
+            let (key, privateKeyPEM) = try await keyRing(location).create(issuerID: issuer, created: SystemClock().now())
             let file = URL(fileURLWithPath: out).appendingPathComponent("SubscriptionKey_\(key.keyID).p8")
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(privateKeyPEM.utf8).write(to: file, options: .atomic)
@@ -67,8 +69,8 @@ struct KeysCommand: AsyncParsableCommand {
 
         @OptionGroup var location: StoreLocationOptions
 
-        func run() throws {
-            for key in try keyRing(location).keys {
+        func run() async throws {
+            for key in try await keyRing(location).keys() {
                 print("\(key.keyID)  issuer \(key.issuerID)  created \(key.created.formatted(.iso8601))\(key.revoked ? "  revoked" : "")")
             }
         }
@@ -85,19 +87,31 @@ struct KeysCommand: AsyncParsableCommand {
 
         @OptionGroup var location: StoreLocationOptions
 
-        func run() throws {
-            guard try keyRing(location).revoke(keyID) != nil else {
+        func run() async throws {
+            guard try await keyRing(location).revoke(keyID) != nil else {
                 throw ValidationError("No key \(keyID) in this store. `storekit keys list` shows its keys.")
             }
         }
     }
 }
 
-/// The data directory's key ring, in `<data-dir>/api-keys.json`.
-func keyRing(_ location: StoreLocationOptions) throws -> ServerAPIKeyRing {
+/// The server-wide keys of the store `location` names, in its storage.
+func keyRing(_ location: StoreLocationOptions) async throws -> ServerAPIKeyRing {
+    try await keyRing(location, storage: location.openStore().storage)
+}
+
+/// The server-wide keys in `storage`, the storage of the store `location` names, once the data directory's key files
+/// of older versions were moved there.
+func keyRing(_ location: StoreLocationOptions, storage: any Storage) async throws -> ServerAPIKeyRing {
+    let directory = location.directory
+    let imported: Int
     do {
-        return try ServerAPIKeyRing(file: location.directory.apiKeysURL)
+        imported = try await ServerAPIKeyRing.importKeyFiles(serverFile: directory.apiKeysURL, tenantFolder: directory.tenantCatalogsURL, into: storage)
     } catch {
         throw ValidationError(error.message)
     }
+    if imported > 0 {
+        FileHandle.standardError.write(Data("Moved \(imported) App Store Server API key(s) from \(directory.url.path)'s api-keys.json files into the store's storage; the files are renamed *.imported.\n".utf8))
+    }
+    return ServerAPIKeyRing(storage: storage)
 }

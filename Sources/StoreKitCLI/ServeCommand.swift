@@ -289,7 +289,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = settings.logLevel
         let metrics = StoreMetrics(registry: Self.metricsRegistry)
         await metrics.follow(engine)
-        let apiKeys = try keyRing(location)
+        let apiKeys = try await keyRing(location, storage: engine.storage)
         let sender = NotificationSender(
             engine: engine, destinations: destinations, destinationsFile: location.directory.notificationURLsURL(tenant: engine.tenantID),
             timeout: settings.notificationTimeout, metrics: metrics, logger: logger

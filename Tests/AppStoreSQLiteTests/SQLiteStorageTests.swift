@@ -294,6 +294,17 @@ struct SQLiteQueryPlanTests {
         #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
     }
 
+    @Test("An API key is found by its identifier in one search of the key table's primary key, and a tenant's keys through an index that gives their order")
+    func apiKeyQueriesUseAnIndex() throws {
+        let (sql, arguments) = SQLiteQueries.apiKey(id: "ABCDEF1234")
+        let plan = try Self.plan(sql, arguments)
+        #expect(plan.contains("SEARCH apiKey USING INDEX sqlite_autoindex_apiKey_1 (keyID=?)"), "\(plan)")
+        let (listing, listingArguments) = SQLiteQueries.apiKeys(tenant: "t")
+        let listingPlan = try Self.plan(listing, listingArguments)
+        #expect(listingPlan.contains("USING INDEX apiKeyByTenant"), "\(listingPlan)")
+        #expect(!listingPlan.contains("TEMP B-TREE"), "\(listingPlan)")
+    }
+
     /// SQLite's plan for `sql` on a freshly migrated store, which has no statistics, as no store of ours has.
     static func plan(_ sql: String, _ arguments: StatementArguments) throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-plan-\(UUID().uuidString)")

@@ -244,7 +244,7 @@ struct RetentionMessagingTests {
             return Response(status: .init(code: endpointStatus), body: ResponseBody(byteBuffer: ByteBuffer(string: "{}")))
         }
         let settings = PerformanceTestSettings(maxConcurrentRequests: 2, totalRequests: 4, responseTimeThreshold: 2_000, successRateThreshold: 75)
-        let routes = RetentionMessagingRoutes(engine: engine, authenticator: ServerAPIAuthenticator(keys: [key]), logger: Logger(label: "test"), performanceTest: settings)
+        let routes = RetentionMessagingRoutes(engine: engine, authenticator: ServerAPIAuthenticator(keyRings: [ServerAPIKeyRing(keys: [key])]), logger: Logger(label: "test"), performanceTest: settings)
         try await Application(router: endpoint).test(.live) { endpointClient in
             let port = try #require(endpointClient.port)
             let router = Router()

@@ -89,13 +89,11 @@ struct ServerAPIAuthenticationTests {
         #expect(try await status(authorization, keys: keys) == .unauthorized)
     }
 
-    @Test("Keys made through /control/keys sign tokens at once, a revoked one is refused at once, and a key file another process writes is picked up")
+    @Test("Keys made through /control/keys sign tokens at once, a revoked one is refused at once, and a key another handle on the storage stores is accepted at once")
     func keysFromControlAPI() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-keys-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("api-keys.json")
-        let ring = try ServerAPIKeyRing(file: file)
-        let engine = StoreEngine(catalog: Catalog(products: []), storage: InMemoryStorage(), clock: VirtualClock(start: Date()), signer: .ephemeral)
+        let storage = InMemoryStorage()
+        let ring = ServerAPIKeyRing(storage: storage)
+        let engine = StoreEngine(catalog: Catalog(products: []), storage: storage, clock: VirtualClock(start: Date()), signer: .ephemeral)
         try await StoreServer(engine: engine, port: 0, apiKeys: ring).makeApplication().test(.router) { client in
             func call(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil, authorization: String? = nil) async throws -> (HTTPResponse.Status, [String: Any]) {
                 var headers = HTTPFields()
@@ -117,16 +115,59 @@ struct ServerAPIAuthenticationTests {
             #expect(try await call(.get, "/inApps/v1/transactions/2000000000000001", authorization: bearer).0 == .unauthorized)
             #expect(try await call(.post, "/control/keys/NOSUCHKEY0/revoke").0 == .notFound)
 
-            // `storekit keys create` in another process writes the file; the running server takes the key.
-            let other = try ServerAPIKeyRing(file: file)
-            let (cliKey, cliPrivate) = try other.create(issuerID: "issuer-cli", created: Date().addingTimeInterval(1))
+            // `storekit keys create`, or another server, stores a key; the running server takes it.
+            let other = ServerAPIKeyRing(storage: storage)
+            let (cliKey, cliPrivate) = try await other.create(issuerID: "issuer-cli", created: Date().addingTimeInterval(1))
             let cliBearer = "Bearer " + (try Self.token(
                 header: ["alg": "ES256", "kid": cliKey.keyID, "typ": "JWT"], claims: Self.claims(["iss": "issuer-cli"]),
                 signer: try P256.Signing.PrivateKey(pemRepresentation: cliPrivate)
             ))
             #expect(try await call(.get, "/inApps/v1/transactions/2000000000000001", authorization: cliBearer).0 == .notFound)
         }
-        #expect(try ServerAPIKeyRing(file: file).keys.count == 2)
+        #expect(try await ServerAPIKeyRing(storage: storage).keys().count == 2)
+    }
+
+    @Test("Key files of earlier versions move into storage once: the server's and each tenant's keep signing, revoked ones stay revoked, and the files are renamed .imported")
+    func keyFilesAreImported() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-keys-\(UUID().uuidString)")
+        let tenants = directory.appendingPathComponent("tenants")
+        try FileManager.default.createDirectory(at: tenants, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let created = Date(timeIntervalSince1970: 1_768_478_400)
+        let serverKey = ServerAPIKey(keyID: "SERVERKEY1", issuerID: Self.issuer, publicKey: privateKey.publicKey, created: created)
+        var revokedKey = ServerAPIKey(keyID: "REVOKEDKY1", issuerID: Self.issuer, publicKey: P256.Signing.PrivateKey().publicKey, created: created)
+        revokedKey.revoked = true
+        let tenantKey = ServerAPIKey(keyID: "TENANTKEY1", issuerID: "issuer-t", publicKey: P256.Signing.PrivateKey().publicKey, created: created)
+        // As the file ring of earlier versions wrote them.
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let serverFile = directory.appendingPathComponent("api-keys.json"), tenantFile = tenants.appendingPathComponent("alpha.api-keys.json")
+        try encoder.encode([serverKey, revokedKey]).write(to: serverFile)
+        try encoder.encode([tenantKey]).write(to: tenantFile)
+
+        let storage = InMemoryStorage()
+        try await ServerAPIKeyRing.importKeyFiles(serverFile: serverFile, tenantFolder: tenants, into: storage)
+        #expect(try await ServerAPIKeyRing(storage: storage).keys() == [revokedKey, serverKey])
+        #expect(try await ServerAPIKeyRing(storage: storage, tenant: "alpha").keys() == [tenantKey])
+        #expect(!FileManager.default.fileExists(atPath: serverFile.path) && !FileManager.default.fileExists(atPath: tenantFile.path))
+        #expect(FileManager.default.fileExists(atPath: serverFile.path + ".imported"))
+        #expect(FileManager.default.fileExists(atPath: tenantFile.path + ".imported"))
+        let engine = StoreEngine(catalog: Catalog(products: []), storage: storage, clock: VirtualClock(start: Date()), signer: .ephemeral)
+        let bearer = "Bearer " + (try token(header: ["alg": "ES256", "kid": "SERVERKEY1", "typ": "JWT"], claims: claims()))
+        let status = try await StoreServer(engine: engine, port: 0, apiKeys: ServerAPIKeyRing(storage: storage)).makeApplication().test(.router) { client in
+            var headers = HTTPFields()
+            headers[.authorization] = bearer
+            return try await client.execute(uri: "/inApps/v1/transactions/2000000000000001", method: .get, headers: headers) { $0.status }
+        }
+        #expect(status == .notFound, "the imported key signs Server API requests")
+
+        // Importing again — a file put back, a second server on the same directory — changes nothing: a key revoked
+        // since stays revoked.
+        try await ServerAPIKeyRing(storage: storage).revoke("SERVERKEY1")
+        try FileManager.default.copyItem(atPath: serverFile.path + ".imported", toPath: serverFile.path)
+        try await ServerAPIKeyRing.importKeyFiles(serverFile: serverFile, tenantFolder: tenants, into: storage)
+        #expect(try await ServerAPIKeyRing(storage: storage).keys().map(\.revoked) == [true, true])
     }
 
     @Test("A tenant's own key signs for that tenant only; the server's keys sign for every tenant")

@@ -25,6 +25,11 @@ final class CountingStorage: Storage {
         counts.withLock { $0.transactions += 1 }
         return try await base.transaction(tenant: tenant, body)
     }
+
+    func apiKey(id: String) async throws -> StoredAPIKey? {
+        counts.withLock { $0.reads += 1 }
+        return await base.apiKey(id: id)
+    }
 }
 
 /// A connection that counts the app receipts it is asked for: each one is an RSA signature unless the

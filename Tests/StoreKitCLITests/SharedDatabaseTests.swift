@@ -1,4 +1,5 @@
 import AppStorePostgres
+import Crypto
 import Foundation
 import TestProcesses
 import Testing
@@ -179,5 +180,80 @@ struct SharedDatabaseTests {
         #expect(bought == 200)
         let heard = try await waiting.value
         #expect(heard.changes > 0, "the long poll ended with the purchase, not empty at the end of its 30-second wait")
+    }
+
+    /// A bearer token for the App Store Server API, signed as Apple's libraries sign them (ES256, no iat).
+    static func bearer(keyID: String, issuer: String, privateKeyPEM: String) throws -> String {
+        func base64URL(_ data: Data) -> String {
+            data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        let header = try JSONSerialization.data(withJSONObject: ["alg": "ES256", "kid": keyID, "typ": "JWT"], options: .sortedKeys)
+        let claims = try JSONSerialization.data(withJSONObject: [
+            "iss": issuer, "aud": "appstoreconnect-v1", "bid": bundleID, "exp": Int(Date().timeIntervalSince1970) + 1_200,
+        ] as [String: Any], options: .sortedKeys)
+        let input = base64URL(header) + "." + base64URL(claims)
+        let signature = try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM).signature(for: Data(input.utf8))
+        return "Bearer " + input + "." + base64URL(signature.rawRepresentation)
+    }
+
+    /// The status a server answers a transaction-info request carrying `bearer` at `prefix` (a tenant's `/t/{name}`).
+    static func serverAPIStatus(_ server: Server, _ bearer: String, prefix: String = "") async throws -> Int {
+        var request = URLRequest(url: try #require(URL(string: server.baseURL + prefix + "/inApps/v1/transactions/2000000000000001")))
+        request.setValue(bearer, forHTTPHeaderField: "Authorization")
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
+    @Test("A key made through one server's control API signs Server API requests on the other at once; revoked on the other, it is refused on the first; `storekit keys --database` sees and makes the same keys")
+    func keysAreSharedByServers() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        defer { try? PostgresTestDatabase.dropSchema(of: configuration) }
+        let database = PostgresTestDatabase.url(of: configuration)
+        let dataDirectory = temporaryDataDirectory()
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let receiver = "http://127.0.0.1:9/unused"
+        // Each server, and the command, with a data directory of its own, as on three machines.
+        let first = try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("first"), receiver: receiver)
+        defer { first.process.terminate() }
+        let second = try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("second"), receiver: receiver)
+        defer { second.process.terminate() }
+
+        let (created, made) = try await first.post("/control/keys", #"{"issuer": "issuer-shared"}"#)
+        #expect(created == 201)
+        let answer = try #require(made as? [String: Any])
+        let keyID = try #require(answer["keyId"] as? String)
+        let bearer = try Self.bearer(keyID: keyID, issuer: "issuer-shared", privateKeyPEM: try #require(answer["privateKey"] as? String))
+        #expect(try await Self.serverAPIStatus(second, bearer) == 404, "accepted at once by the server that did not make it: an unknown transaction")
+        #expect(try await Self.serverAPIStatus(first, bearer) == 404)
+
+        #expect(try await second.post("/control/keys/\(keyID)/revoke", "").status == 200)
+        #expect(try await Self.serverAPIStatus(first, bearer) == 401, "revoked through the other server: refused at once")
+        #expect(try await Self.serverAPIStatus(second, bearer) == 401)
+
+        let machine = dataDirectory.appendingPathComponent("third")
+        let listed = try await storekit(["keys", "list", "--data-dir", machine.path, "--database", database])
+        #expect(listed.status == 0, "\(listed.errorOutput)")
+        #expect(listed.output.contains(keyID) && listed.output.contains("revoked"), "\(listed.output)")
+        let made2 = try await storekit(["keys", "create", "--issuer", "issuer-cli", "--out", machine.path, "--data-dir", machine.path, "--database", database])
+        #expect(made2.status == 0, "\(made2.errorOutput)")
+        let cliKeyID = made2.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let cliPrivateKey = try String(contentsOf: machine.appendingPathComponent("SubscriptionKey_\(cliKeyID).p8"), encoding: .utf8)
+        let cliBearer = try Self.bearer(keyID: cliKeyID, issuer: "issuer-cli", privateKeyPEM: cliPrivateKey)
+        #expect(try await Self.serverAPIStatus(first, cliBearer) == 404)
+        #expect(try await Self.serverAPIStatus(second, cliBearer) == 404)
+
+        // A tenant's own key, made through one server, signs for that tenant on the other, and for no other tenant.
+        let (tenantCreated, tenantMade) = try await first.post("/t/alpha/control/keys", #"{"issuer": "issuer-alpha"}"#)
+        #expect(tenantCreated == 201)
+        let tenantAnswer = try #require(tenantMade as? [String: Any])
+        let tenantBearer = try Self.bearer(
+            keyID: try #require(tenantAnswer["keyId"] as? String), issuer: "issuer-alpha",
+            privateKeyPEM: try #require(tenantAnswer["privateKey"] as? String)
+        )
+        #expect(try await Self.serverAPIStatus(second, tenantBearer, prefix: "/t/alpha") == 404)
+        #expect(try await Self.serverAPIStatus(second, tenantBearer, prefix: "/t/beta") == 401)
+        #expect(try await Self.serverAPIStatus(second, tenantBearer) == 401)
     }
 }

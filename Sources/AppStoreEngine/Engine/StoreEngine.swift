@@ -30,7 +30,9 @@ public actor StoreEngine: ScheduledEventSource {
     /// and the keys added with ``addPromotionalOfferKey(_:)``.
     public private(set) var promotionalOfferKeys: [PromotionalOfferKey]
 
-    private let storage: any Storage
+    /// Where the store keeps its state, shared with the other tenants of its location: for what belongs to the storage
+    /// rather than to one tenant, such as the App Store Server API keys a server checks tokens with.
+    public nonisolated let storage: any Storage
     /// Signed receipts by device, valid while their purchases are unchanged (see `appReceipt`).
     var receiptCache: [ReceiptCacheKey: CachedReceipt] = [:]
     private var subscribers: [UUID: AsyncStream<StoreEvent>.Continuation] = [:]
@@ -544,4 +546,5 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     }
     func clockState() throws -> StoreClockState { try base.clockState() }
     func snapshot() throws -> TenantSnapshot { try base.snapshot() }
+    func apiKeys() throws -> [APIKeyRecord] { try base.apiKeys() }
 }

@@ -23,6 +23,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case ineligibleForOffer
         case storeUnreachable
         case idempotencyKeyReused
+        case apiKeyExists
     }
 
     private let code: Code
@@ -77,6 +78,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A purchase request repeats an idempotency key the account used for another purchase (another product or
     /// quantity). A key names one purchase; send a new key for a new one.
     public static let idempotencyKeyReused = StoreError(.idempotencyKeyReused, "The idempotency key was used for another purchase.")
+    /// An App Store Server API key with the identifier is already stored: key identifiers are unique across a storage.
+    public static let apiKeyExists = StoreError(.apiKeyExists, "An API key with this identifier already exists.")
 
     /// The kind of error as a stable name (`unknownProduct`): what the device protocol sends, with the ``message``,
     /// so a remote store's errors compare equal to the static members here.
@@ -108,6 +111,12 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     package static func ineligibleForOffer(_ message: String) -> StoreError { StoreError(.ineligibleForOffer, message) }
     package static func storeUnreachable(_ message: String) -> StoreError { StoreError(.storeUnreachable, message) }
     package static func idempotencyKeyReused(_ message: String) -> StoreError { StoreError(.idempotencyKeyReused, message) }
+    package static func apiKeyExists(_ message: String) -> StoreError { StoreError(.apiKeyExists, message) }
+
+    /// ``apiKeyExists`` for the key identifier, saying what to do: every storage's message.
+    package static func duplicateAPIKey(_ keyID: String) -> StoreError {
+        .apiKeyExists("An API key with ID \(keyID) is already stored. Key IDs are unique across the storage: make a new key, or use the existing one.")
+    }
 
     /// The message.
     public var description: String { message }

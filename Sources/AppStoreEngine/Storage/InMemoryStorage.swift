@@ -16,35 +16,49 @@ public actor InMemoryStorage: Storage {
         /// In the order written.
         var notifications: [NotificationRecord] = []
         var clock = StoreClockState()
+        /// The tenant's API keys by identifier; they outlive erasing and restoring the tenant.
+        var apiKeys: [String: APIKeyRecord] = [:]
     }
 
     private var tenants: [String: Tenant] = [:]
+    /// Which tenant holds each API key: key identifiers are unique across the storage.
+    private var apiKeyTenants: [String: String] = [:]
 
     /// Creates an empty storage.
     public init() {}
 
     /// Runs `body` on the tenant's current state.
     public func read<Result: Sendable>(tenant: String, _ body: @Sendable (any StorageReader) throws -> Result) throws -> Result {
-        try body(MemoryTransaction(tenants[tenant] ?? Tenant()))
+        try body(MemoryTransaction(tenants[tenant] ?? Tenant(), apiKeyTenants: apiKeyTenants))
     }
 
     /// Runs `body` on a copy of the tenant's state and keeps the copy when `body` returns.
     public func transaction<Result: Sendable>(
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) throws -> Result {
-        let transaction = MemoryTransaction(tenants[tenant] ?? Tenant())
+        let transaction = MemoryTransaction(tenants[tenant] ?? Tenant(), apiKeyTenants: apiKeyTenants)
         let result = try body(transaction)
         tenants[tenant] = transaction.state
+        for keyID in transaction.state.apiKeys.keys { apiKeyTenants[keyID] = tenant }
         return result
+    }
+
+    /// The API key with the identifier, from the tenant that holds it.
+    public func apiKey(id: String) -> StoredAPIKey? {
+        guard let tenant = apiKeyTenants[id], let key = tenants[tenant]?.apiKeys[id] else { return nil }
+        return StoredAPIKey(tenant: tenant, key: key)
     }
 }
 
 /// A transaction on a copy of one tenant's in-memory state. Used only inside the storage actor's methods.
 private final class MemoryTransaction: StorageTransaction {
     var state: InMemoryStorage.Tenant
+    /// Which tenant held each API key when the transaction started.
+    let apiKeyTenants: [String: String]
 
-    init(_ state: InMemoryStorage.Tenant) {
+    init(_ state: InMemoryStorage.Tenant, apiKeyTenants: [String: String]) {
         self.state = state
+        self.apiKeyTenants = apiKeyTenants
     }
 
     func account(id: String) -> Account? {
@@ -130,12 +144,16 @@ private final class MemoryTransaction: StorageTransaction {
         )
     }
 
+    func apiKeys() -> [APIKeyRecord] {
+        state.apiKeys.values.sorted { ($0.created, $0.keyID) < ($1.created, $1.keyID) }
+    }
+
     func allocateTransactionID() -> UInt64 {
         defer { state.nextTransactionID += 1 }
         return state.nextTransactionID
     }
 
-    func write(_ change: StorageChange) {
+    func write(_ change: StorageChange) throws {
         switch change {
         case .saveAccount(let account):
             state.accounts[account.id] = account
@@ -170,9 +188,9 @@ private final class MemoryTransaction: StorageTransaction {
         case .saveClockState(let clock):
             state.clock = clock
         case .eraseTenant:
-            state = InMemoryStorage.Tenant()
+            state = InMemoryStorage.Tenant(apiKeys: state.apiKeys)
         case .restore(let snapshot):
-            var restored = InMemoryStorage.Tenant()
+            var restored = InMemoryStorage.Tenant(apiKeys: state.apiKeys)
             restored.nextTransactionID = snapshot.nextTransactionID
             restored.accounts = Dictionary(snapshot.accounts.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             restored.transactions = Dictionary(snapshot.transactions.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
@@ -182,6 +200,11 @@ private final class MemoryTransaction: StorageTransaction {
             restored.notifications = snapshot.notifications
             restored.clock = snapshot.clock
             state = restored
+        case .addAPIKey(let key):
+            guard state.apiKeys[key.keyID] == nil, apiKeyTenants[key.keyID] == nil else { throw StoreError.duplicateAPIKey(key.keyID) }
+            state.apiKeys[key.keyID] = key
+        case .revokeAPIKey(let keyID):
+            state.apiKeys[keyID]?.revoked = true
         }
     }
 }

@@ -69,6 +69,12 @@ public enum StorageChange: Sendable, Hashable {
     /// Replaces everything the tenant holds with a snapshot's state (an import): as ``eraseTenant``, then every
     /// record of the snapshot, its clock and its next transaction identifier.
     case restore(TenantSnapshot)
+    /// Adds an App Store Server API key to the tenant (``APIKeyRecord/serverWideTenant`` for a server-wide key).
+    /// The write fails with ``StoreError/apiKeyExists``, and the transaction with it, when a key with the same
+    /// identifier is stored under any tenant of the storage.
+    case addAPIKey(APIKeyRecord)
+    /// Marks the tenant's key with the identifier revoked; nothing when the tenant holds no such key.
+    case revokeAPIKey(keyID: String)
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
@@ -109,6 +115,8 @@ public protocol StorageReader {
     func clockState() throws -> StoreClockState
     /// Everything the tenant holds, for an export.
     func snapshot() throws -> TenantSnapshot
+    /// The App Store Server API keys stored under the tenant, revoked ones too, by creation date and then identifier.
+    func apiKeys() throws -> [APIKeyRecord]
 }
 
 /// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together
@@ -144,6 +152,11 @@ public protocol Storage: Sendable {
     func transaction<Result: Sendable>(
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result
+
+    /// The App Store Server API key with the identifier, whichever tenant holds it, and that tenant; `nil` when no
+    /// tenant does. One indexed read of the latest committed state: a server checks every Server API request's token
+    /// with it, so keys added or revoked through any handle on the storage count at once.
+    func apiKey(id: String) async throws -> StoredAPIKey?
 }
 
 /// A storage that tells when other handles on the same data — other processes, other servers — committed changes
