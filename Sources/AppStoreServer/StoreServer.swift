@@ -122,7 +122,17 @@ public struct StoreServer: Sendable {
 
     /// What every listener serves: the routes, behind Apple's host names (``AppleHostResponder``).
     func makeResponder() -> some HTTPResponder<BasicRequestContext> {
-        AppleHostResponder(next: makeRouter().buildResponder())
+        // With tenants, an App Store Server API request at Apple's paths goes to the tenant its key belongs to.
+        AppleHostResponder(next: makeRouter().buildResponder(), keyOwner: tenants == nil ? nil : Self.keyOwner(in: engine.storage))
+    }
+
+    /// The tenant a key identifier belongs to in `storage`: `nil` for a server-wide key, an unknown one, or a storage
+    /// that cannot be read (the bare paths then check the token, and say why they refuse it).
+    private static func keyOwner(in storage: any Storage) -> @Sendable (String) async -> String? {
+        { keyID in
+            guard let stored = try? await storage.apiKey(id: keyID), !stored.isServerWide else { return nil }
+            return stored.tenant
+        }
     }
 
     /// The plain HTTP application to run, for example with `runService()`, which stops gracefully on SIGINT and

@@ -16,11 +16,19 @@ struct KeysCommand: AsyncParsableCommand {
             its storage (the data directory's database, or the PostgreSQL database of --database); every \
             `storekit serve` on that storage accepts tokens signed by any key there that is not revoked, including \
             keys made or revoked while it runs. A running server also makes, lists and revokes keys through its \
-            control API (/control/keys). Keys an older version kept in <data-dir>/api-keys.json (and a tenant's in \
+            control API (/control/keys).
+
+            A key is the server's, valid for every tenant, unless --tenant (or OPENSTOREKIT_TENANT) names one: then it \
+            signs for that tenant alone, and a request at Apple's own paths signed with it (no /t/{tenant}/, as \
+            Apple's libraries send it to https://api.storekit-sandbox.apple.com) reaches that tenant. So parallel \
+            backend tests, each with a tenant and a key of its own, run unchanged code side by side.
+
+            Keys an older version kept in <data-dir>/api-keys.json (and a tenant's in \
             tenants/<name>.api-keys.json) are moved into storage once, and each file renamed *.imported.
 
             Examples:
               storekit keys create --issuer 57246542-96fe-1a63-e053-0824d011072a
+              storekit keys create --issuer 57246542-96fe-1a63-e053-0824d011072a --tenant checkout-42
               storekit keys list
               storekit keys revoke 2X9R4HXF34
             """,
@@ -65,7 +73,9 @@ struct KeysCommand: AsyncParsableCommand {
 
     /// `storekit keys list`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the store's keys: ID, issuer, created, revoked.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the server's keys (with --tenant, that tenant's own): ID, issuer, created, revoked."
+        )
 
         @OptionGroup var location: StoreLocationOptions
 
@@ -88,21 +98,29 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var location: StoreLocationOptions
 
         func run() async throws {
-            guard try await keyRing(location).revoke(keyID) != nil else {
-                throw ValidationError("No key \(keyID) in this store. `storekit keys list` shows its keys.")
+            // Key IDs are unique across the storage: the key is revoked wherever it is kept.
+            let storage = try location.openStore().storage
+            try await importKeyFiles(location, into: storage)
+            guard let stored = try await storage.apiKey(id: keyID),
+                  try await ServerAPIKeyRing(storage: storage, tenant: stored.tenant).revoke(keyID) != nil else {
+                throw ValidationError("No key \(keyID) in this store. `storekit keys list` (with --tenant NAME for a tenant's) shows its keys.")
             }
         }
     }
 }
 
-/// The server-wide keys of the store `location` names, in its storage.
+/// The keys of the store `location` names, in its storage: the tenant's own when it names a tenant, else the
+/// server's.
 func keyRing(_ location: StoreLocationOptions) async throws -> ServerAPIKeyRing {
-    try await keyRing(location, storage: location.openStore().storage)
+    let storage = try location.openStore().storage
+    try await importKeyFiles(location, into: storage)
+    let tenant = location.tenant ?? EnvironmentVariables.value(EnvironmentVariables.tenant, in: ProcessInfo.processInfo.environment)
+    return ServerAPIKeyRing(storage: storage, tenant: tenant ?? APIKeyRecord.serverWideTenant)
 }
 
-/// The server-wide keys in `storage`, the storage of the store `location` names, once the data directory's key files
-/// of older versions were moved there.
-func keyRing(_ location: StoreLocationOptions, storage: any Storage) async throws -> ServerAPIKeyRing {
+/// Moves the key files older versions kept in `location`'s data directory into `storage`, the storage of the store
+/// `location` names, saying so when there were any.
+func importKeyFiles(_ location: StoreLocationOptions, into storage: any Storage) async throws {
     let directory = location.directory
     let imported: Int
     do {
@@ -113,5 +131,4 @@ func keyRing(_ location: StoreLocationOptions, storage: any Storage) async throw
     if imported > 0 {
         FileHandle.standardError.write(Data("Moved \(imported) App Store Server API key(s) from \(directory.url.path)'s api-keys.json files into the store's storage; the files are renamed *.imported.\n".utf8))
     }
-    return ServerAPIKeyRing(storage: storage)
 }

@@ -289,7 +289,8 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = settings.logLevel
         let metrics = StoreMetrics(registry: Self.metricsRegistry)
         await metrics.follow(engine)
-        let apiKeys = try await keyRing(location, storage: engine.storage)
+        try await importKeyFiles(location, into: engine.storage)
+        let apiKeys = ServerAPIKeyRing(storage: engine.storage)
         let sender = NotificationSender(
             engine: engine, destinations: destinations, destinationsFile: location.directory.notificationURLsURL(tenant: engine.tenantID),
             timeout: settings.notificationTimeout, metrics: metrics, logger: logger

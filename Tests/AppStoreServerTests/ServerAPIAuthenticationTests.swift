@@ -170,16 +170,23 @@ struct ServerAPIAuthenticationTests {
         #expect(try await ServerAPIKeyRing(storage: storage).keys().map(\.revoked) == [true, true])
     }
 
-    @Test("A tenant's own key signs for that tenant only; the server's keys sign for every tenant")
-    func tenantKeys() async throws {
+    /// A server whose own store (`default`) and tenants share one storage, as `storekit serve`'s do, each tenant
+    /// selling `catalog(name)`.
+    static func serverWithTenants(catalog: @escaping @Sendable (String) -> Catalog = { _ in Catalog(products: []) }) -> StoreServer {
         let start = Date()
-        var server = StoreServer(
-            engine: StoreEngine(catalog: Catalog(products: []), storage: InMemoryStorage(), clock: VirtualClock(start: start), signer: .ephemeral), port: 0
-        )
         let storage = InMemoryStorage()
-        server.tenants = TenantDirectory { name, _ in
-            TenantDirectory.Tenant(engine: StoreEngine(tenantID: name, catalog: Catalog(products: []), storage: storage, clock: VirtualClock(start: start), signer: .ephemeral))
+        let main = StoreEngine(tenantID: "default", catalog: catalog("default"), storage: storage, clock: VirtualClock(start: start), signer: .ephemeral)
+        var server = StoreServer(engine: main, port: 0, apiKeys: ServerAPIKeyRing(storage: storage))
+        server.tenants = TenantDirectory(serverTenant: "default") { name, _ in
+            if name == "default" { return TenantDirectory.Tenant(engine: main) }
+            return TenantDirectory.Tenant(engine: StoreEngine(tenantID: name, catalog: catalog(name), storage: storage, clock: VirtualClock(start: start), signer: .ephemeral))
         }
+        return server
+    }
+
+    @Test("A tenant's own key signs for that tenant only (at Apple's bare paths it picks that tenant); the server's keys sign for every tenant")
+    func tenantKeys() async throws {
+        let server = Self.serverWithTenants()
         try await server.makeApplication().test(.router) { client in
             func makeKey(_ path: String) async throws -> String {
                 let made = try await client.execute(uri: path, method: .post, body: ByteBuffer(string: #"{"issuer": "issuer-t"}"#)) { response in
@@ -198,11 +205,55 @@ struct ServerAPIAuthenticationTests {
             let alphas = try await makeKey("/t/alpha/control/keys")
             #expect(try await status("/t/alpha", alphas) == .notFound)
             #expect(try await status("/t/beta", alphas) == .unauthorized)
-            #expect(try await status("", alphas) == .unauthorized)
+            #expect(try await status("", alphas) == .notFound, "at Apple's path, alpha's key reaches alpha")
             let servers = try await makeKey("/control/keys")
             #expect(try await status("/t/alpha", servers) == .notFound)
             #expect(try await status("/t/beta", servers) == .notFound)
             #expect(try await status("", servers) == .notFound)
+        }
+    }
+
+    @Test("At Apple's bare paths each tenant's key reaches its own tenant: the same transaction ID is each tenant's own purchase; an unknown key is refused, a server-wide key is the server's own store", arguments: RouteTransport.allCases)
+    func bareRequestsReachTheKeysTenant(transport: RouteTransport) async throws {
+        let server = Self.serverWithTenants { name in
+            Catalog(products: [CatalogProduct(id: "\(name).premium", type: .nonConsumable, price: Decimal(string: "4.99")!)])
+        }
+        try await transport.test(server) { client in
+            func call(_ method: HTTPRequest.Method, _ uri: String, body: String? = nil, authorization: String? = nil) async throws -> (HTTPResponse.Status, [String: Any]) {
+                var headers: HTTPFields = [.contentType: "application/json"]
+                if let authorization { headers[.authorization] = authorization }
+                return try await client.execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) }) { response in
+                    (response.status, (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]) ?? [:])
+                }
+            }
+            func bearer(madeAt path: String) async throws -> String {
+                let (status, made) = try await call(.post, path, body: #"{"issuer": "issuer-t"}"#)
+                #expect(status == .created)
+                let signer = try P256.Signing.PrivateKey(pemRepresentation: try #require(made["privateKey"] as? String))
+                let keyID = try #require(made["keyId"] as? String)
+                return "Bearer " + (try Self.token(header: ["alg": "ES256", "kid": keyID, "typ": "JWT"], claims: Self.claims(["iss": "issuer-t"]), signer: signer))
+            }
+            /// The product of transaction 2000000000000001 as the App Store Server API shows it to `authorization`.
+            func productOfFirstTransaction(_ authorization: String) async throws -> String? {
+                let (status, info) = try await call(.get, "/inApps/v1/transactions/2000000000000001", authorization: authorization)
+                guard status == .ok, let signed = info["signedTransactionInfo"] as? String else { return "HTTP \(status.code)" }
+                let payload = try JSONSerialization.jsonObject(with: try CompactJWS(signed).payload) as? [String: Any]
+                return payload?["productId"] as? String
+            }
+            for name in ["alpha", "beta", "default"] {
+                #expect(try await call(.post, "/t/\(name)/control/purchases", body: #"{"productId": "\#(name).premium", "bundleId": "com.example.demo"}"#).0 == .ok)
+            }
+            let alpha = try await bearer(madeAt: "/t/alpha/control/keys")
+            let beta = try await bearer(madeAt: "/t/beta/control/keys")
+            let serverWide = try await bearer(madeAt: "/control/keys")
+            #expect(try await productOfFirstTransaction(alpha) == "alpha.premium")
+            #expect(try await productOfFirstTransaction(beta) == "beta.premium")
+            #expect(try await productOfFirstTransaction(serverWide) == "default.premium")
+            let stranger = "Bearer " + (try Self.token(header: ["alg": "ES256", "kid": "UNKNOWN123", "typ": "JWT"], claims: Self.claims(["iss": "issuer-t"]), signer: P256.Signing.PrivateKey()))
+            #expect(try await productOfFirstTransaction(stranger) == "HTTP 401")
+            // A token naming alpha's key but signed by another key is checked in alpha's routes, and refused there.
+            let forged = "Bearer " + (try Self.token(header: ["alg": "ES256", "kid": try #require(CompactJWS(String(alpha.dropFirst(7))).keyID), "typ": "JWT"], claims: Self.claims(["iss": "issuer-t"]), signer: P256.Signing.PrivateKey()))
+            #expect(try await productOfFirstTransaction(forged) == "HTTP 401")
         }
     }
 }

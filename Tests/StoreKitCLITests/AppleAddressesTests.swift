@@ -289,4 +289,53 @@ struct UnchangedBackendTests {
         ], environment: ChildProcess.environment([:]).filter { !["SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"].contains($0.key) })
         #expect(((untrusted["transaction"] as? [String: Any])?["error"] as? String)?.contains("SSL") == true, "\(untrusted)")
     }
+
+    @Test(
+        "Two backends with keys of two tenants call Apple's unchanged URL in parallel, and each sees only its own tenant's purchases",
+        .enabled(if: AppleHostsNamespace.isAvailable || AppleHostsNamespace.isRequired, "needs root and iproute2 for ip netns")
+    )
+    func parallelTenantsByKey() async throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let namespace = AppleHostsNamespace()
+        try await namespace.create()
+        defer { Task { await namespace.remove() } }
+        let root = dataDirectory.appendingPathComponent("root.cer")
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        #expect(try await storekit(["ca", "export", "--root", "jws", "--der", "--out", root.path] + store).status == 0)
+        // Each tenant: its own key, and a purchase of its own product as its first transaction.
+        let products = ["checkout-1": "com.example.demo.premium", "checkout-2": "com.example.demo.season.pass"]
+        var keys: [String: String] = [:]
+        for (tenant, product) in products {
+            let created = try await storekit(["keys", "create", "--issuer", issuer, "--tenant", tenant, "--out", dataDirectory.path] + store)
+            #expect(created.status == 0, "\(created.errorOutput)")
+            keys[tenant] = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            let bought = try await storekit(["purchase", product, "--config", demoConfiguration, "--bundle-id", bundleID, "--tenant", tenant] + store)
+            #expect(bought.status == 0, "\(bought.errorOutput)")
+        }
+        let listed = try await storekit(["keys", "list", "--tenant", "checkout-1"] + store)
+        #expect(listed.output.contains(keys["checkout-1"]!) && !listed.output.contains(keys["checkout-2"]!), "\(listed.output)")
+        let environment = ChildProcess.environment(try await trustVariables())
+
+        let executable = try ChildProcess.builtExecutable("storekit").path
+        let server = try ChildProcess.tool("ip", namespace.exec + [
+            executable, "serve", "--config", demoConfiguration, "--port", "0", "--https-port", "443",
+        ] + store)
+        defer { server.terminate() }
+        _ = try await server.waitForLine(containing: "https://127.0.0.1:443")
+
+        let clients = try products.keys.sorted().map { tenant in
+            let keyID = keys[tenant]!
+            return (tenant, try ChildProcess.tool("ip", namespace.exec + [
+                "python3", pythonScripts.appendingPathComponent("apple_hosts_client.py").path, "--environment", "SANDBOX",
+                "--key-file", dataDirectory.appendingPathComponent("SubscriptionKey_\(keyID).p8").path, "--key-id", keyID,
+                "--issuer", issuer, "--bundle-id", bundleID, "--root", root.path, "--transaction-id", "2000000000000001",
+            ], environment: environment))
+        }
+        for (tenant, client) in clients {
+            let run = try await client.finished()
+            let answer = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "\(run.output)\(run.errorOutput)")
+            #expect((answer["transaction"] as? [String: Any])?["productId"] as? String == products[tenant], "\(tenant): \(answer)")
+            #expect(answer["history"] as? [String] == [products[tenant]!], "\(tenant) sees its own purchases only: \(answer)")
+        }
+    }
 }

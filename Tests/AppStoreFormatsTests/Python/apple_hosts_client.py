@@ -6,8 +6,8 @@ root is trusted through REQUESTS_CA_BUNDLE.
 Usage: apple_hosts_client.py --environment SANDBOX|LOCAL_TESTING --key-file P8 --key-id ID --issuer ID
                              --bundle-id ID --root CERT.der --transaction-id ID [--receipt FILE]
 
-Prints one JSON object: the transaction's payload as SignedDataVerifier decoded it (or the error), the verifyReceipt
-status and environment. The verifier expects Sandbox whatever the client's environment: the store signs as Sandbox. Exits 3 when the library is not installed.
+Prints one JSON object: the transaction's payload as SignedDataVerifier decoded it (or the error), the products of
+the customer's transaction history, the verifyReceipt status and environment. The verifier expects Sandbox whatever the client's environment: the store signs as Sandbox. Exits 3 when the library is not installed.
 """
 import argparse
 import base64
@@ -16,7 +16,8 @@ import sys
 
 try:
     import requests
-    from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException
+    from appstoreserverlibrary.api_client import AppStoreServerAPIClient, APIException, GetTransactionHistoryVersion
+    from appstoreserverlibrary.models.TransactionHistoryRequest import TransactionHistoryRequest
     from appstoreserverlibrary.models.Environment import Environment
     from appstoreserverlibrary.signed_data_verifier import SignedDataVerifier
 except ImportError as error:  # pragma: no cover - reported to the Swift test
@@ -39,7 +40,9 @@ def main():
     try:
         info = client.get_transaction_info(args.transaction_id)
         payload = verifier.verify_and_decode_signed_transaction(info.signedTransactionInfo)
-        result["transaction"] = {"transactionId": payload.transactionId, "environment": payload.rawEnvironment}
+        result["transaction"] = {"transactionId": payload.transactionId, "productId": payload.productId, "environment": payload.rawEnvironment}
+        history = client.get_transaction_history(args.transaction_id, None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+        result["history"] = [verifier.verify_and_decode_signed_transaction(signed).productId for signed in history.signedTransactions]
     except APIException as error:
         result["transaction"] = {"httpStatus": error.http_status_code, "errorCode": error.raw_api_error}
     except Exception as error:  # a TLS or name failure: reported, not raised
