@@ -28,12 +28,19 @@ public struct AppReceipt: Hashable, Sendable {
     public var originalAppVersion: String?
     /// 21: when the receipt expires (volume purchase receipts; Xcode writes 4001-01-01).
     public var expirationDate: Date?
+    /// ``issuingStoreType``: the OpenStoreKit store (tenant) that issued the receipt, so a receipt posted to Apple's
+    /// bare `verifyReceipt` URL reaches the store that issued it. Apple's receipts never carry the type, and receipt
+    /// parsers skip types they do not know, as they skip Apple's undocumented ones.
+    public var issuingStore: String?
     /// 17: one entry per in-app purchase. Encoding sorts the SET as DER requires, so decoding returns purchases
     /// in encoded order rather than the order given here.
     public var inAppPurchases: [InAppPurchaseReceipt]
     /// Attributes with other type numbers (Apple's undocumented ones), kept as they are. Do not repeat a
     /// modelled type here.
     public var additionalAttributes: [ReceiptAttribute]
+
+    /// The attribute type of ``issuingStore``: 0x4F534B, "OSK", far above Apple's numbers.
+    public static let issuingStoreType = 0x4F534B
 
     /// Creates a receipt payload.
     public init(
@@ -47,6 +54,7 @@ public struct AppReceipt: Hashable, Sendable {
         originalPurchaseDate: Date? = nil,
         originalAppVersion: String? = nil,
         expirationDate: Date? = nil,
+        issuingStore: String? = nil,
         inAppPurchases: [InAppPurchaseReceipt] = [],
         additionalAttributes: [ReceiptAttribute] = []
     ) {
@@ -60,6 +68,7 @@ public struct AppReceipt: Hashable, Sendable {
         self.originalPurchaseDate = originalPurchaseDate
         self.originalAppVersion = originalAppVersion
         self.expirationDate = expirationDate
+        self.issuingStore = issuingStore
         self.inAppPurchases = inAppPurchases
         self.additionalAttributes = additionalAttributes
     }
@@ -107,6 +116,7 @@ public struct AppReceipt: Hashable, Sendable {
         if let originalPurchaseDate { attributes.append(.date(18, originalPurchaseDate)) }
         if let originalAppVersion { attributes.append(.utf8String(19, originalAppVersion)) }
         if let expirationDate { attributes.append(.date(21, expirationDate)) }
+        if let issuingStore { attributes.append(.utf8String(Self.issuingStoreType, issuingStore)) }
         return attributes + additionalAttributes
     }
 
@@ -143,6 +153,7 @@ public struct AppReceipt: Hashable, Sendable {
             case 18: originalPurchaseDate = value.date
             case 19: originalAppVersion = value.string
             case 21: expirationDate = value.date
+            case Self.issuingStoreType: issuingStore = value.string
             default: additionalAttributes.append(attribute)
             }
         }

@@ -1,6 +1,8 @@
 import AppStoreEngine
 import AppStoreFormats
+import Foundation
 import Hummingbird
+import NIOCore
 
 /// Serves requests at Apple's own paths as the App Store would, before the router sees them:
 ///
@@ -11,6 +13,8 @@ import Hummingbird
 ///   full. A server-wide key, or a `kid` no tenant holds, leaves it at the bare paths, the server's own store, which
 ///   checks (and refuses) it as before. So backends calling Apple's unchanged URLs in parallel each reach the tenant
 ///   their key was made for.
+/// - A `verifyReceipt` request goes to the tenant that issued the receipt it carries (``AppReceipt/issuingStore``);
+///   a receipt that names none, or does not read, stays at the bare paths, which answer it as before.
 ///
 /// It wraps the router rather than being one of its middlewares, because Hummingbird resolves a request's route
 /// before it runs middleware: a changed path must be changed first.
@@ -18,18 +22,41 @@ struct AppleHostResponder<Next: HTTPResponder>: HTTPResponder where Next.Context
     typealias Context = BasicRequestContext
 
     let next: Next
-    /// The tenant that holds a key, by the key's identifier; `nil` when the server holds no tenants.
+    /// The tenant that holds a key, by the key's identifier; `nil` when the server holds no tenants, and then requests
+    /// are never sent to one.
     let keyOwner: (@Sendable (String) async -> String?)?
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        let path = request.uri.path
+        var request = request
+        var path = request.uri.path
         if path == "/verifyReceipt", Self.host(of: request) == AppleHosts.verifyReceiptSandbox {
-            return try await next.respond(to: request.withPath("/sandbox/verifyReceipt"), context: context)
+            path = "/sandbox/verifyReceipt"
+            request = request.withPath(path)
         }
-        if path.hasPrefix("/inApps/"), let keyOwner, let keyID = Self.keyID(of: request), let tenant = await keyOwner(keyID) {
+        guard let keyOwner else { return try await next.respond(to: request, context: context) }
+        if path.hasPrefix("/inApps/"), let keyID = Self.keyID(of: request), let tenant = await keyOwner(keyID) {
             return try await next.respond(to: request.withPath("/t/\(tenant)\(path)"), context: context)
         }
+        if path == "/verifyReceipt" || path == "/sandbox/verifyReceipt", request.method == .post {
+            // The body is read here to find the receipt's store, and handed on whole.
+            let body = try await request.collectBody(upTo: VerifyReceiptService.maximumRequestSize)
+            request = Request(head: request.head, body: RequestBody(buffer: body))
+            if let tenant = Self.issuingStore(ofVerifyReceiptBody: body) {
+                return try await next.respond(to: request.withPath("/t/\(tenant)\(path)"), context: context)
+            }
+        }
         return try await next.respond(to: request, context: context)
+    }
+
+    /// The tenant that issued the receipt a `verifyReceipt` body carries, read without verifying it: it only picks
+    /// the store that verifies it. `nil` for a body or receipt that does not read, or names no valid tenant.
+    static func issuingStore(ofVerifyReceiptBody body: ByteBuffer) -> String? {
+        guard let request = try? JSONDecoder().decode(VerifyReceiptRequest.self, from: Data(body.readableBytesView)),
+              let text = request.receiptData, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters),
+              let store = (try? AppReceipt(receiptData: bytes))?.issuingStore, TenantDirectory.isValidName(store) else {
+            return nil
+        }
+        return store
     }
 
     /// The host a request names (its `Host` header), lowercased, without a port.

@@ -317,4 +317,46 @@ struct VerifyReceiptTests {
         #expect(pending.isInBillingRetryPeriod == "1")
         #expect(pending.gracePeriodExpiresDate != nil)
     }
+
+    @Test("At the bare verifyReceipt paths a receipt reaches the tenant that issued it: the same transaction ID is each tenant's own purchase; a receipt naming no tenant is the server's", arguments: RouteTransport.allCases)
+    func receiptsReachTheirTenant(transport: RouteTransport) async throws {
+        let storage = InMemoryStorage()
+        @Sendable func engine(_ name: String) -> StoreEngine {
+            StoreEngine(tenantID: name, catalog: Self.catalog, storage: storage, clock: VirtualClock(start: Self.start), signer: .ephemeral)
+        }
+        let main = engine("default")
+        var server = StoreServer(engine: main, port: 0)
+        server.tenants = TenantDirectory(serverTenant: "default") { name, _ in
+            TenantDirectory.Tenant(engine: name == "default" ? main : engine(name))
+        }
+        let alpha = try await server.tenants!.tenant("alpha").engine
+        let beta = try await server.tenants!.tenant("beta").engine
+        #expect(try await buy("premium", in: alpha).id == 2_000_000_000_000_001)
+        #expect(try await buy("coins", in: beta).id == 2_000_000_000_000_001)
+        let alphaReceipt = try await receipt(from: alpha), betaReceipt = try await receipt(from: beta)
+        #expect(try AppReceipt(receiptData: try #require(Data(base64Encoded: alphaReceipt))).issuingStore == "alpha")
+
+        for path in ["/verifyReceipt", "/sandbox/verifyReceipt"] {
+            let body = #"{"receipt-data": "\#(alphaReceipt)"}"#
+            let (answer, _) = try await post(body, to: path, server: server, transport: transport)
+            if path == "/verifyReceipt" {
+                #expect(answer.status == .sandboxReceiptOnProduction, "alpha's production verifyReceipt, as Apple answers a sandbox receipt")
+            } else {
+                #expect(answer.status == .valid)
+                #expect(answer.receipt?.inApp.map(\.productID) == ["premium"])
+            }
+        }
+        let (betaAnswer, _) = try await post(#"{"receipt-data": "\#(betaReceipt)"}"#, server: server, transport: transport)
+        #expect(betaAnswer.status == .valid)
+        #expect(betaAnswer.receipt?.inApp.map(\.productID) == ["coins"])
+
+        // A receipt that names no store (an older one) is verified by the server's own store, which did not issue it.
+        var unnamed = try AppReceipt(receiptData: try #require(Data(base64Encoded: alphaReceipt)))
+        unnamed.issuingStore = nil
+        let signed = try ReceiptSigner(certificateAuthority: try main.signer.certificateAuthority).sign(unnamed)
+        let (unnamedAnswer, _) = try await post(#"{"receipt-data": "\#(signed.base64EncodedString())"}"#, server: server, transport: transport)
+        // Each store here signs with its own authority, so alpha would find the signature untrusted (21003); the
+        // server's store trusts it and finds no account of its own behind alpha's opaque value.
+        #expect(unnamedAnswer.status == .accountNotFound)
+    }
 }

@@ -244,6 +244,8 @@ extension StoreEngine {
             creationDate: clock.now(),
             originalPurchaseDate: purchases.first?.originalPurchaseDate,
             originalAppVersion: "1.0",
+            // Names the tenant, so a receipt posted to Apple's bare verifyReceipt reaches the store that issued it.
+            issuingStore: tenantID,
             inAppPurchases: purchases.map { record in
                 InAppPurchaseReceipt(
                     quantity: record.quantity, productID: record.productID, transactionID: String(record.id),
