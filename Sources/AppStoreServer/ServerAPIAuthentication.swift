@@ -58,7 +58,7 @@ struct ServerAPIAuthenticator: Sendable {
     /// The bundle identifier a token signed with `key`, the key its `kid` names (`nil` when there is none), is for.
     static func bundleID(token: CompactJWS, key: ServerAPIKey?, now: Date) -> Result<String, AuthenticationFailure> {
         guard let keyID = token.keyID, let key, !key.revoked, let publicKey = key.publicKey else {
-            return .failure(.init("The token's kid \(token.keyID ?? "(none)") is not an active key of this store. Create one with `storekit keys create`."))
+            return .failure(.init("The token's kid \(token.keyID ?? "(none)") is not an active key of this store: a request at Apple's paths reaches the tenant whose key signed it, so a key no tenant holds reaches no store. Make one with `storekit keys create --issuer ISSUER` (add --tenant NAME for one tenant's) or POST /control/keys (/t/NAME/control/keys)."))
         }
         guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: token.signature),
               publicKey.isValidSignature(signature, for: token.signingInput) else {

@@ -169,28 +169,24 @@ struct ServeCommand: AsyncParsableCommand {
         } else if let value = variable(Variables.host) {
             settings.host = value
         }
-        if let port {
-            guard (0...65_535).contains(port) else {
-                throw ValidationError("--port \(port) is not a port number. Use 0 to 65535, e.g. 8080, or 0 for a free port.")
+        /// The port an option or else its variable gives; `examples` says what to use instead of a bad one.
+        func portNumber(_ option: Int?, flag: String, variable name: String, examples: String) throws -> Int? {
+            if let option {
+                guard (0...65_535).contains(option) else {
+                    throw ValidationError("\(flag) \(option) is not a port number. Use \(examples).")
+                }
+                return option
             }
-            settings.port = port
-        } else if let value = variable(Variables.port) {
+            guard let value = variable(name) else { return nil }
             guard let port = Int(value), (0...65_535).contains(port) else {
-                throw ValidationError("\(Variables.port)=\"\(value)\" is not a port number. Set it to 0 to 65535, e.g. 8080, or 0 for a free port.")
+                throw ValidationError("\(name)=\"\(value)\" is not a port number. Set it to \(examples).")
             }
-            settings.port = port
+            return port
         }
-        if let httpsPort {
-            guard (0...65_535).contains(httpsPort) else {
-                throw ValidationError("--https-port \(httpsPort) is not a port number. Use 443 for Apple's exact URLs, 8443, or 0 for a free port.")
-            }
-            settings.httpsPort = httpsPort
-        } else if let value = variable(Variables.httpsPort) {
-            guard let port = Int(value), (0...65_535).contains(port) else {
-                throw ValidationError("\(Variables.httpsPort)=\"\(value)\" is not a port number. Set it to 443 for Apple's exact URLs, 8443, or 0 for a free port.")
-            }
-            settings.httpsPort = port
-        }
+        settings.port = try portNumber(port, flag: "--port", variable: Variables.port, examples: "0 to 65535, e.g. 8080, or 0 for a free port") ?? settings.port
+        settings.httpsPort = try portNumber(
+            httpsPort, flag: "--https-port", variable: Variables.httpsPort, examples: "443 for Apple's exact URLs, 8443, or 0 for a free port"
+        )
         settings.tlsHosts = tlsHosts.isEmpty ? Variables.list(Variables.tlsHost, in: environment) ?? [] : tlsHosts
         if let bad = settings.tlsHosts.first(where: { $0.isEmpty || $0.contains { $0.isWhitespace || $0 == "/" } }) {
             throw ValidationError("--tls-host \"\(bad)\" is not a host name or address. Give a name like storekit.internal or an address like 10.0.0.5.")

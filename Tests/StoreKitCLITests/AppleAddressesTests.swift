@@ -212,16 +212,32 @@ struct UnchangedBackendTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "\(run.output)\(run.errorOutput)")
     }
 
+    /// Makes a namespace where Apple's hosts are 127.0.0.1, starts `storekit serve --https-port 443` on the data
+    /// directory inside it, and returns both with the variables `storekit ca env --format dotenv` prints.
+    func serveInNamespace() async throws -> (namespace: AppleHostsNamespace, server: ChildProcess, environment: [String: String]) {
+        let namespace = AppleHostsNamespace()
+        try await namespace.create()
+        let environment = ChildProcess.environment(try await trustVariables())
+        let server = try ChildProcess.tool("ip", namespace.exec + [
+            try ChildProcess.builtExecutable("storekit").path, "serve", "--config", demoConfiguration, "--port", "0", "--https-port", "443",
+        ] + store)
+        do {
+            _ = try await server.waitForLine(containing: "https://127.0.0.1:443")
+        } catch {
+            Issue.record("storekit serve did not start in the namespace: \(server.errorTranscript)")
+            server.terminate()
+            await namespace.remove()
+            throw error
+        }
+        return (namespace, server, environment)
+    }
+
     @Test(
         "In a namespace where Apple's hosts are the store: Environment.SANDBOX and LOCAL_TESTING reach it with no base-URL change, every public method answers and verifies, and verifyReceipt at sandbox.itunes.apple.com answers 0",
         .enabled(if: AppleHostsNamespace.isAvailable || AppleHostsNamespace.isRequired, "needs root and iproute2 for ip netns")
     )
     func unchangedClientAtAppleHosts() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let namespace = AppleHostsNamespace()
-        try await namespace.create()
-        defer { Task { await namespace.remove() } }
-
         let created = try await storekit(["keys", "create", "--issuer", issuer, "--out", dataDirectory.path] + store)
         #expect(created.status == 0, "\(created.errorOutput)")
         let keyID = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -234,18 +250,10 @@ struct UnchangedBackendTests {
         #expect(try await storekit(["tx", "refund", coins[0]] + store).status == 0)
         let receipt = dataDirectory.appendingPathComponent("receipt.der")
         #expect(try await storekit(["receipt", "--bundle-id", bundleID, "--out", receipt.path] + store).status == 0)
-        let environment = ChildProcess.environment(try await trustVariables())
-
-        let executable = try ChildProcess.builtExecutable("storekit").path
-        let server = try ChildProcess.tool("ip", namespace.exec + [
-            executable, "serve", "--config", demoConfiguration, "--port", "0", "--https-port", "443",
-        ] + store)
-        defer { server.terminate() }
-        do {
-            _ = try await server.waitForLine(containing: "https://127.0.0.1:443")
-        } catch {
-            Issue.record("storekit serve did not start in the namespace: \(server.errorTranscript)")
-            throw error
+        let (namespace, server, environment) = try await serveInNamespace()
+        defer {
+            server.terminate()
+            Task { await namespace.remove() }
         }
 
         // Every public method of the client, as AppleLibraryEndToEndTests checks it over a changed base URL.
@@ -296,9 +304,6 @@ struct UnchangedBackendTests {
     )
     func parallelTenantsByKey() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let namespace = AppleHostsNamespace()
-        try await namespace.create()
-        defer { Task { await namespace.remove() } }
         let root = dataDirectory.appendingPathComponent("root.cer")
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         #expect(try await storekit(["ca", "export", "--root", "jws", "--der", "--out", root.path] + store).status == 0)
@@ -314,14 +319,11 @@ struct UnchangedBackendTests {
         }
         let listed = try await storekit(["keys", "list", "--tenant", "checkout-1"] + store)
         #expect(listed.output.contains(keys["checkout-1"]!) && !listed.output.contains(keys["checkout-2"]!), "\(listed.output)")
-        let environment = ChildProcess.environment(try await trustVariables())
-
-        let executable = try ChildProcess.builtExecutable("storekit").path
-        let server = try ChildProcess.tool("ip", namespace.exec + [
-            executable, "serve", "--config", demoConfiguration, "--port", "0", "--https-port", "443",
-        ] + store)
-        defer { server.terminate() }
-        _ = try await server.waitForLine(containing: "https://127.0.0.1:443")
+        let (namespace, server, environment) = try await serveInNamespace()
+        defer {
+            server.terminate()
+            Task { await namespace.remove() }
+        }
 
         let clients = try products.keys.sorted().map { tenant in
             let keyID = keys[tenant]!
