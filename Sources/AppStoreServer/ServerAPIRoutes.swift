@@ -260,10 +260,10 @@ struct ServerAPIRoutes {
 
     func add(to router: Router<BasicRequestContext>) {
         let api = router.group("inApps")
-        for version in ["v1", "v2"] {
-            api.get("\(version)/history/:transactionId") { request, context in
+        for version in [1, 2] {
+            api.get("v\(version)/history/:transactionId") { request, context in
                 try await respond(to: request) { bundleID in
-                    try await history(request, transactionID: context.parameters.get("transactionId"), bundleID: bundleID)
+                    try await history(request, transactionID: context.parameters.get("transactionId"), bundleID: bundleID, version: version)
                 }
             }
         }
@@ -467,6 +467,11 @@ struct ServerAPIRoutes {
         )
     }
 
+    /// A date as the signed payloads write it: whole milliseconds since 1970, rounded.
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
     /// The customer's transactions in the app that the App Store keeps: completed ones, not the device-side
     /// replays a restore makes.
     private func customerTransactions(of record: TransactionRecord) async throws -> [TransactionRecord] {
@@ -474,18 +479,24 @@ struct ServerAPIRoutes {
             .filter { $0.state.isCompleted && $0.origin != .restore }
     }
 
-    /// A page of the customer's transaction history, filtered and sorted as the query asks.
-    private func history(_ request: Request, transactionID: String?, bundleID: String) async throws -> HistoryResponse {
+    /// A page of the customer's transaction history, filtered and sorted as the query asks. Version 1, like the
+    /// receipt it replaced, leaves out consumables the app has finished; version 2 lists them.
+    private func history(_ request: Request, transactionID: String?, bundleID: String, version: Int) async throws -> HistoryResponse {
         let record = try await transaction(transactionID, bundleID: bundleID)
         let query = request.uri.queryParameters
         var transactions = try await customerTransactions(of: record)
+        if version == 1 {
+            let finished = try await engine.finishedConsumables(among: transactions)
+            transactions.removeAll { finished.contains($0.id) }
+        }
+        // Dates compare at the millisecond the signed transaction carries: purchaseDate >= startDate, < endDate.
         if let text = query["startDate"] {
-            guard let milliseconds = Int64(text) else { throw ServerAPIError.invalidStartDate }
-            transactions = transactions.filter { $0.purchaseDate >= Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+            guard let start = Int64(text) else { throw ServerAPIError.invalidStartDate }
+            transactions = transactions.filter { Self.milliseconds($0.purchaseDate) >= start }
         }
         if let text = query["endDate"] {
-            guard let milliseconds = Int64(text) else { throw ServerAPIError.invalidEndDate }
-            transactions = transactions.filter { $0.purchaseDate < Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+            guard let end = Int64(text) else { throw ServerAPIError.invalidEndDate }
+            transactions = transactions.filter { Self.milliseconds($0.purchaseDate) < end }
         }
         let productIDs = Set(query.getAll("productId").map { String($0) })
         if !productIDs.isEmpty { transactions = transactions.filter { productIDs.contains($0.productID) } }
@@ -504,7 +515,8 @@ struct ServerAPIRoutes {
             transactions = transactions.filter { $0.ownershipType == ownership }
         }
         if let text = query["revoked"] {
-            guard let revoked = Bool(String(text)) else { throw ServerAPIError.invalidRevoked }
+            // Apple's Python client sends Python's spelling, True or False.
+            guard let revoked = Bool(text.lowercased()) else { throw ServerAPIError.invalidRevoked }
             transactions = transactions.filter { $0.isRevoked == revoked }
         }
         switch query["sort"].map(String.init) {

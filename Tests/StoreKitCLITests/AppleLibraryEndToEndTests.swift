@@ -114,11 +114,18 @@ struct AppleLibraryEndToEndTests {
         #expect(last?["originalTransactionId"] as? String == subscriptionID)
         #expect((last?["renewalInfo"] as? [String: Any])?["autoRenewProductId"] as? String == "com.example.demo.plus.monthly")
         // History: 22 transactions on two pages of 20, the revision echoed back as Apple's client does.
-        for version in ["historyv1", "historyv2"] {
-            let history = result[version] as? [String: Any]
-            #expect(history?["transactionIds"] as? [String] == [subscriptionID] + coins, "\(version)")
-            #expect(history?["pages"] as? Int == 2)
-        }
+        // Version 1 leaves out the consumable the server finished (coins[2]), as Apple's does; version 2 lists it.
+        let v1 = result["historyv1"] as? [String: Any], v2 = result["historyv2"] as? [String: Any]
+        #expect(v1?["transactionIds"] as? [String] == [subscriptionID] + coins.filter { $0 != coins[2] })
+        #expect(v2?["transactionIds"] as? [String] == [subscriptionID] + coins)
+        #expect(v1?["pages"] as? Int == 2 && v2?["pages"] as? Int == 2)
+        // The revoked filter as Apple's Python client sends it, True and False.
+        #expect(result["revokedTrue"] as? [String] == [coins[0]])
+        #expect(result["revokedFalse"] as? [String] == [subscriptionID] + coins.dropFirst().prefix(19))
+        // Each window [one purchase's date, the next's) holds exactly that purchase, at the JWS's millisecond.
+        let windows = result["dateWindows"] as? [String: Any]
+        #expect((windows?["checked"] as? Int ?? 0) >= 15, "\(String(describing: windows))")
+        #expect(windows?["exact"] as? Int == windows?["checked"] as? Int, "\(String(describing: windows))")
         #expect(result["consumablesNewestFirst"] as? [String] == Array(coins.reversed().prefix(20)))
         #expect(result["refunds"] as? [String] == [coins[0]])
         #expect(result["notificationHistory"] as? [String] == ["SUBSCRIBED"] + Array(repeating: "ONE_TIME_CHARGE", count: 21) + ["REFUND", "RENEWAL_EXTENDED", "RENEWAL_EXTENDED"])

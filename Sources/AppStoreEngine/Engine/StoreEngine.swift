@@ -261,6 +261,23 @@ public actor StoreEngine: ScheduledEventSource {
         try await finish(transactionID: transactionID, deviceID: StoreDefaults.everyDevice)
     }
 
+    /// The consumables among `records` that their app has finished — on the device that bought them, or everywhere
+    /// through the App Store Server API — and that therefore leave the receipt and version 1 of the transaction history.
+    public func finishedConsumables(among records: [TransactionRecord]) async throws(StoreError) -> Set<UInt64> {
+        let consumables = records.filter { $0.productType == .consumable }
+        guard !consumables.isEmpty else { return [] }
+        return try await read { storage in
+            var finishedByDevice: [UUID: Set<UInt64>] = [:]
+            var finished: Set<UInt64> = []
+            for record in consumables {
+                let device = record.deviceID ?? StoreDefaults.everyDevice
+                if finishedByDevice[device] == nil { finishedByDevice[device] = try storage.transactionsFinished(on: device) }
+                if finishedByDevice[device]!.contains(record.id) { finished.insert(record.id) }
+            }
+            return finished
+        }
+    }
+
     /// The transactions a device must still hand to its app: those made on that device or outside any app,
     /// for the app and account, that the device has not finished.
     public func unfinishedTransactions(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> [TransactionRecord] {

@@ -142,6 +142,23 @@ def main():
             if not page.hasMore:
                 break
         result[f"history{version.value}"] = {"transactionIds": ids, "pages": pages}
+    # The revoked filter as this client sends it (Python's True and False).
+    for revoked in [True, False]:
+        page = client.get_transaction_history(args.transaction_id, None, TransactionHistoryRequest(revoked=revoked), GetTransactionHistoryVersion.V2)
+        result[f"revoked{revoked}"] = [verifier.verify_and_decode_signed_transaction(t).transactionId for t in page.signedTransactions]
+    # Date windows at the millisecond the payloads carry: each window [purchaseDate of one, purchaseDate of the next)
+    # holds exactly the first.
+    first_page = client.get_transaction_history(args.transaction_id, None, TransactionHistoryRequest(), GetTransactionHistoryVersion.V2)
+    decoded = [verifier.verify_and_decode_signed_transaction(t) for t in first_page.signedTransactions]
+    windows = []
+    for earlier, later in zip(decoded, decoded[1:]):
+        if earlier.purchaseDate == later.purchaseDate:
+            continue
+        page = client.get_transaction_history(args.transaction_id, None, TransactionHistoryRequest(
+            startDate=earlier.purchaseDate, endDate=later.purchaseDate), GetTransactionHistoryVersion.V2)
+        found = [verifier.verify_and_decode_signed_transaction(t).transactionId for t in page.signedTransactions]
+        windows.append(found == [earlier.transactionId])
+    result["dateWindows"] = {"checked": len(windows), "exact": sum(windows)}
     consumables = client.get_transaction_history(args.transaction_id, None, TransactionHistoryRequest(
         productTypes=[ProductType.CONSUMABLE], sort=Order.DESCENDING), GetTransactionHistoryVersion.V2)
     result["consumablesNewestFirst"] = [verifier.verify_and_decode_signed_transaction(t).transactionId for t in consumables.signedTransactions]
