@@ -40,7 +40,16 @@ struct ServerAPIResponder: Sendable {
             return try Self.json(try await body(bundleID), status: status)
         } catch let error as ServerAPIError {
             return try Self.json(ErrorBody(errorCode: error.errorCode, errorMessage: error.errorMessage), status: error.status)
+        } catch let refusal as TokenNotForApp {
+            logger.notice("App Store Server API request refused: \(refusal.reason)")
+            return Response(status: .unauthorized)
         }
+    }
+
+    /// A valid token asked for another app's data: Apple answers a bare 401, as for a token that fails.
+    struct TokenNotForApp: Error {
+        /// What the token named and what the data belongs to, for the log.
+        let reason: String
     }
 
     /// A JSON answer.

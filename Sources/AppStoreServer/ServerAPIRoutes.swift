@@ -434,11 +434,15 @@ struct ServerAPIRoutes {
         try await ServerAPIResponder(authenticator: authenticator, logger: logger).respond(to: request, status: status, body)
     }
 
-    /// The transaction with the identifier in the path, if it is the app's.
+    /// The transaction with the identifier in the path, if it is the app's. A transaction of another app is refused as
+    /// Apple refuses it, with 401: the token is not good for it.
     private func transaction(_ text: String?, bundleID: String) async throws -> TransactionRecord {
         guard let text, let id = UInt64(text) else { throw ServerAPIError.invalidTransactionID }
-        guard let record = try? await engine.transaction(id), record.bundleID == bundleID, record.state.isCompleted else {
+        guard let record = try? await engine.transaction(id), record.state.isCompleted else {
             throw ServerAPIError.transactionIDNotFound
+        }
+        guard record.bundleID == bundleID else {
+            throw ServerAPIResponder.TokenNotForApp(reason: "The token's bid \(bundleID) is not the app of transaction \(id) (\(record.bundleID)); sign the token with that app's bundle ID.")
         }
         return record
     }

@@ -276,6 +276,7 @@ struct UnchangedBackendTests {
         #expect(result["finished"] as? String == coins[2])
         #expect((result["unknownTransaction"] as? [String: Any])?["errorCode"] as? Int == 4_040_010)
         #expect((result["unknownKey"] as? [String: Any])?["httpStatus"] as? Int == 401)
+        #expect((result["otherApp"] as? [String: Any])?["httpStatus"] as? Int == 401, "a token for another app, as Apple answers: \(String(describing: result["otherApp"]))")
 
         for environmentName in ["SANDBOX", "LOCAL_TESTING"] {
             let answer = try await python(in: namespace, "apple_hosts_client.py", [

@@ -157,6 +157,7 @@ struct AppleLibraryEndToEndTests {
         #expect((result["unknownTransaction"] as? [String: Any])?["errorCode"] as? Int == 4_040_010)
         #expect((result["unknownTransaction"] as? [String: Any])?["httpStatus"] as? Int == 404)
         #expect((result["unknownKey"] as? [String: Any])?["httpStatus"] as? Int == 401)
+        #expect((result["otherApp"] as? [String: Any])?["httpStatus"] as? Int == 401, "a token for another app, as Apple answers: \(String(describing: result["otherApp"]))")
 
         // A revoked key's tokens are refused by a server started afterwards.
         #expect(try await storekit(["keys", "revoke", keyID, "--data-dir", dataDirectory.path]).status == 0)

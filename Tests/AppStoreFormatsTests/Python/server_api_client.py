@@ -189,6 +189,13 @@ def main():
     except APIException as error:
         result["unknownTransaction"] = {"httpStatus": error.http_status_code, "errorCode": error.raw_api_error}
 
+    # A valid token for another app of the same key: Apple answers 401, not the transaction's 404.
+    try:
+        client_for(args.base_url, open(args.key_file, "rb").read(), args.key_id, args.issuer, "com.example.another.app").get_transaction_info(args.transaction_id)
+        result["otherApp"] = "no error"
+    except APIException as error:
+        result["otherApp"] = {"httpStatus": error.http_status_code, "errorCode": error.raw_api_error}
+
     stranger_key = ec.generate_private_key(ec.SECP256R1()).private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     try:
