@@ -7,7 +7,7 @@
 #
 # The archive holds openstorekit-VERSION/bin/storekit, the demo configuration, the README, and the licence of every
 # package compiled into the binary (licenses/<package>/). The web page's assets are compiled in. The binary still
-# needs the shared libraries the README lists under "Without a Swift toolchain"; `ldd bin/storekit` shows them.
+# needs the shared libraries the README lists under "Without a Swift toolchain"; `readelf -d bin/storekit` names them.
 # Builds in .build-release (set OPENSTOREKIT_RELEASE_SCRATCH to change it), apart from the debug build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,5 +52,6 @@ done
 mkdir -p "$out"
 archive=$(cd "$out" && pwd)/$name.tar.gz
 tar -C "$stage" -czf "$archive" "$name"
-echo "==> wrote $archive ($(du -h "$archive" | cut -f1)); it needs: $(ldd "$root/bin/storekit" | awk '{print $1}' | tr '\n' ' ')" >&2
+needed=$(readelf -d "$root/bin/storekit" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | tr '\n' ' ')
+echo "==> wrote $archive ($(du -h "$archive" | cut -f1)); the binary loads: $needed" >&2
 echo "$archive"

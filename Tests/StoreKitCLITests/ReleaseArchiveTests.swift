@@ -30,13 +30,19 @@ struct ReleaseArchiveTests {
         let unpacked = try await tool("tar", ["-xzf", archive, "-C", install.path, "--strip-components=1"])
         #expect(unpacked.status == 0, "\(unpacked.errorOutput)")
 
+        /// A command run inside the root, as on a machine of its own: chrooted, with a /proc of its own mounted in a
+        /// mount namespace that ends with it (Foundation reads the command line from /proc/self/cmdline).
+        func inRoot(_ command: [String]) -> [String] {
+            ["--mount", "--fork", "--kill-child", "sh", "-c", #"mount -t proc proc "$0/proc" && exec chroot "$0" "$@""#, sandbox.path] + command
+        }
+
         // Inside the root the binary finds only what the root has: its own loader and libraries.
-        let missing = try await tool("chroot", [sandbox.path, "/usr/bin/ldd", "/opt/bin/storekit"])
+        let missing = try await tool("unshare", inRoot(["/usr/bin/ldd", "/opt/bin/storekit"]))
         #expect(!missing.output.contains("not found"), "libraries the README does not name: \(missing.output)")
 
-        let server = try ChildProcess.tool("chroot", [
-            sandbox.path, "/opt/bin/storekit", "serve", "--config", "/opt/examples/Demo.storekit", "--data-dir", "/var/lib/openstorekit", "--port", "0",
-        ])
+        let server = try ChildProcess.tool("unshare", inRoot([
+            "/opt/bin/storekit", "serve", "--config", "/opt/examples/Demo.storekit", "--data-dir", "/var/lib/openstorekit", "--port", "0",
+        ]))
         defer { server.terminate() }
         let line = try await server.waitForLine(containing: "http://127.0.0.1:")
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
@@ -52,7 +58,7 @@ struct ReleaseArchiveTests {
 
         // The root the store inside made, exported by the binary inside, verifies the JWS with Apple's library.
         let rootFile = sandbox.appendingPathComponent("jws-root.cer")
-        let exported = try await tool("chroot", [sandbox.path, "/opt/bin/storekit", "ca", "export", "--data-dir", "/var/lib/openstorekit", "--root", "jws", "--der", "--out", "/jws-root.cer"])
+        let exported = try await tool("unshare", inRoot(["/opt/bin/storekit", "ca", "export", "--data-dir", "/var/lib/openstorekit", "--root", "jws", "--der", "--out", "/jws-root.cer"]))
         #expect(exported.status == 0, "\(exported.errorOutput)")
         let token = sandbox.appendingPathComponent("transaction.jws")
         try Data(signed.utf8).write(to: token)
