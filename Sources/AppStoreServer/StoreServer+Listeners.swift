@@ -1,8 +1,7 @@
-public import Foundation
+import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
-public import Logging
 import NIOCore
 import NIOSSL
 import ServiceLifecycle

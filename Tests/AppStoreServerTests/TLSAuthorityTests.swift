@@ -3,7 +3,7 @@ import AppStoreFormats
 import Foundation
 import SwiftASN1
 import Testing
-import X509
+@_spi(FixedExpiryValidationTime) import X509
 
 @Suite("The TLS root and the server certificate it issues for Apple's hosts")
 struct TLSAuthorityTests {
@@ -17,7 +17,7 @@ struct TLSAuthorityTests {
     /// Verifies `leaf` for `hostname` (or `address`) against `roots`, as a TLS client would at `time`.
     func verify(_ leaf: Certificate, roots: [Certificate], hostname: String? = nil, address: String? = nil, at time: Date) async -> Bool {
         var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
-            RFC5280Policy(fixedValidationTime: time)
+            RFC5280Policy(fixedExpiryValidationTime: time)
             ServerIdentityPolicy(serverHostname: hostname, serverIP: address)
         }
         let result = await verifier.validate(leaf: leaf, intermediates: CertificateStore(), diagnosticCallback: nil)
@@ -51,7 +51,7 @@ struct TLSAuthorityTests {
         let signing = try CertificateAuthority(issuedAt: now)
         let signingRoots = try signing.rootCertificatesDER.map { try Certificate(derEncoded: Array($0)) }
         #expect(!(await verify(identity.certificate, roots: signingRoots, hostname: AppleHosts.serverAPISandbox, at: now)))
-        var verifier = Verifier(rootCertificates: CertificateStore([tls.root])) { RFC5280Policy(fixedValidationTime: now) }
+        var verifier = Verifier(rootCertificates: CertificateStore([tls.root])) { RFC5280Policy(fixedExpiryValidationTime: now) }
         let jwsLeaf = try Certificate(derEncoded: Array(signing.jwsChain.derEncoded[0]))
         let jwsIntermediate = try Certificate(derEncoded: Array(signing.jwsChain.derEncoded[1]))
         let result = await verifier.validate(leaf: jwsLeaf, intermediates: CertificateStore([jwsIntermediate]), diagnosticCallback: nil)

@@ -101,6 +101,29 @@ struct AppleAddressesTests {
         #expect(third.errorOutput.contains("https port \(firstHTTPS) on 127.0.0.1 is in use"), "\(third.errorOutput)")
     }
 
+    @Test(
+        "Without the privilege to bind 443 the HTTPS listener says how to get it, and HTTP keeps serving",
+        .enabled(if: getuid() == 0, "needs root, to run the server as nobody")
+    )
+    func noPrivilegeForPort443() async throws {
+        // A data directory nobody may write, in a folder of its own; the server runs as nobody in a network namespace
+        // of its own, so port 443 is free whatever the machine runs.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-nobody-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        let server = try ChildProcess.tool("unshare", [
+            "--net", "sh", "-c", #"ip link set lo up && exec setpriv --reuid=nobody --regid=nogroup --clear-groups "$@""#, "sh",
+            try ChildProcess.builtExecutable("storekit").path, "serve", "--config", demoConfiguration, "--data-dir", folder.appendingPathComponent("store").path,
+            "--port", "0", "--https-port", "443",
+        ])
+        defer { server.terminate() }
+        _ = try await server.waitForLine(containing: "http://127.0.0.1:")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.errorTranscript.contains("https port 443 needs privileges"), "\(server.errorTranscript)")
+        #expect(server.errorTranscript.contains("setcap cap_net_bind_service"), "says how to get them: \(server.errorTranscript)")
+        #expect(!server.transcript.contains("https://"), "no HTTPS line: \(server.transcript)")
+    }
+
     @Test("storekit ca env: hosts lines and variables a shell evaluates; the bundle holds the system's roots and the store's TLS root")
     func environmentCommand() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }

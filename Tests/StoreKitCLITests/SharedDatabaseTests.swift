@@ -254,6 +254,7 @@ struct SharedDatabaseTests {
         )
         #expect(try await Self.serverAPIStatus(second, tenantBearer, prefix: "/t/alpha") == 404)
         #expect(try await Self.serverAPIStatus(second, tenantBearer, prefix: "/t/beta") == 401)
-        #expect(try await Self.serverAPIStatus(second, tenantBearer) == 401)
+        // At Apple's bare paths the tenant's key reaches its tenant, on the other server too.
+        #expect(try await Self.serverAPIStatus(second, tenantBearer) == 404)
     }
 }

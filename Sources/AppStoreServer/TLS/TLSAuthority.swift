@@ -310,6 +310,6 @@ struct IPAddressBytes: Equatable, CustomStringConvertible {
               bytes.withUnsafeBytes({ inet_ntop(family, $0.baseAddress, &buffer, socklen_t(buffer.count)) }) != nil else {
             return bytes.map { String($0, radix: 16) }.joined(separator: ":")
         }
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
