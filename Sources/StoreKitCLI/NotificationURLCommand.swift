@@ -1,3 +1,4 @@
+import AppStoreEngine
 import AppStoreServer
 import ArgumentParser
 import Foundation
