@@ -64,4 +64,12 @@ struct SettingsStorageTests {
         let bought = try await a.purchase(PurchaseRequest(productID: "premium", accountID: "cy", bundleID: "app"))
         #expect(bought.state == .purchased)
     }
+
+    @Test("Settings stored by a version that knew fewer fields read back with the defaults of the missing ones")
+    func olderRowsDecode() throws {
+        let settings = try JSONDecoder().decode(StoreSettings.self, from: Data(#"{"storefront": "FRA", "askToBuyEnabled": true}"#.utf8))
+        #expect(settings == StoreSettings(storefront: "FRA", askToBuyEnabled: true))
+        let full = StoreSettings(storefront: "JPN", locale: "ja_JP", failTransactionsEnabled: true, failureErrorCode: 2, timeRate: .oneMinuteIsOneDay, renewalLimit: 3)
+        #expect(try JSONDecoder().decode(StoreSettings.self, from: JSONEncoder().encode(full)) == full)
+    }
 }
