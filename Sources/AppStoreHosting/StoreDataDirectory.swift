@@ -49,13 +49,10 @@ public struct StoreDataDirectory: Sendable, Hashable {
     /// `api-keys.json.imported`.
     public var apiKeysURL: URL { url.appendingPathComponent("api-keys.json") }
 
-    /// The folder of the catalogs tenants were created or reloaded with on `storekit serve` (`<tenant>.storekit`).
+    /// The folder of the catalogs tenants were created or reloaded with on `storekit serve` (`<tenant>.storekit`), and
+    /// of what versions before storage kept them kept per tenant (`<tenant>.api-keys.json`, `<tenant>.notification-urls.json`),
+    /// which `storekit serve` moves into storage and renames `*.imported`.
     public var tenantCatalogsURL: URL { url.appendingPathComponent("tenants", isDirectory: true) }
-
-    /// Where `storekit serve` keeps the notification URLs a tenant was given through the control API.
-    public func notificationURLsURL(tenant: String) -> URL {
-        tenantCatalogsURL.appendingPathComponent("\(tenant).notification-urls.json")
-    }
 
     /// The state of one simulated device (unfinished transactions, receipt).
     public func deviceURL(_ deviceID: UUID) -> URL {

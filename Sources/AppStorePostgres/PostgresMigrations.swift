@@ -174,6 +174,34 @@ enum PostgresMigrations {
                 "CREATE INDEX api_key_by_tenant ON api_key (tenant, created, key_id)",
             ]
         ),
+        PostgresMigration(
+            version: 6,
+            name: "v6: tenant settings",
+            statements: [
+                // One row per tenant whose settings were changed: every operation reads its version in the lock's
+                // exchange, and the body (NULL for the configuration's settings) only when the version moved.
+                """
+                CREATE TABLE tenant_settings (
+                    tenant text COLLATE "C" PRIMARY KEY,
+                    version bigint NOT NULL,
+                    body text
+                )
+                """,
+            ]
+        ),
+        PostgresMigration(
+            version: 7,
+            name: "v7: notification destinations",
+            statements: [
+                // One row per tenant given notification URLs; each notification sender reads it once per pass.
+                """
+                CREATE TABLE notification_destinations (
+                    tenant text COLLATE "C" PRIMARY KEY,
+                    body text NOT NULL
+                )
+                """,
+            ]
+        ),
     ]
 
     /// The first key of OpenStoreKit's advisory locks ("OSK").

@@ -77,18 +77,22 @@ struct PostgresSession: Sendable {
                 let stored = try PostgresTransaction.decodeIfPresent(Int64.self, locked.rows.first, on: configuration) ?? first
                 writes.storedNextID = try UInt64(checking: stored)
             }
-            // Every operation reads the clock first, asks whether a subscription event is due, and at the end when the
-            // next one is: read together behind the lock (so after the last holder's commit), in the lock's exchange,
-            // they spare the operation two of its five waits for the database while it holds the lock.
+            // Every operation reads the clock and the version of the tenant's settings first, asks whether a
+            // subscription event is due, and at the end when the next one is: read together behind the lock (so after
+            // the last holder's commit), in the lock's exchange, they spare the operation three of its six waits for
+            // the database while it holds the lock.
             pipeline.hold("""
                 SELECT (SELECT clock_offset FROM store_clock WHERE tenant = \(tenant)),
                        (SELECT time_rate FROM store_clock WHERE tenant = \(tenant)),
-                       (SELECT MIN(next_event_date) FROM subscription WHERE tenant = \(tenant))
+                       (SELECT MIN(next_event_date) FROM subscription WHERE tenant = \(tenant)),
+                       (SELECT version FROM tenant_settings WHERE tenant = \(tenant))
                 """) { [configuration] answer throws(StoreError) in
                 guard let row = answer.rows.first else { return }
-                let (offset, rate, nextEvent) = try PostgresTransaction.decodeColumns((Double?, Int64?, Double?).self, row, on: configuration)
+                let (offset, rate, nextEvent, settingsVersion) = try PostgresTransaction.decodeColumns(
+                    (Double?, Int64?, Double?, Int64?).self, row, on: configuration
+                )
                 let clock = offset.map { StoreClockState(offset: $0, timeRate: rate.flatMap { TimeRate(rawValue: Int($0)) }) } ?? StoreClockState()
-                writes.stateAtLock = (clock, nextEvent.map(Date.init(timeIntervalSince1970:)))
+                writes.stateAtLock = (clock, nextEvent.map(Date.init(timeIntervalSince1970:)), Int(settingsVersion ?? 0))
             }
             let result = try body(PostgresTransaction(pipeline: pipeline, tenant: tenant, writes: writes))
             guard pipeline.started || writes.wroteChanges else { return result }
@@ -165,13 +169,15 @@ final class PostgresWriteState {
     var nextID: UInt64?
     /// Whether the transaction wrote anything: only then are other servers told of its commit.
     var wroteChanges = false
-    /// The tenant's clock and its earliest subscription event as they stood when the lock was granted (read in the
-    /// same exchange as the lock); `nil` until that answer arrives.
-    var stateAtLock: (clock: StoreClockState, nextSubscriptionEvent: Date?)?
+    /// The tenant's clock, its earliest subscription event and the version of its settings as they stood when the lock
+    /// was granted (read in the same exchange as the lock); `nil` until that answer arrives.
+    var stateAtLock: (clock: StoreClockState, nextSubscriptionEvent: Date?, settingsVersion: Int)?
     /// Whether the transaction wrote the tenant's clock: `stateAtLock`'s clock no longer holds.
     var wroteClock = false
     /// Whether the transaction wrote subscriptions: `stateAtLock`'s next event no longer holds.
     var wroteSubscriptions = false
+    /// Whether the transaction wrote the tenant's settings: `stateAtLock`'s settings version no longer holds.
+    var wroteSettings = false
 }
 
 extension PostgresStorage.Configuration {

@@ -158,6 +158,24 @@ struct PostgresTransaction: StorageTransaction {
         ).map { row throws(StoreError) in try Self.storedAPIKey(row, on: configuration).key }
     }
 
+    func settingsVersion() throws -> Int {
+        if let state = try stateAtLock(unlessWritten: \.wroteSettings) { return state.settingsVersion }
+        let rows = try pipeline.rows("SELECT version FROM tenant_settings WHERE tenant = \(tenant)")
+        return try rows.first.map { row throws(StoreError) in Int(try Self.decode(Int64.self, row, on: configuration)) } ?? 0
+    }
+
+    func storedSettings() throws -> StoredSettings {
+        guard let row = try pipeline.rows("SELECT version, body FROM tenant_settings WHERE tenant = \(tenant)").first else {
+            return StoredSettings()
+        }
+        let (version, body) = try Self.decodeColumns((Int64, String?).self, row, on: configuration)
+        return StoredSettings(version: Int(version), settings: try body.map { try RowJSONDecoder().decode(StoreSettings.self, from: $0) })
+    }
+
+    func notificationDestinations() throws -> NotificationDestinations? {
+        try bodies(NotificationDestinations.self, "SELECT body FROM notification_destinations WHERE tenant = \(tenant)").first
+    }
+
     /// The key, and the tenant holding it, in a row of `key_id, issuer_id, public_key_pem, created, revoked, tenant`.
     static func storedAPIKey(_ row: PostgresRow, on configuration: PostgresStorage.Configuration) throws(StoreError) -> StoredAPIKey {
         let (keyID, issuerID, pem, created, revoked, tenant) = try decodeColumns(
@@ -171,7 +189,7 @@ struct PostgresTransaction: StorageTransaction {
     /// (sending the lock first if it was not sent yet); `nil` otherwise, and the caller reads the table.
     private func stateAtLock(
         unlessWritten written: KeyPath<PostgresWriteState, Bool>
-    ) throws(StoreError) -> (clock: StoreClockState, nextSubscriptionEvent: Date?)? {
+    ) throws(StoreError) -> (clock: StoreClockState, nextSubscriptionEvent: Date?, settingsVersion: Int)? {
         guard let writes, !writes[keyPath: written] else { return nil }
         if writes.stateAtLock == nil { try pipeline.flush() }
         return writes.stateAtLock
@@ -205,6 +223,7 @@ struct PostgresTransaction: StorageTransaction {
         switch change {
         case .saveSubscription, .deleteSubscriptions, .deleteAllTransactions: writes.wroteSubscriptions = true
         case .saveClockState: writes.wroteClock = true
+        case .saveSettings: writes.wroteSettings = true
         case .eraseTenant, .restore:
             writes.wroteSubscriptions = true
             writes.wroteClock = true
@@ -315,6 +334,20 @@ struct PostgresTransaction: StorageTransaction {
                 """)
         case .revokeAPIKey(let keyID):
             pipeline.hold("UPDATE api_key SET revoked = true WHERE tenant = \(tenant) AND key_id = \(keyID)")
+        case .saveSettings(let settings):
+            let body = try settings.map { try Self.encode($0) }
+            pipeline.hold("""
+                INSERT INTO tenant_settings (tenant, version, body) VALUES (\(tenant), 1, \(body))
+                ON CONFLICT (tenant) DO UPDATE SET version = tenant_settings.version + 1, body = excluded.body
+                """)
+        case .saveNotificationDestinations(let destinations?):
+            let body = try Self.encode(destinations)
+            pipeline.hold("""
+                INSERT INTO notification_destinations (tenant, body) VALUES (\(tenant), \(body))
+                ON CONFLICT (tenant) DO UPDATE SET body = excluded.body
+                """)
+        case .saveNotificationDestinations(nil):
+            pipeline.hold("DELETE FROM notification_destinations WHERE tenant = \(tenant)")
         }
     }
 

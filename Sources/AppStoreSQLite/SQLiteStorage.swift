@@ -224,6 +224,22 @@ public final class SQLiteStorage: Storage {
             }
             try db.create(index: "apiKeyByTenant", on: "apiKey", columns: ["tenant", "created", "keyID"])
         }
+        migrator.registerMigration("v12: tenant settings") { db in
+            // One row per tenant whose settings were changed; every operation reads its version by the primary key.
+            try db.create(table: "tenantSettings") { table in
+                table.primaryKey("tenant", .text)
+                table.column("version", .integer).notNull()
+                // The StoreSettings as JSON; NULL for the configuration's (a reset tenant).
+                table.column("body", .jsonText)
+            }
+        }
+        migrator.registerMigration("v13: notification destinations") { db in
+            // One row per tenant given notification URLs; each notification sender reads it once per pass.
+            try db.create(table: "notificationDestinations") { table in
+                table.primaryKey("tenant", .text)
+                table.column("body", .jsonText).notNull()
+            }
+        }
         return migrator
     }
 
@@ -416,6 +432,24 @@ private struct SQLiteTransaction: StorageTransaction {
         return try Row.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map(Self.apiKey(from:))
     }
 
+    func settingsVersion() throws -> Int {
+        try Int.fetchOne(try db.cachedStatement(sql: "SELECT version FROM tenantSettings WHERE tenant = ?"), arguments: [tenant]) ?? 0
+    }
+
+    func storedSettings() throws -> StoredSettings {
+        guard let row = try Row.fetchOne(
+            try db.cachedStatement(sql: "SELECT version, body FROM tenantSettings WHERE tenant = ?"), arguments: [tenant]
+        ) else { return StoredSettings() }
+        let body: String? = row[1]
+        return StoredSettings(version: row[0], settings: try body.map { try Self.decode(StoreSettings.self, from: $0) })
+    }
+
+    func notificationDestinations() throws -> NotificationDestinations? {
+        try String.fetchOne(
+            try db.cachedStatement(sql: "SELECT body FROM notificationDestinations WHERE tenant = ?"), arguments: [tenant]
+        ).map { try Self.decode(NotificationDestinations.self, from: $0) }
+    }
+
     /// The key with the identifier under any tenant, and that tenant.
     static func apiKey(id: String, in db: Database) throws -> StoredAPIKey? {
         let (sql, arguments) = SQLiteQueries.apiKey(id: id)
@@ -553,6 +587,20 @@ private struct SQLiteTransaction: StorageTransaction {
             )
         case .revokeAPIKey(let keyID):
             try execute("UPDATE apiKey SET revoked = 1 WHERE tenant = ? AND keyID = ?", arguments: [tenant, keyID])
+        case .saveSettings(let settings):
+            try execute(
+                """
+                INSERT INTO tenantSettings (tenant, version, body) VALUES (?, 1, ?)
+                ON CONFLICT (tenant) DO UPDATE SET version = version + 1, body = excluded.body
+                """,
+                arguments: [tenant, try settings.map { try Self.encode($0) }]
+            )
+        case .saveNotificationDestinations(let destinations?):
+            try execute(
+                "INSERT OR REPLACE INTO notificationDestinations (tenant, body) VALUES (?, ?)", arguments: [tenant, try Self.encode(destinations)]
+            )
+        case .saveNotificationDestinations(nil):
+            try execute("DELETE FROM notificationDestinations WHERE tenant = ?", arguments: [tenant])
         }
     }
 

@@ -180,7 +180,7 @@ struct ControlRoutes {
             }
         }
         control.get("settings") { _, _ in
-            try await answer { await engine.settings }
+            try await answer { try await engine.currentSettings() }
         }
         control.put("settings") { request, context in
             let body = try? await request.decodeJSON(as: ControlSettingsRequest.self, context: context)
@@ -189,7 +189,7 @@ struct ControlRoutes {
                 if let storefront = body.storefront, Storefront.named(storefront) == nil {
                     throw ControlError.badRequest("Unknown storefront \"\(storefront)\". Use an ISO 3166-1 alpha-3 code such as USA or FRA.")
                 }
-                await engine.updateSettings { settings in
+                try await engine.updateSettings { settings in
                     if let value = body.storefront { settings.storefront = value }
                     if let value = body.locale { settings.locale = value }
                     if let value = body.askToBuyEnabled { settings.askToBuyEnabled = value }
@@ -281,7 +281,7 @@ struct ControlRoutes {
         control.get("notification-url") { _, _ in
             try await answer {
                 guard let notificationSender else { throw ControlError.badRequest("This server sends no notifications.") }
-                return await notificationSender.destinations
+                return try await notificationSender.destinations()
             }
         }
         control.put("notification-url") { request, context in
@@ -295,9 +295,9 @@ struct ControlRoutes {
                     }
                     return url
                 }
-                var destinations = await notificationSender.destinations
+                var destinations = try await notificationSender.destinations()
                 if let bundleID = body.bundleId { destinations.urlsByBundleID[bundleID] = url } else { destinations.defaultURL = url }
-                await notificationSender.setDestinations(destinations)
+                try await notificationSender.setDestinations(destinations)
                 await notificationSender.start()
                 return destinations
             }

@@ -14,7 +14,7 @@ struct DeviceRoutes {
 
     func add(to router: Router<BasicRequestContext>) {
         router.get(RouterPath(DeviceProtocol.Route.settings)) { _, _ in
-            try await answer { await engine.settings }
+            try await answer { try await engine.currentSettings() }
         }
         router.get(RouterPath(DeviceProtocol.Route.products)) { request, _ in
             try await answer {

@@ -5,25 +5,6 @@ import FoundationNetworking
 #endif
 public import Logging
 
-/// Where an app's App Store Server Notifications go: one URL for every app, and URLs for particular apps.
-public struct NotificationDestinations: Sendable, Hashable, Codable {
-    /// The URL of apps that have none of their own; `nil` sends nothing for them.
-    public var defaultURL: URL?
-    /// URLs by bundle identifier.
-    public var urlsByBundleID: [String: URL]
-
-    /// Creates destinations.
-    public init(defaultURL: URL? = nil, urlsByBundleID: [String: URL] = [:]) {
-        self.defaultURL = defaultURL
-        self.urlsByBundleID = urlsByBundleID
-    }
-
-    /// The URL notifications for an app are sent to, if any.
-    public func url(for bundleID: String) -> URL? {
-        urlsByBundleID[bundleID] ?? defaultURL
-    }
-}
-
 /// Sends a store's App Store Server Notifications V2 to app servers, as the App Store does.
 ///
 /// Each notification in the engine's outbox is signed when it is sent — `{"signedPayload": "<JWS>"}`, POSTed as JSON
@@ -37,15 +18,20 @@ public struct NotificationDestinations: Sendable, Hashable, Codable {
 /// before attempting them (see `StoreEngine.claimDueNotifications(limit:for:until:at:)`), so every attempt is made
 /// by one sender. The claims of a sender that dies lapse after ``claimDuration``, and another sender takes over.
 ///
-/// The sender wakes when the engine records notifications, when the next retry falls due, every
+/// Where notifications go is the tenant's row of storage (``setDestinations(_:)``, `StoreEngine.setNotificationDestinations(_:)`),
+/// read at the start of each pass, so a URL set through any server on the storage holds in every sender from its next
+/// pass; a tenant with none stored uses the destinations the sender was created with (`storekit serve
+/// --notification-url`). With no destination at all a pass sends nothing and leaves the outbox as it is.
+///
+/// The sender wakes when the engine records notifications (or another server on the storage changed the tenant), when
+/// the next retry falls due, every
 /// ``pickupInterval`` seconds to pick up what other processes sharing the store recorded, and, on a `VirtualClock`,
 /// at each due attempt as the clock advances (then only ``deliverDue()`` and the clock drive it).
 public actor NotificationSender: ScheduledEventSource {
     /// The store whose outbox is sent.
     public nonisolated let engine: StoreEngine
-    /// Where notifications go.
-    public private(set) var destinations: NotificationDestinations
-    private let destinationsFile: URL?
+    /// Where notifications go while the tenant has no destinations stored.
+    private let defaultDestinations: NotificationDestinations
     private let session: URLSession
     private let timeout: TimeInterval
     private let logger: Logger
@@ -59,32 +45,27 @@ public actor NotificationSender: ScheduledEventSource {
     private var currentPass: Task<Void, Never>?
     private var listener: Task<Void, Never>?
     private var wake: (date: Date, task: Task<Void, Never>)?
+    /// Whether the last pass found somewhere to send to: a sender without destinations does not wake to look for
+    /// work, and waits for the engine's signal (a notification recorded, a change by another server).
+    private var hasDestinations = false
 
     /// Creates a sender for `engine`'s outbox.
     ///
     /// - Parameters:
     ///   - engine: The store whose notifications are sent.
-    ///   - destinations: Where each app's notifications go.
-    ///   - destinationsFile: Where destinations given later (``setDestinations(_:)``, the control API) are kept. When
-    ///     it holds some, they replace `destinations`: what a backend test set outlives a restart of the server.
+    ///   - destinations: Where each app's notifications go while the tenant has none stored (``setDestinations(_:)``).
     ///   - timeout: How long to wait for an app server's answer before the attempt counts as `TIMED_OUT`.
     ///   - claimClock: The wall clock on which claims on the outbox lapse; the system's unless a test drives it.
     ///   - metrics: Where each attempt is counted, by result; `nil` counts nothing.
     ///   - logger: Where each attempt is logged.
     public init(
-        engine: StoreEngine, destinations: NotificationDestinations, destinationsFile: URL? = nil, timeout: TimeInterval = 10,
+        engine: StoreEngine, destinations: NotificationDestinations, timeout: TimeInterval = 10,
         claimClock: any StoreClock = SystemClock(), metrics: StoreMetrics? = nil, logger: Logger = Logger(label: "storekit.notifications")
     ) {
         self.engine = engine
         self.metrics = metrics
         self.claimClock = claimClock
-        self.destinationsFile = destinationsFile
-        if let destinationsFile, let data = try? Data(contentsOf: destinationsFile),
-           let saved = try? JSONDecoder().decode(NotificationDestinations.self, from: data) {
-            self.destinations = saved
-        } else {
-            self.destinations = destinations
-        }
+        self.defaultDestinations = destinations
         self.timeout = timeout
         self.logger = logger
         // URLSession rather than async-http-client: it ships with the toolchain, so the server does not build a TLS
@@ -117,19 +98,17 @@ public actor NotificationSender: ScheduledEventSource {
         await currentPass?.value
     }
 
-    /// Changes where notifications go; pending ones follow the new destinations. With a destinations file, they are
-    /// saved in it too (a failure to save is logged; the new destinations hold until the server stops).
-    public func setDestinations(_ destinations: NotificationDestinations) {
-        self.destinations = destinations
-        guard let destinationsFile else { return }
-        do {
-            try FileManager.default.createDirectory(at: destinationsFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try encoder.encode(destinations).write(to: destinationsFile, options: .atomic)
-        } catch {
-            logger.error("Cannot save the notification URLs to \(destinationsFile.path): \(error.localizedDescription). They hold until the server stops.")
-        }
+    /// Where notifications go now: the tenant's stored destinations, else the ones the sender was created with.
+    public func destinations() async throws(StoreError) -> NotificationDestinations {
+        try await engine.notificationDestinations() ?? defaultDestinations
+    }
+
+    /// Stores where the tenant's notifications go, for this sender and those of every server on the storage, and
+    /// across restarts; pending notifications follow the new destinations.
+    ///
+    /// - Throws: `StoreError.storageFailure` when they cannot be stored; nothing changes then.
+    public func setDestinations(_ destinations: NotificationDestinations) async throws(StoreError) {
+        try await engine.setNotificationDestinations(destinations)
     }
 
     /// Attempts every notification due on the store's clock, in order, and saves each outcome; returns once done.
@@ -165,7 +144,7 @@ public actor NotificationSender: ScheduledEventSource {
     /// Signs a `TEST` notification for an app and sends it once, as Apple's sandbox does; `nil` when the app has no
     /// notification URL. Test notifications live as long as the sender, like the token Apple hands out.
     public func sendTestNotification(bundleID: String) async -> TestNotification? {
-        guard let url = destinations.url(for: bundleID) else { return nil }
+        guard let url = try? await destinations().url(for: bundleID) else { return nil }
         let id = UUID()
         let now = engine.clock.now()
         guard let payload = try? await engine.signedTestNotification(bundleID: bundleID, id: id) else { return nil }
@@ -202,6 +181,16 @@ public actor NotificationSender: ScheduledEventSource {
     public var claimDuration: TimeInterval { timeout * 2 + 10 }
 
     private func runPass() async {
+        let destinations: NotificationDestinations
+        do {
+            destinations = try await self.destinations()
+        } catch {
+            logger.warning("the notification URLs could not be read: \(error.message)")
+            return
+        }
+        // Nowhere to send anything: the outbox stays as it is until a URL is set.
+        hasDestinations = destinations != NotificationDestinations()
+        guard hasDestinations else { return }
         while true {
             let claimStart = claimClock.now()
             let claimed: [NotificationRecord]
@@ -308,6 +297,11 @@ public actor NotificationSender: ScheduledEventSource {
     /// On a clock that runs by itself, wakes at the next due retry, or sooner to pick up other processes' notifications.
     private func scheduleWake() async {
         guard listener != nil, !(engine.clock is VirtualClock) else { return }
+        guard hasDestinations else {
+            wake?.task.cancel()
+            wake = nil
+            return
+        }
         let pickup = engine.clock.now().addingTimeInterval(Self.pickupInterval)
         let due = (try? await engine.nextNotificationAttemptDate(for: id, at: claimClock.now())) ?? nil
         let next: Date? = min(due ?? pickup, pickup)

@@ -428,7 +428,7 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     }
 
     private func changeSettings(_ change: @escaping @Sendable (inout StoreSettings) -> Void) {
-        _ = try? wait { [engine] () async throws(StoreError) in await engine.updateSettings(change) }
+        _ = try? wait { [engine] () async throws(StoreError) in try await engine.updateSettings(change) }
     }
 
     private func setStorefront(_ code: String) {

@@ -132,3 +132,18 @@ func importKeyFiles(_ location: StoreLocationOptions, into storage: any Storage)
         FileHandle.standardError.write(Data("Moved \(imported) App Store Server API key(s) from \(directory.url.path)'s api-keys.json files into the store's storage; the files are renamed *.imported.\n".utf8))
     }
 }
+
+/// Moves the notification URLs an earlier version kept in the data directory's `tenants/<name>.notification-urls.json`
+/// files into the tenants' storage, saying so on standard error when there were any.
+func importNotificationURLFiles(_ location: StoreLocationOptions, into storage: any Storage) async throws {
+    let directory = location.directory
+    let imported: Int
+    do {
+        imported = try await NotificationSender.importDestinationFiles(tenantFolder: directory.tenantCatalogsURL, into: storage)
+    } catch {
+        throw ValidationError(error.message)
+    }
+    if imported > 0 {
+        FileHandle.standardError.write(Data("Moved the notification URLs of \(imported) tenant(s) from \(directory.tenantCatalogsURL.path)'s *.notification-urls.json files into the store's storage; the files are renamed *.imported.\n".utf8))
+    }
+}

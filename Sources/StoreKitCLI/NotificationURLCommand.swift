@@ -1,3 +1,4 @@
+import AppStoreEngine
 import AppStoreServer
 import ArgumentParser
 import Foundation
@@ -11,10 +12,13 @@ struct NotificationURLCommand: AsyncParsableCommand {
         A store sends its notifications to one URL for every app, and to URLs of their own for particular apps \
         (--bundle-id). `storekit serve --notification-url` gives the first ones; these commands change them while \
         it runs, as the transaction manager page's "Send to" field does, and sending starts at once with what the \
-        outbox already owes. The server keeps what is set here in the data directory \
-        (tenants/<tenant>.notification-urls.json), so a restart keeps it, in place of --notification-url.
+        outbox already owes. What is set here is the tenant's, kept in its storage (the data directory's database, \
+        or the PostgreSQL database of --database): every `storekit serve` on that storage sends there from its \
+        next pass, a restart keeps it, and it replaces --notification-url for the tenant. URLs an earlier version \
+        kept in tenants/<tenant>.notification-urls.json are moved into storage when `storekit serve` starts, and \
+        the file renamed *.imported.
 
-        The URLs belong to the running server, which does the sending, so these commands need --server URL (or \
+        These commands act through a running server's control API, so they need --server URL (or \
         $OPENSTOREKIT_SERVER); --tenant picks a tenant of it. Without a subcommand, `storekit notifications url` \
         shows the URLs.
 

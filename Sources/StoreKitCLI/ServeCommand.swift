@@ -286,20 +286,21 @@ struct ServeCommand: AsyncParsableCommand {
         let metrics = StoreMetrics(registry: Self.metricsRegistry)
         await metrics.follow(engine)
         try await importKeyFiles(location, into: engine.storage)
+        try await importNotificationURLFiles(location, into: engine.storage)
         let apiKeys = ServerAPIKeyRing(storage: engine.storage)
         let sender = NotificationSender(
-            engine: engine, destinations: destinations, destinationsFile: location.directory.notificationURLsURL(tenant: engine.tenantID),
-            timeout: settings.notificationTimeout, metrics: metrics, logger: logger
+            engine: engine, destinations: destinations, timeout: settings.notificationTimeout, metrics: metrics, logger: logger
         )
         var server = StoreServer(engine: engine, host: host, port: settings.port, apiKeys: apiKeys, notificationSender: sender, logger: logger)
         server.sharedSecrets = settings.sharedSecrets
         server.metrics = metrics
-        if await sender.destinations != NotificationDestinations() { await sender.start() }
+        // Every tenant's sender runs: URLs set through another server on the storage count from its next pass.
+        await sender.start()
         let directory = location.directory, notificationTimeout = settings.notificationTimeout
         server.tenants = TenantDirectory(catalogFolder: directory.tenantCatalogsURL, serverTenant: engine.tenantID) { [logger] name, catalog throws(StoreError) in
             if name == engine.tenantID {
-                // Opened again after a reset, which stopped its sender: sending resumes where URLs are set.
-                if await sender.destinations != NotificationDestinations() { await sender.start() }
+                // Opened again after a reset, which stopped its sender: sending resumes.
+                await sender.start()
                 return TenantDirectory.Tenant(engine: engine, notificationSender: sender)
             }
             let tenantEngine = try StoreFactory.open(StoreSpecification(
@@ -307,10 +308,9 @@ struct ServeCommand: AsyncParsableCommand {
             ))
             await metrics.follow(tenantEngine)
             let tenantSender = NotificationSender(
-                engine: tenantEngine, destinations: destinations, destinationsFile: directory.notificationURLsURL(tenant: name),
-                timeout: notificationTimeout, metrics: metrics, logger: logger
+                engine: tenantEngine, destinations: destinations, timeout: notificationTimeout, metrics: metrics, logger: logger
             )
-            if await tenantSender.destinations != NotificationDestinations() { await tenantSender.start() }
+            await tenantSender.start()
             return TenantDirectory.Tenant(engine: tenantEngine, notificationSender: tenantSender)
         }
         if let httpsPort = settings.httpsPort {

@@ -1,23 +1,31 @@
 import AppStoreEngine
+import AppStoreHosting
 import ArgumentParser
 import Foundation
 
-/// `storekit settings …`: a running store's test switches, as `SKTestSession`'s properties and the control API set them.
+/// `storekit settings …`: a store's test switches, as `SKTestSession`'s properties and the control API set them.
 struct SettingsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
-        abstract: "Show or change a running store's test switches: Ask to Buy, failures, billing issues, storefront …",
+        abstract: "Show or change a store's test switches: Ask to Buy, failures, billing issues, storefront …",
         discussion: """
-        Settings belong to a running store: `storekit serve` starts each tenant with the .storekit file's settings \
-        and keeps changes until it stops. The data directory keeps none, so these commands need --server URL (or \
-        $OPENSTOREKIT_SERVER); the other commands, run without --server, use the settings of the .storekit file \
-        given to them (`storekit config show FILE` lists them).
+        Settings belong to the store (tenant) and live in its storage: the data directory's database, or the \
+        PostgreSQL database of --database. A tenant whose settings were never changed runs with the settings of \
+        the .storekit file it is opened with; once changed — here, through the control API, the transaction \
+        manager or SKTestSession — the stored settings win over the file's, in every `storekit serve` and command \
+        on that storage, from their next operation and after a restart. `storekit tenants reset` goes back to the \
+        file's settings.
+
+        With --server URL (or $OPENSTOREKIT_SERVER) the commands act on a running server's tenant; without, on \
+        the data directory (or --database), where --config FILE names the .storekit file a never-changed tenant's \
+        settings come from (the defaults without it).
 
         Without a subcommand, `storekit settings` shows the settings.
 
         Example:
           storekit settings --server http://127.0.0.1:8080
           storekit settings set --ask-to-buy on --server http://127.0.0.1:8080
+          storekit settings set --ask-to-buy on --data-dir ./store --config Examples/Demo.storekit
           export OPENSTOREKIT_SERVER=http://127.0.0.1:8080
           storekit settings set --billing-issues on --grace-period on --tenant qa-1
         """,
@@ -26,25 +34,89 @@ struct SettingsCommand: AsyncParsableCommand {
     )
 }
 
-/// The options the `storekit settings` subcommands share: the running server, and its tenant.
+/// The options the `storekit settings` subcommands share: the store — a running server's tenant, or one in the data
+/// directory or `--database` — and the configuration a store opened here starts from.
 struct SettingsStoreOptions: ParsableArguments {
     @OptionGroup var location: StoreLocationOptions
     @OptionGroup var remote: ServerOptions
 
+    @Option(help: ArgumentHelp(
+        "The .storekit file whose settings a tenant never changed runs with (without --server).",
+        discussion: "Without it, such a tenant shows, and changes start from, the default settings.",
+        valueName: "file"
+    ))
+    var config: String?
+
     func validate() throws {
-        _ = try server()
+        if config != nil, try remote.serverURL() != nil {
+            throw ValidationError("--config is for a store opened here; a running server opened its tenants with their configuration. Leave out --config or --server.")
+        }
     }
 
-    /// The running server's store; without `--server`, an error that says why one is needed.
-    func server() throws -> ServerControl {
-        guard let server = try remote.serverControl(location: location) else {
-            throw ValidationError("""
-                Settings belong to a running store, and no server was given. Give --server URL (or set \
-                OPENSTOREKIT_SERVER) to see or change the settings of a running `storekit serve`; without a server, \
-                commands use the settings of the .storekit file given with --config (see `storekit config show FILE`).
-                """)
-        }
-        return server
+    /// The store's settings now.
+    func settings() async throws -> StoreSettings {
+        if let server = try remote.serverControl(location: location) { return try await server.settings() }
+        return try await openStore().currentSettings()
+    }
+
+    /// Makes `change` to the store's settings; the settings afterwards.
+    func update(_ change: SettingsChange) async throws -> StoreSettings {
+        if let server = try remote.serverControl(location: location) { return try await server.updateSettings(change.body) }
+        let store = try openStore()
+        try await store.updateSettings { change.apply(to: &$0) }
+        return await store.settings
+    }
+
+    /// Where the store is, for messages.
+    func place() throws -> String {
+        if try remote.serverURL() != nil { return try remote.place(location: location) }
+        return location.database.map { _ in "the database given with --database" } ?? location.directory.url.path
+    }
+
+    private func openStore() throws -> StoreEngine {
+        try location.openStore(configuration: try config.map(loadConfiguration))
+    }
+}
+
+/// The switches `storekit settings set` was given, as the control API's body or applied to settings in place.
+struct SettingsChange: Sendable {
+    var askToBuy: Bool?
+    var interruptedPurchases: Bool?
+    var failTransactions: Bool?
+    var failureErrorCode: Int?
+    var billingIssues: Bool?
+    var gracePeriod: Bool?
+    /// How many renewals a subscription may have; 0 for no limit.
+    var renewalLimit: Int?
+    var storefront: String?
+    var locale: String?
+
+    /// The control API's body (`PUT /control/settings`): the switches given, by their field names.
+    var body: [String: Any] {
+        var body: [String: Any] = [:]
+        body["askToBuyEnabled"] = askToBuy
+        body["interruptedPurchasesEnabled"] = interruptedPurchases
+        body["failTransactionsEnabled"] = failTransactions
+        body["failureErrorCode"] = failureErrorCode
+        body["renewalBillingIssuesEnabled"] = billingIssues
+        body["billingGracePeriodEnabled"] = gracePeriod
+        body["renewalLimit"] = renewalLimit
+        body["storefront"] = storefront
+        body["locale"] = locale
+        return body
+    }
+
+    /// Sets the switches given in `settings`, as the control API does with its body.
+    func apply(to settings: inout StoreSettings) {
+        if let askToBuy { settings.askToBuyEnabled = askToBuy }
+        if let interruptedPurchases { settings.interruptedPurchasesEnabled = interruptedPurchases }
+        if let failTransactions { settings.failTransactionsEnabled = failTransactions }
+        if let failureErrorCode { settings.failureErrorCode = failureErrorCode }
+        if let billingIssues { settings.renewalBillingIssuesEnabled = billingIssues }
+        if let gracePeriod { settings.billingGracePeriodEnabled = gracePeriod }
+        if let renewalLimit { settings.renewalLimit = renewalLimit > 0 ? renewalLimit : nil }
+        if let storefront { settings.storefront = storefront }
+        if let locale { settings.locale = locale }
     }
 }
 
@@ -52,12 +124,13 @@ struct SettingsStoreOptions: ParsableArguments {
 struct SettingsShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show a running store's settings: storefront, locale and every test switch.",
+        abstract: "Show a store's settings: storefront, locale and every test switch.",
         discussion: """
         --json prints the control API's settings object (GET /control/settings).
 
         Example:
           storekit settings show --server http://127.0.0.1:8080
+          storekit settings show --data-dir ./store --config Examples/Demo.storekit
           storekit settings show --server http://127.0.0.1:8080 --tenant qa-1 --json
         """
     )
@@ -68,11 +141,11 @@ struct SettingsShowCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let settings = try await options.server().settings()
+        let settings = try await options.settings()
         if json {
             try printJSON(settings)
         } else {
-            print("Store \"\(options.location.resolvedTenant)\" on \(try options.remote.place(location: options.location)):")
+            print("Store \"\(options.location.resolvedTenant)\" in \(try options.place()):")
             settings.lines.forEach { print("  \($0)") }
         }
     }
@@ -82,16 +155,19 @@ struct SettingsShowCommand: AsyncParsableCommand {
 struct SettingsSetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Change a running store's test switches; the ones not given stay as they are.",
+        abstract: "Change a store's test switches; the ones not given stay as they are.",
         discussion: """
         The switches are Xcode's StoreKit testing settings (and SKTestSession's properties): Ask to Buy makes \
         purchases wait for `storekit tx approve`; interrupted purchases wait for `storekit tx resolve`; failing \
         transactions makes every purchase fail with the error code given; billing issues make renewals fail into \
         billing retry, with a grace period first if that is on; the renewal limit stops a subscription after N \
-        renewals, as Apple's sandbox does after 12 (0 removes the limit). The new settings are printed.
+        renewals, as Apple's sandbox does after 12 (0 removes the limit). The change is stored with the store's \
+        state, so every server and command on the same storage runs with it, and it outlives restarts. The new \
+        settings are printed.
 
         Example:
           storekit settings set --ask-to-buy on --server http://127.0.0.1:8080
+          storekit settings set --ask-to-buy on --data-dir ./store --config Examples/Demo.storekit
           export OPENSTOREKIT_SERVER=http://127.0.0.1:8080
           storekit settings set --fail-transactions on --failure-error-code 2
           storekit settings set --storefront FRA --locale fr_FR --renewal-limit 12
@@ -137,23 +213,17 @@ struct SettingsSetCommand: AsyncParsableCommand {
     @Flag(help: "Print the settings afterwards as one JSON object.")
     var json = false
 
-    /// The control API's body: the switches given, by their field names.
-    var changes: [String: Any] {
-        var body: [String: Any] = [:]
-        body["askToBuyEnabled"] = askToBuy?.isOn
-        body["interruptedPurchasesEnabled"] = interruptedPurchases?.isOn
-        body["failTransactionsEnabled"] = failTransactions?.isOn
-        body["failureErrorCode"] = failureErrorCode
-        body["renewalBillingIssuesEnabled"] = billingIssues?.isOn
-        body["billingGracePeriodEnabled"] = gracePeriod?.isOn
-        body["renewalLimit"] = renewalLimit
-        body["storefront"] = storefront
-        body["locale"] = locale
-        return body
+    /// The switches given.
+    var change: SettingsChange {
+        SettingsChange(
+            askToBuy: askToBuy?.isOn, interruptedPurchases: interruptedPurchases?.isOn, failTransactions: failTransactions?.isOn,
+            failureErrorCode: failureErrorCode, billingIssues: billingIssues?.isOn, gracePeriod: gracePeriod?.isOn,
+            renewalLimit: renewalLimit, storefront: storefront, locale: locale
+        )
     }
 
     func validate() throws {
-        if changes.isEmpty {
+        if change.body.isEmpty {
             throw ValidationError("Nothing to change: give at least one setting, e.g. --ask-to-buy on. `storekit settings set --help` lists them.")
         }
         if let failureErrorCode, failureErrorCode < 0 {
@@ -162,14 +232,17 @@ struct SettingsSetCommand: AsyncParsableCommand {
         if let renewalLimit, renewalLimit < 0 {
             throw ValidationError("--renewal-limit \(renewalLimit) is negative. Give how many renewals a subscription may have, or 0 for no limit.")
         }
+        if let storefront, Storefront.named(storefront) == nil {
+            throw ValidationError("Unknown storefront \"\(storefront)\". Use an ISO 3166-1 alpha-3 code such as USA or FRA.")
+        }
     }
 
     func run() async throws {
-        let settings = try await options.server().updateSettings(changes)
+        let settings = try await options.update(change)
         if json {
             try printJSON(settings)
         } else {
-            print("Store \"\(options.location.resolvedTenant)\" on \(try options.remote.place(location: options.location)) now has:")
+            print("Store \"\(options.location.resolvedTenant)\" in \(try options.place()) now has:")
             settings.lines.forEach { print("  \($0)") }
         }
     }

@@ -242,9 +242,10 @@ struct TenantsCreateCommand: AsyncParsableCommand {
 struct TenantsResetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reset",
-        abstract: "Erase a tenant: its accounts, transactions, subscriptions, notifications and clock; prints what it erased.",
+        abstract: "Erase a tenant: its accounts, transactions, subscriptions, notifications, clock and stored settings; prints what it erased.",
         discussion: """
-        What the transaction manager page's "Reset store" button does. The tenant keeps its catalog and settings; \
+        What the transaction manager page's "Reset store" button does. The tenant keeps its catalog; settings \
+        changed with `storekit settings set` are forgotten, so it runs with its configuration's settings again; \
         its clock runs at wall time again and transaction identifiers start over. On a server, devices connected \
         to the tenant look at everything again. It asks for no confirmation, so scripts can use it: export the \
         tenant first (`storekit tenants export`) to keep what it holds.

@@ -81,7 +81,7 @@ struct BillingRetryTests {
     func recoveryInGracePeriod() async throws {
         let (store, clock, purchase) = try await failingStore(grace: true)
         try await clock.advance(to: oneMonthLater.addingTimeInterval(3 * day))
-        await store.updateSettings { $0.renewalBillingIssuesEnabled = false }
+        try await store.updateSettings { $0.renewalBillingIssuesEnabled = false }
         let renewal = try await store.resolveIssue(transactionID: purchase.id)
         #expect(renewal.origin == .renewal)
         #expect(renewal.originalID == purchase.id)
@@ -100,7 +100,7 @@ struct BillingRetryTests {
     func recoveryInBillingRetry() async throws {
         let (store, clock, purchase) = try await failingStore(grace: false)
         try await clock.advance(to: oneMonthLater.addingTimeInterval(10 * day))
-        await store.updateSettings { $0.renewalBillingIssuesEnabled = false }
+        try await store.updateSettings { $0.renewalBillingIssuesEnabled = false }
         let renewal = try await store.resolveIssue(transactionID: purchase.id)
         #expect(renewal.purchaseDate == clock.now())
         let next = try #require(renewal.expiresDate)

@@ -41,7 +41,7 @@ struct SigningTests {
         let (store, _) = try makeStore(settings: StoreSettings(environment: "Xcode"))
         let record = try await store.buy("premium")
         #expect(try CompactJWS(store.signedTransaction(record)).decodePayload(as: JWSTransactionDecodedPayload.self).environment == .xcode)
-        await store.updateSettings { $0.environment = "Production" }
+        try await store.updateSettings { $0.environment = "Production" }
         #expect(store.environment == .production)
         let production = try JWSVerifier(
             rootCertificates: [try store.signer.certificateAuthority.jwsRootCertificateDER], bundleID: app, environment: .production

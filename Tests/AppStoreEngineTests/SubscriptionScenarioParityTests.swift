@@ -112,7 +112,7 @@ struct SubscriptionScenarioParityTests {
         ) { store, clock in
             let purchase = try await store.buy("premium")
             try await clock.advance(to: months(1).addingTimeInterval(86_400))
-            await store.updateSettings { $0.renewalBillingIssuesEnabled = false }
+            try await store.updateSettings { $0.renewalBillingIssuesEnabled = false }
             _ = try await store.resolveIssue(transactionID: purchase.id)
         },
         Scenario(

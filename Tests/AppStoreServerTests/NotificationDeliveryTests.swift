@@ -174,7 +174,7 @@ struct NotificationDeliveryTests {
         #expect(try receiver.received().count == 1)
     }
 
-    @Test("PUT /control/notification-url points a running store's notifications at a receiver, the next change reaches it, and a restart keeps the URL")
+    @Test("PUT /control/notification-url points a running store's notifications at a receiver, the next change reaches it, and the URL is stored: a restart keeps it")
     func notificationURLFromControlAPI() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-delivery-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -182,8 +182,7 @@ struct NotificationDeliveryTests {
         let (engine, _) = try openStore(directory.appendingPathComponent("store.sqlite"), at: Self.start)
         let receiver = try await startReceiver(in: directory, trusting: engine)
         defer { receiver.process.terminate() }
-        let saved = directory.appendingPathComponent("tenants/default.notification-urls.json")
-        let sender = NotificationSender(engine: engine, destinations: NotificationDestinations(), destinationsFile: saved)
+        let sender = NotificationSender(engine: engine, destinations: NotificationDestinations())
         let server = StoreServer(engine: engine, port: 0, notificationSender: sender)
         try await server.makeApplication().test(.router) { client in
             let body = #"{"url": "\#(receiver.url.absoluteString)", "bundleId": "\#(Self.bundleID)"}"#
@@ -199,9 +198,43 @@ struct NotificationDeliveryTests {
         #expect(try receiver.received().count == 1)
         await sender.stop() // returns once the attempt under way is saved
         #expect(try await engine.notifications().map(\.delivery.state) == [.delivered])
-        // A server started again finds the URL the control API set.
-        let restarted = NotificationSender(engine: engine, destinations: NotificationDestinations(), destinationsFile: saved)
-        #expect(await restarted.destinations.url(for: Self.bundleID) == receiver.url)
+        // A server started again finds the URL the control API set, in storage, over its own default.
+        let (reopened, _) = try openStore(directory.appendingPathComponent("store.sqlite"), at: Self.start)
+        let restarted = NotificationSender(engine: reopened, destinations: NotificationDestinations(defaultURL: URL(string: "http://127.0.0.1:9/default")))
+        #expect(try await restarted.destinations().url(for: Self.bundleID) == receiver.url)
+        #expect(try await reopened.notificationDestinations()?.urlsByBundleID == [Self.bundleID: receiver.url])
+    }
+
+    @Test("Notification URLs an earlier version kept in tenants/<name>.notification-urls.json are stored once per tenant, over none, and the files renamed *.imported")
+    func destinationFilesAreImported() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-url-import-\(UUID().uuidString)")
+        let tenants = directory.appendingPathComponent("tenants", isDirectory: true)
+        try FileManager.default.createDirectory(at: tenants, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: directory.appendingPathComponent("store.sqlite"))
+        let (defaultURL, appURL, keptURL) = (URL(string: "http://127.0.0.1:9000/all")!, URL(string: "http://127.0.0.1:9000/app")!, URL(string: "http://127.0.0.1:9000/kept")!)
+        let files: [(String, NotificationDestinations)] = [
+            ("default", NotificationDestinations(defaultURL: defaultURL, urlsByBundleID: [Self.bundleID: appURL])),
+            ("qa-1", NotificationDestinations(defaultURL: appURL)),
+            ("set-since", NotificationDestinations(defaultURL: appURL)),
+        ]
+        for (tenant, destinations) in files {
+            try JSONEncoder().encode(destinations).write(to: tenants.appendingPathComponent("\(tenant).notification-urls.json"))
+        }
+        try await storage.transaction(tenant: "set-since") { try $0.write(.saveNotificationDestinations(NotificationDestinations(defaultURL: keptURL))) }
+
+        #expect(try await NotificationSender.importDestinationFiles(tenantFolder: tenants, into: storage) == 2)
+        for (tenant, destinations) in files.prefix(2) {
+            #expect(try await storage.read(tenant: tenant) { try $0.notificationDestinations() } == destinations)
+        }
+        #expect(try await storage.read(tenant: "set-since") { try $0.notificationDestinations() }?.defaultURL == keptURL, "what storage holds is newer than the file")
+        let left = try FileManager.default.contentsOfDirectory(atPath: tenants.path).sorted()
+        #expect(left == files.map { "\($0.0).notification-urls.json.imported" }.sorted())
+        #expect(try await NotificationSender.importDestinationFiles(tenantFolder: tenants, into: storage) == 0, "read once")
+
+        try Data("not json".utf8).write(to: tenants.appendingPathComponent("broken.notification-urls.json"))
+        await #expect(throws: StoreError.self) { try await NotificationSender.importDestinationFiles(tenantFolder: tenants, into: storage) }
+        #expect(FileManager.default.fileExists(atPath: tenants.appendingPathComponent("broken.notification-urls.json").path), "kept for the next try")
     }
 
     @Test("Redelivering sends a notification again: one that gave up after every retry, and one already delivered; the attempts stay on record")
@@ -259,7 +292,10 @@ struct NotificationDeliveryTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let (engine, _) = try openStore(directory.appendingPathComponent("store.sqlite"), at: Self.start)
-        let sender = NotificationSender(engine: engine, destinations: NotificationDestinations())
+        // A URL for another app only: this app's notifications are kept as not sent.
+        let sender = NotificationSender(
+            engine: engine, destinations: NotificationDestinations(urlsByBundleID: ["com.example.other": URL(string: "http://127.0.0.1:9/other")!])
+        )
         for _ in 0..<3 { _ = try await engine.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID)) }
         await withDiscardingTaskGroup { group in
             for _ in 0..<20 { group.addTask { await sender.deliverDue() } }

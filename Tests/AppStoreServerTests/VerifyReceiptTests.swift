@@ -309,7 +309,7 @@ struct VerifyReceiptTests {
         #expect(response.receipt?.inApp.first?.cancellationReason == "1")
 
         let (retrying, retryClock) = makeStore()
-        await retrying.updateSettings { $0.renewalBillingIssuesEnabled = true; $0.billingGracePeriodEnabled = true }
+        try await retrying.updateSettings { $0.renewalBillingIssuesEnabled = true; $0.billingGracePeriodEnabled = true }
         let subscription = try await buy("monthly", in: retrying)
         try await retryClock.advance(to: Self.monthsAfterStart(1).addingTimeInterval(60))
         let pending = try #require(try await verify(try await receipt(from: retrying), server: StoreServer(engine: retrying, port: 0)).pendingRenewalInfo?.first)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestProcesses
 
-/// `storekit settings` and `storekit settings set`: a running server's test switches.
+/// `storekit settings` and `storekit settings set`: a store's test switches, on a running server and in a data directory.
 @Suite("storekit settings", .limitsChildProcesses)
 struct SettingsCommandTests {
     @Test("`settings set` changes a running server's switches as GET /control/settings shows; Ask to Buy purchases wait for `tx approve --server`")
@@ -68,17 +68,47 @@ struct SettingsCommandTests {
         #expect(unknownStorefront.errorOutput.contains("Unknown storefront \"XYZ\""), "\(unknownStorefront.errorOutput)")
     }
 
-    @Test("Without --server, `settings` says settings belong to a running store and how to reach one")
-    func needsServer() async throws {
+    @Test("Without --server, `settings set` stores the change in the data directory: `settings` shows it over the configuration's, and `tenants reset` goes back to the configuration's")
+    func setInDataDirectory() async throws {
         let dataDirectory = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        for arguments in [["settings"], ["settings", "show"], ["settings", "set", "--ask-to-buy", "on"]] {
-            let run = try await storekit(arguments + ["--data-dir", dataDirectory.path])
-            #expect(run.status != 0)
-            #expect(run.errorOutput.contains("Settings belong to a running store"), "\(arguments): \(run.errorOutput)")
-            #expect(run.errorOutput.contains("--server URL"))
+        let local = ["--data-dir", dataDirectory.path, "--config", demoConfiguration]
+
+        let initial = try await storekit(["settings"] + local)
+        #expect(initial.status == 0, "\(initial.errorOutput)")
+        #expect(initial.output.contains("ask to buy:             off"), "\(initial.output)")
+
+        let set = try await storekit(["settings", "set", "--ask-to-buy", "on", "--storefront", "FRA"] + local)
+        #expect(set.status == 0, "\(set.errorOutput)")
+        #expect(set.output.contains("now has:"), "\(set.output)")
+        #expect(set.output.contains("ask to buy:             on"), "\(set.output)")
+
+        // Another process, with the same configuration or none: the stored settings win over the file's.
+        for arguments in [local, ["--data-dir", dataDirectory.path]] {
+            let shown = try await storekit(["settings", "show", "--json"] + arguments)
+            #expect(shown.status == 0, "\(shown.errorOutput)")
+            let settings = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.utf8)) as? [String: Any])
+            #expect(settings["askToBuyEnabled"] as? Bool == true, "\(arguments)")
+            #expect(settings["storefront"] as? String == "FRA")
+            #expect(settings["interruptedPurchasesEnabled"] as? Bool == false, "switches not given stay")
         }
-        #expect(!FileManager.default.fileExists(atPath: dataDirectory.path), "the data directory is not touched")
+        let otherTenant = try await storekit(["settings", "--tenant", "qa-1"] + local)
+        #expect(otherTenant.output.contains("ask to buy:             off"), "a tenant's settings are its own: \(otherTenant.output)")
+
+        // A purchase in the data directory waits for approval.
+        let bought = try await storekit(["purchase", "com.example.demo.premium", "--json"] + local)
+        #expect(bought.status == 0, "\(bought.errorOutput)")
+        #expect(bought.output.contains("pending-approval"), "\(bought.output)")
+
+        let reset = try await storekit(["tenants", "reset", "default", "--data-dir", dataDirectory.path])
+        #expect(reset.status == 0, "\(reset.errorOutput)")
+        let afterReset = try await storekit(["settings"] + local)
+        #expect(afterReset.output.contains("ask to buy:             off"), "a reset goes back to the configuration's: \(afterReset.output)")
+        #expect(afterReset.output.contains("storefront:             USA"), "\(afterReset.output)")
+
+        let withServer = try await storekit(["settings", "--server", "http://127.0.0.1:9", "--config", demoConfiguration])
+        #expect(withServer.status != 0)
+        #expect(withServer.errorOutput.contains("--config is for a store opened here"), "\(withServer.errorOutput)")
     }
 
     @Test("`settings set` refuses nothing to change and values it cannot send, before asking the server")

@@ -25,8 +25,13 @@ struct SharedDatabaseTests {
 
         /// POSTs JSON to the server's control API and returns the status and the decoded answer.
         func post(_ path: String, _ body: String) async throws -> (status: Int, json: Any?) {
+            try await send("POST", path, body)
+        }
+
+        /// Sends JSON to the server's control API with `method` and returns the status and the decoded answer.
+        func send(_ method: String, _ path: String, _ body: String) async throws -> (status: Int, json: Any?) {
             var request = URLRequest(url: try #require(URL(string: baseURL + path)))
-            request.httpMethod = "POST"
+            request.httpMethod = method
             request.httpBody = Data(body.utf8)
             let (data, response) = try await URLSession.shared.data(for: request)
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONSerialization.jsonObject(with: data))
@@ -256,5 +261,128 @@ struct SharedDatabaseTests {
         #expect(try await Self.serverAPIStatus(second, tenantBearer, prefix: "/t/beta") == 401)
         // At Apple's bare paths the tenant's key reaches its tenant, on the other server too.
         #expect(try await Self.serverAPIStatus(second, tenantBearer) == 404)
+    }
+
+    @Test("Ask to Buy switched on through one server's control API holds on the other at once (its purchase waits for approval), for another tenant not at all, and on both after both restart; `storekit settings --database` shows it")
+    func settingsAreSharedByServers() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        defer { try? PostgresTestDatabase.dropSchema(of: configuration) }
+        let database = PostgresTestDatabase.url(of: configuration)
+        let dataDirectory = temporaryDataDirectory()
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let receiver = "http://127.0.0.1:9/unused"
+        func start() async throws -> (Server, Server) {
+            (
+                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("first"), receiver: receiver),
+                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("second"), receiver: receiver)
+            )
+        }
+        func purchaseState(_ server: Server, account: String, prefix: String = "") async throws -> String? {
+            let (status, answer) = try await server.post(
+                "\(prefix)/control/purchases", #"{"productId": "com.example.demo.premium", "account": "\#(account)"}"#
+            )
+            #expect(status == 200, "\(String(describing: answer))")
+            return (answer as? [String: Any])?["state"] as? String
+        }
+
+        var (first, second) = try await start()
+        defer { first.process.terminate(); second.process.terminate() } // the servers running when the test ends
+        #expect(try await purchaseState(second, account: "before") == "purchased")
+        let (status, answer) = try await first.send("PUT", "/control/settings", #"{"askToBuyEnabled": true, "storefront": "FRA"}"#)
+        #expect(status == 200, "\(String(describing: answer))")
+        #expect(try await purchaseState(second, account: "ana") == "pending-approval", "in force on the other server at its next purchase")
+        #expect(try await purchaseState(second, account: "ana", prefix: "/t/other") == "purchased", "a tenant's settings are its own")
+
+        first.process.terminate()
+        second.process.terminate()
+        _ = try await first.process.finished()
+        _ = try await second.process.finished()
+        (first, second) = try await start()
+        for server in [first, second] {
+            let (_, shown) = try await server.send("GET", "/control/settings", "")
+            let settings = try #require(shown as? [String: Any])
+            #expect(settings["askToBuyEnabled"] as? Bool == true, "kept over the configuration's after a restart")
+            #expect(settings["storefront"] as? String == "FRA")
+        }
+        #expect(try await purchaseState(first, account: "bo") == "pending-approval")
+
+        let machine = dataDirectory.appendingPathComponent("third")
+        let shown = try await storekit(["settings", "--data-dir", machine.path, "--database", database])
+        #expect(shown.status == 0, "\(shown.errorOutput)")
+        #expect(shown.output.contains("ask to buy:             on"), "\(shown.output)")
+    }
+
+    /// A loopback HTTP receiver that answers every POST 200 and appends its body, one line each, to `log`.
+    func startLineReceiver(log: URL) async throws -> (process: ChildProcess, url: String) {
+        let script = """
+            import sys
+            from http.server import BaseHTTPRequestHandler, HTTPServer
+            class Handler(BaseHTTPRequestHandler):
+                def do_POST(self):
+                    body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                    with open(sys.argv[1], "ab") as log:
+                        log.write(body.replace(b"\\n", b"") + b"\\n")
+                    self.send_response(200)
+                    self.end_headers()
+                def log_message(self, *arguments):
+                    pass
+            server = HTTPServer(("127.0.0.1", 0), Handler)
+            print("listening on", server.server_address[1], flush=True)
+            server.serve_forever()
+            """
+        let process = try ChildProcess.tool("python3", ["-c", script, log.path])
+        let port = try #require(try await process.waitForLine(containing: "listening on ").split(separator: " ").last)
+        return (process, "http://127.0.0.1:\(port.trimmingCharacters(in: .whitespacesAndNewlines))/notifications")
+    }
+
+    @Test("A notification URL set through one server's control API is where the other server's sender delivers, over its --notification-url, and after both restart")
+    func notificationURLsAreSharedByServers() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        defer { try? PostgresTestDatabase.dropSchema(of: configuration) }
+        let database = PostgresTestDatabase.url(of: configuration)
+        let dataDirectory = temporaryDataDirectory()
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let log = dataDirectory.appendingPathComponent("received.lines")
+        let receiver = try await startLineReceiver(log: log)
+        defer { receiver.process.terminate() }
+        func received(atLeast count: Int) async throws -> Int {
+            let deadline = Date().addingTimeInterval(30)
+            var lines = 0
+            repeat {
+                lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("signedPayload") }.count
+                if lines >= count { break }
+                try await Task.sleep(for: .milliseconds(100))
+            } while Date() < deadline
+            return lines
+        }
+        func start(_ name: String) async throws -> Server {
+            try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent(name), receiver: "http://127.0.0.1:9/unused")
+        }
+        func buy(_ server: Server, _ account: String) async throws {
+            let (status, answer) = try await server.post("/control/purchases", #"{"productId": "com.example.demo.premium", "account": "\#(account)"}"#)
+            #expect(status == 200, "\(String(describing: answer))")
+        }
+
+        var (first, second) = (try await start("first"), try await start("second"))
+        defer { first.process.terminate(); second.process.terminate() } // the servers running when the test ends
+        let (status, answer) = try await first.send("PUT", "/control/notification-url", #"{"url": "\#(receiver.url)"}"#)
+        #expect(status == 200, "\(String(describing: answer))")
+        // Only the second server runs now: its sender, which never saw the request, delivers the purchase's notification.
+        first.process.terminate()
+        _ = try await first.process.finished()
+        try await buy(second, "ana")
+        #expect(try await received(atLeast: 1) == 1)
+
+        second.process.terminate()
+        _ = try await second.process.finished()
+        (first, second) = (try await start("first"), try await start("second"))
+        for server in [first, second] {
+            let (_, shown) = try await server.send("GET", "/control/notification-url", "")
+            #expect((shown as? [String: Any])?["defaultURL"] as? String == receiver.url, "stored, over --notification-url: \(String(describing: shown))")
+        }
+        try await buy(first, "bo")
+        #expect(try await received(atLeast: 2) == 2)
     }
 }

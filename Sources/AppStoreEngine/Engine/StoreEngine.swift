@@ -14,10 +14,15 @@ public actor StoreEngine: ScheduledEventSource {
     public nonisolated let tenantID: String
     /// What the store sells.
     public private(set) var catalog: Catalog
-    /// How the store behaves.
-    public var settings: StoreSettings {
+    /// How the store behaves, as of its last operation: the tenant's stored settings (``updateSettings(_:)``, in this
+    /// process or another on the same storage), else its configuration's. ``currentSettings()`` reads them anew.
+    public internal(set) var settings: StoreSettings {
         didSet { signingEnvironment.withLock { $0 = Self.environment(of: settings) } }
     }
+    /// The settings the store was opened with, its configuration's: what it runs with while the tenant has none stored.
+    private let configuredSettings: StoreSettings
+    /// The version of the tenant's stored settings that ``settings`` reflects (0: none stored).
+    private var settingsVersion = 0
     /// The environment of ``settings``, readable without a turn on the engine: signing a transaction needs nothing
     /// else of its state, so requests sign on their own threads instead of one after another here.
     private nonisolated let signingEnvironment: Mutex<AppStoreEnvironment>
@@ -52,6 +57,7 @@ public actor StoreEngine: ScheduledEventSource {
         self.tenantID = tenantID
         self.catalog = catalog
         self.settings = settings
+        self.configuredSettings = settings
         self.signingEnvironment = Mutex(Self.environment(of: settings))
         self.storage = storage
         self.clock = clock
@@ -83,9 +89,49 @@ public actor StoreEngine: ScheduledEventSource {
         promotionalOfferKeys.append(key)
     }
 
-    /// Changes the store's settings in place.
-    public func updateSettings(_ change: @Sendable (inout StoreSettings) -> Void) {
-        change(&settings)
+    /// Changes the store's settings, starting from the tenant's current ones, and stores them: every engine of the
+    /// tenant on the same storage, in this process or another, runs with them from its next operation, and so does the
+    /// tenant when it is opened again, whatever its configuration says.
+    ///
+    /// - Throws: ``StoreError/storageFailure`` when the settings cannot be stored; nothing changes then.
+    public func updateSettings(_ change: @escaping @Sendable (inout StoreSettings) -> Void) async throws(StoreError) {
+        try await perform { operation in
+            var settings = operation.settings
+            change(&settings)
+            try operation.storage.write(.saveSettings(settings))
+        }
+    }
+
+    /// The tenant's settings as stored now, read anew: what another engine on the same storage may have changed
+    /// since this one's last operation. ``settings`` holds them afterwards.
+    public func currentSettings() async throws(StoreError) -> StoreSettings {
+        let known = (version: settingsVersion, settings: settings), configured = configuredSettings
+        let latest = try await storageCall { [tenantID] storage in
+            try await storage.read(tenant: tenantID) { reader in try Self.settings(known: known, configured: configured, in: reader) }
+        }
+        adoptSettings(latest)
+        return settings
+    }
+
+    /// The settings an operation runs with: `known` while the stored version is still its version, else the stored
+    /// settings (the configuration's when none are stored) with the tenant's stored time rate.
+    private static func settings(
+        known: (version: Int, settings: StoreSettings), configured: StoreSettings, in reader: any StorageReader
+    ) throws -> (version: Int, settings: StoreSettings) {
+        let version = try reader.settingsVersion()
+        guard version != known.version else { return known }
+        var settings = try reader.storedSettings().settings ?? configured
+        if let rate = try reader.clockState().timeRate { settings.timeRate = rate }
+        return (version, settings)
+    }
+
+    /// Takes settings read or written by a committed operation, unless a later version is already known (operations
+    /// overlap on the actor), and tells subscribers when they differ.
+    private func adoptSettings(_ latest: (version: Int, settings: StoreSettings)) {
+        guard latest.version > settingsVersion else { return }
+        settingsVersion = latest.version
+        guard latest.settings != settings else { return }
+        settings = latest.settings
         publish(.settingsChanged)
     }
 
@@ -129,6 +175,7 @@ public actor StoreEngine: ScheduledEventSource {
     private func changedElsewhere() async {
         publish(.changedElsewhere)
         announceOutboxWork()
+        _ = try? await currentSettings()
         // A read schedules the wake for the next due renewal, which another server may have brought forward.
         _ = try? await read { _ in }
     }
@@ -372,12 +419,16 @@ public actor StoreEngine: ScheduledEventSource {
     }
 
     /// Erases everything the store holds — accounts, purchases, subscriptions, purchase intents, the notification
-    /// outbox, the stored clock offset and time rate — and starts transaction identifiers over: a tenant reset.
+    /// outbox, the stored clock offset and time rate, the stored settings — and starts transaction identifiers over: a
+    /// tenant reset. The store runs with its configuration's settings again.
     ///
-    /// The engine keeps its catalog, settings and clock, which never runs backwards; a server resetting a tenant opens
-    /// it again afterwards (`StoreFactory.open`), so the reset store runs at wall time.
+    /// The engine keeps its catalog and clock, which never runs backwards; a server resetting a tenant opens it again
+    /// afterwards (`StoreFactory.open`), so the reset store runs at wall time.
     public func erase() async throws(StoreError) {
-        try await perform { try $0.storage.write(.eraseTenant) }
+        try await perform { operation in
+            try operation.storage.write(.eraseTenant)
+            try operation.storage.write(.saveSettings(nil))
+        }
         publish(.transactionsCleared)
     }
 
@@ -413,22 +464,28 @@ public actor StoreEngine: ScheduledEventSource {
     /// "Now" is read inside the transaction: a ``TenantClock`` first picks up an offset another process stored.
     /// A store opened without products (no configuration) leaves due events for one that knows what they renew into.
     func perform<Result: Sendable>(_ body: @escaping @Sendable (StoreOperation) throws -> Result) async throws(StoreError) -> Result {
-        let catalog = catalog, settings = settings, clock = clock
+        let catalog = catalog, clock = clock
+        let known = (version: settingsVersion, settings: settings), configured = configuredSettings
         let offerVerifier = PromotionalOfferVerifier(keys: promotionalOfferKeys)
-        let (renewals, nextDue, notifications, subscriptions, result) = try await storageCall { [tenantID] storage in
+        let (renewals, nextDue, notifications, subscriptions, settings, result) = try await storageCall { [tenantID] storage in
             try await storage.transaction(tenant: tenantID) { base in
                 let transaction = OutboxWatchingTransaction(base)
                 let now = try Self.currentDate(on: clock, in: transaction)
-                let operation = StoreOperation(storage: transaction, catalog: catalog, settings: settings, now: now, offerVerifier: offerVerifier)
+                var settings = try Self.settings(known: known, configured: configured, in: transaction)
+                let operation = StoreOperation(storage: transaction, catalog: catalog, settings: settings.settings, now: now, offerVerifier: offerVerifier)
                 let renewals = catalog.products.isEmpty ? [] : try operation.applyDueSubscriptionEvents()
                 let result = try body(operation)
+                if transaction.savedSettings {
+                    settings = try Self.settings(known: settings, configured: configured, in: transaction)
+                }
                 return (
                     renewals, try transaction.nextSubscriptionEventDate(),
                     (recorded: transaction.recordedNotifications, changed: transaction.changedNotifications),
-                    Array(transaction.savedSubscriptions.values), result
+                    Array(transaction.savedSubscriptions.values), settings, result
                 )
             }
         }
+        adoptSettings(settings)
         for renewal in renewals { publish(.transactionUpdated(renewal)) }
         if !subscriptions.isEmpty { publish(.subscriptionsChanged(subscriptions.sorted { $0.id < $1.id })) }
         if notifications.changed { publish(.notificationsChanged) }
@@ -514,8 +571,8 @@ extension StoreEngine {
     }
 }
 
-/// A storage transaction that notes whether anything was added to the notification outbox and which subscriptions
-/// were saved, so the engine can announce them after the commit; every call goes to the transaction it wraps.
+/// A storage transaction that notes whether anything was added to the notification outbox, which subscriptions were
+/// saved and whether the settings were, so the engine can announce them after the commit; every call goes to the transaction it wraps.
 private final class OutboxWatchingTransaction: StorageTransaction {
     private let base: any StorageTransaction
     private(set) var recordedNotifications = false
@@ -523,6 +580,8 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     private(set) var changedNotifications = false
     /// The subscriptions saved, last version of each.
     private(set) var savedSubscriptions: [UInt64: SubscriptionRecord] = [:]
+    /// Whether the tenant's settings were saved.
+    private(set) var savedSettings = false
 
     init(_ base: any StorageTransaction) {
         self.base = base
@@ -535,6 +594,7 @@ private final class OutboxWatchingTransaction: StorageTransaction {
             changedNotifications = true
         case .updateNotification: changedNotifications = true
         case .saveSubscription(let subscription): savedSubscriptions[subscription.id] = subscription
+        case .saveSettings: savedSettings = true
         default: break
         }
         try base.write(change)
@@ -564,4 +624,7 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     func clockState() throws -> StoreClockState { try base.clockState() }
     func snapshot() throws -> TenantSnapshot { try base.snapshot() }
     func apiKeys() throws -> [APIKeyRecord] { try base.apiKeys() }
+    func settingsVersion() throws -> Int { try base.settingsVersion() }
+    func storedSettings() throws -> StoredSettings { try base.storedSettings() }
+    func notificationDestinations() throws -> NotificationDestinations? { try base.notificationDestinations() }
 }

@@ -47,4 +47,23 @@ public struct StoreSettings: Sendable, Hashable, Codable {
         self.billingGracePeriodEnabled = billingGracePeriodEnabled
         self.renewalLimit = renewalLimit
     }
+
+    /// Reads settings, taking the default of every field the JSON leaves out: settings stored by an earlier version
+    /// (a tenant's row of storage, ``StoredSettings``) still read after a field was added.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = StoreSettings()
+        storefront = try container.decodeIfPresent(String.self, forKey: .storefront) ?? defaults.storefront
+        locale = try container.decodeIfPresent(String.self, forKey: .locale) ?? defaults.locale
+        environment = try container.decodeIfPresent(String.self, forKey: .environment) ?? defaults.environment
+        askToBuyEnabled = try container.decodeIfPresent(Bool.self, forKey: .askToBuyEnabled) ?? defaults.askToBuyEnabled
+        interruptedPurchasesEnabled = try container.decodeIfPresent(Bool.self, forKey: .interruptedPurchasesEnabled) ?? defaults.interruptedPurchasesEnabled
+        failTransactionsEnabled = try container.decodeIfPresent(Bool.self, forKey: .failTransactionsEnabled) ?? defaults.failTransactionsEnabled
+        failureErrorCode = try container.decodeIfPresent(Int.self, forKey: .failureErrorCode) ?? defaults.failureErrorCode
+        disableDialogs = try container.decodeIfPresent(Bool.self, forKey: .disableDialogs) ?? defaults.disableDialogs
+        timeRate = try container.decodeIfPresent(TimeRate.self, forKey: .timeRate) ?? defaults.timeRate
+        renewalBillingIssuesEnabled = try container.decodeIfPresent(Bool.self, forKey: .renewalBillingIssuesEnabled) ?? defaults.renewalBillingIssuesEnabled
+        billingGracePeriodEnabled = try container.decodeIfPresent(Bool.self, forKey: .billingGracePeriodEnabled) ?? defaults.billingGracePeriodEnabled
+        renewalLimit = try container.decodeIfPresent(Int.self, forKey: .renewalLimit)
+    }
 }

@@ -18,6 +18,10 @@ public actor InMemoryStorage: Storage {
         var clock = StoreClockState()
         /// The tenant's API keys by identifier; they outlive erasing and restoring the tenant.
         var apiKeys: [String: APIKeyRecord] = [:]
+        /// The tenant's settings; they outlive erasing and restoring the tenant.
+        var settings = StoredSettings()
+        /// Where the tenant's notifications go; they outlive erasing and restoring the tenant.
+        var notificationDestinations: NotificationDestinations?
     }
 
     private var tenants: [String: Tenant] = [:]
@@ -148,6 +152,12 @@ private final class MemoryTransaction: StorageTransaction {
         state.apiKeys.values.sorted { ($0.created, $0.keyID) < ($1.created, $1.keyID) }
     }
 
+    func settingsVersion() -> Int { state.settings.version }
+
+    func storedSettings() -> StoredSettings { state.settings }
+
+    func notificationDestinations() -> NotificationDestinations? { state.notificationDestinations }
+
     func allocateTransactionID() -> UInt64 {
         defer { state.nextTransactionID += 1 }
         return state.nextTransactionID
@@ -188,9 +198,11 @@ private final class MemoryTransaction: StorageTransaction {
         case .saveClockState(let clock):
             state.clock = clock
         case .eraseTenant:
-            state = InMemoryStorage.Tenant(apiKeys: state.apiKeys)
+            state = InMemoryStorage.Tenant(apiKeys: state.apiKeys, settings: state.settings, notificationDestinations: state.notificationDestinations)
         case .restore(let snapshot):
-            var restored = InMemoryStorage.Tenant(apiKeys: state.apiKeys)
+            var restored = InMemoryStorage.Tenant(
+                apiKeys: state.apiKeys, settings: state.settings, notificationDestinations: state.notificationDestinations
+            )
             restored.nextTransactionID = snapshot.nextTransactionID
             restored.accounts = Dictionary(snapshot.accounts.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             restored.transactions = Dictionary(snapshot.transactions.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
@@ -205,6 +217,10 @@ private final class MemoryTransaction: StorageTransaction {
             state.apiKeys[key.keyID] = key
         case .revokeAPIKey(let keyID):
             state.apiKeys[keyID]?.revoked = true
+        case .saveSettings(let settings):
+            state.settings = StoredSettings(version: state.settings.version + 1, settings: settings)
+        case .saveNotificationDestinations(let destinations):
+            state.notificationDestinations = destinations
         }
     }
 }

@@ -75,6 +75,12 @@ public enum StorageChange: Sendable, Hashable {
     case addAPIKey(APIKeyRecord)
     /// Marks the tenant's key with the identifier revoked; nothing when the tenant holds no such key.
     case revokeAPIKey(keyID: String)
+    /// Stores the settings the tenant runs with from now on, in every engine on the storage, or `nil` to go back to
+    /// its configuration's; the tenant's ``StoredSettings/version`` grows by one.
+    case saveSettings(StoreSettings?)
+    /// Stores where the tenant's App Store Server Notifications go, for the senders of every server on the storage,
+    /// or `nil` to forget them (each server's own default destinations apply again).
+    case saveNotificationDestinations(NotificationDestinations?)
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
@@ -117,6 +123,13 @@ public protocol StorageReader {
     func snapshot() throws -> TenantSnapshot
     /// The App Store Server API keys stored under the tenant, revoked ones too, by creation date and then identifier.
     func apiKeys() throws -> [APIKeyRecord]
+    /// The version of the tenant's stored settings (``StoredSettings/version``): one small read every operation makes
+    /// to learn whether the settings it knows still hold.
+    func settingsVersion() throws -> Int
+    /// The tenant's stored settings and their version.
+    func storedSettings() throws -> StoredSettings
+    /// Where the tenant's App Store Server Notifications go, as stored; `nil` when none were stored.
+    func notificationDestinations() throws -> NotificationDestinations?
 }
 
 /// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together

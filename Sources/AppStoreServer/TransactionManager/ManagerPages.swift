@@ -68,7 +68,8 @@ struct ManagerPages: Sendable {
     }
 
     private func settingsModel() async -> SettingsModel {
-        let settings = await engine.settings
+        let stored = try? await engine.currentSettings()
+        let settings = if let stored { stored } else { await engine.settings }
         let switches: [(String, String, Bool)] = [
             ("askToBuyEnabled", "Ask to Buy", settings.askToBuyEnabled),
             ("interruptedPurchasesEnabled", "Interrupted purchases", settings.interruptedPurchasesEnabled),
@@ -134,7 +135,7 @@ struct ManagerPages: Sendable {
     private func notificationsModel() async throws -> NotificationsModel {
         let all = try await engine.notifications()
         let rows = all.suffix(Self.rowLimit).reversed().map(NotificationRow.init)
-        let destinations = await notificationSender?.destinations
+        let destinations = try? await notificationSender?.destinations()
         return NotificationsModel(
             rows: rows, count: all.count, hidden: all.count > rows.count ? all.count - rows.count : nil, isEmpty: rows.isEmpty, sends: notificationSender != nil,
             defaultURL: destinations?.defaultURL?.absoluteString ?? "",
