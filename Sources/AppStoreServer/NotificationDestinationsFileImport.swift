@@ -45,15 +45,7 @@ extension NotificationSender {
         } catch {
             throw .storageFailure("The notification URLs of \(file.path) cannot be stored: \(error). Check the storage and start again.")
         }
-        let imported = file.appendingPathExtension("imported")
-        do {
-            try? FileManager.default.removeItem(at: imported)
-            try FileManager.default.moveItem(at: file, to: imported)
-        } catch where !FileManager.default.fileExists(atPath: file.path) {
-            // Another process sharing the data directory imported and renamed it meanwhile.
-        } catch {
-            throw .storageFailure("The notification URLs of \(file.path) are stored now, but the file cannot be renamed to \(imported.lastPathComponent): \(error.localizedDescription). Rename or delete it.")
-        }
+        try markImported(file, holding: "The notification URLs")
         return stored
     }
 }

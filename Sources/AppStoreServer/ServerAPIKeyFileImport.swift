@@ -52,15 +52,23 @@ extension ServerAPIKeyRing {
                 continue
             }
         }
-        let imported = file.appendingPathExtension("imported")
-        do {
-            try? FileManager.default.removeItem(at: imported)
-            try FileManager.default.moveItem(at: file, to: imported)
-        } catch where !FileManager.default.fileExists(atPath: file.path) {
-            // Another process sharing the data directory imported and renamed it meanwhile.
-        } catch {
-            throw .storageFailure("The keys of \(file.path) are stored now, but the file cannot be renamed to \(imported.lastPathComponent): \(error.localizedDescription). Rename or delete it.")
-        }
+        try markImported(file, holding: "The keys")
         return added
+    }
+}
+
+/// Renames a file of an earlier version whose contents are now in storage to `<name>.imported`, so it is imported
+/// once. Another process sharing the data directory may have renamed it meanwhile; that is no error.
+///
+/// - Throws: `StoreError.storageFailure` naming `contents` (what the file held) when the file stays in place.
+func markImported(_ file: URL, holding contents: String) throws(StoreError) {
+    let imported = file.appendingPathExtension("imported")
+    do {
+        try? FileManager.default.removeItem(at: imported)
+        try FileManager.default.moveItem(at: file, to: imported)
+    } catch where !FileManager.default.fileExists(atPath: file.path) {
+        // Another process sharing the data directory imported and renamed it meanwhile.
+    } catch {
+        throw .storageFailure("\(contents) of \(file.path) are stored now, but the file cannot be renamed to \(imported.lastPathComponent): \(error.localizedDescription). Rename or delete it.")
     }
 }

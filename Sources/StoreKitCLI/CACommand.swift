@@ -180,7 +180,7 @@ extension CACommand {
             let bundle = directory.appendingPathComponent("trust-bundle.pem")
             let systemBundle: URL?
             do {
-                let authority = try TLSAuthority.loadOrCreateRoot(in: directory, now: Date())
+                let authority = try TLSAuthority.loadOrCreateRoot(in: directory, now: SystemClock().now())
                 systemBundle = Self.systemBundles.first { FileManager.default.isReadableFile(atPath: $0.path) }
                 let system = try systemBundle.map { try String(contentsOf: $0, encoding: .utf8) } ?? ""
                 let separator = system.isEmpty || system.hasSuffix("\n") ? "" : "\n"
@@ -231,7 +231,7 @@ extension CACommand.Export {
         let directory = StoreDataDirectory.resolve(explicit: dataDirectory).tlsURL
         let authority: TLSAuthority
         do {
-            authority = try TLSAuthority.loadOrCreateRoot(in: directory, now: Date())
+            authority = try TLSAuthority.loadOrCreateRoot(in: directory, now: SystemClock().now())
         } catch {
             throw FormatsCLI.failure(error.message)
         }

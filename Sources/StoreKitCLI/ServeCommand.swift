@@ -316,7 +316,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let httpsPort = settings.httpsPort {
             let hosts = AppleHosts.all + AppleHosts.loopback + settings.tlsHosts
             do {
-                let (_, identity) = try TLSAuthority.loadOrCreate(in: directory.tlsURL, hosts: hosts, now: Date())
+                let (_, identity) = try TLSAuthority.loadOrCreate(in: directory.tlsURL, hosts: hosts, now: SystemClock().now())
                 server.https = HTTPSListener(host: host, port: httpsPort, identity: identity)
             } catch {
                 throw CommandFailure(error.message)
