@@ -56,13 +56,21 @@ public final class ReceiptVerifier: Sendable {
     public func verify(
         _ receiptData: Data, deviceIdentifierBytes: Data? = nil
     ) async -> Result<AppReceipt, ReceiptVerificationFailure> {
-        let envelope: ReceiptEnvelope
+        let receipt: UnverifiedReceipt
         do {
-            envelope = try ReceiptEnvelope(bytes: ReceiptEnvelope.bytes(of: receiptData))
+            receipt = try UnverifiedReceipt(receiptData: receiptData)
         } catch {
             return .failure(.malformedReceipt.with("\(error)"))
         }
+        return await verify(receipt, deviceIdentifierBytes: deviceIdentifierBytes)
+    }
 
+    /// Verifies a receipt already read, without reading it again. With `deviceIdentifierBytes` (16 UUID bytes, or a
+    /// Mac's 6-byte MAC address) the hash in attribute 5 must match too.
+    public func verify(
+        _ unverified: UnverifiedReceipt, deviceIdentifierBytes: Data? = nil
+    ) async -> Result<AppReceipt, ReceiptVerificationFailure> {
+        let envelope = unverified.envelope
         let chain: ValidatedChain
         switch await trustedSigner(of: envelope) {
         case .success(let signer): chain = signer.chain
@@ -70,10 +78,9 @@ public final class ReceiptVerifier: Sendable {
         }
 
         let attributes: [ReceiptAttribute]
-        do {
-            attributes = try ReceiptPayloadReader.attributes(in: envelope.payload)
-        } catch {
-            return .failure(.malformedPayload.with("\(error)"))
+        switch unverified.attributes {
+        case .success(let read): attributes = read
+        case .failure(let error): return .failure(.malformedPayload.with("\(error)"))
         }
         let receipt = AppReceipt(attributes: attributes)
         if let created = receipt.creationDate, !chain.isValid(at: created) {

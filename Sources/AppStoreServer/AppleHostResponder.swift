@@ -2,7 +2,6 @@ import AppStoreEngine
 import AppStoreFormats
 import Foundation
 import Hummingbird
-import NIOCore
 
 /// Serves requests at Apple's own paths as the App Store would, before the router sees them:
 ///
@@ -18,8 +17,8 @@ import NIOCore
 ///
 /// It wraps the router rather than being one of its middlewares, because Hummingbird resolves a request's route
 /// before it runs middleware: a changed path must be changed first.
-struct AppleHostResponder<Next: HTTPResponder>: HTTPResponder where Next.Context == BasicRequestContext {
-    typealias Context = BasicRequestContext
+struct AppleHostResponder<Next: HTTPResponder>: HTTPResponder where Next.Context == StoreRequestContext {
+    typealias Context = StoreRequestContext
 
     let next: Next
     /// The tenant that holds a key, by the key's identifier; `nil` when the server holds no tenants, and then requests
@@ -38,25 +37,20 @@ struct AppleHostResponder<Next: HTTPResponder>: HTTPResponder where Next.Context
             return try await next.respond(to: request.withPath("/t/\(tenant)\(path)"), context: context)
         }
         if path == "/verifyReceipt" || path == "/sandbox/verifyReceipt", request.method == .post {
-            // The body is read here to find the receipt's store, and handed on whole.
-            let body = try await request.collectBody(upTo: VerifyReceiptService.maximumRequestSize)
-            request = Request(head: request.head, body: RequestBody(buffer: body))
-            if let tenant = Self.issuingStore(ofVerifyReceiptBody: body) {
+            // The body is read here to find the receipt's store, and handed to the route in the context, read, so
+            // the receipt is parsed once.
+            guard let body = try? await request.collectBody(upTo: VerifyReceiptService.maximumRequestSize) else {
+                return StoreServer.verifyReceiptResponse(VerifyReceiptResponse(status: .malformedRequest))
+            }
+            var context = context
+            let read = VerifyReceiptBody(Data(body.readableBytesView))
+            context.verifyReceiptBody = read
+            if let tenant = read.receipt?.issuingStore, TenantDirectory.isValidName(tenant) {
                 return try await next.respond(to: request.withPath("/t/\(tenant)\(path)"), context: context)
             }
+            return try await next.respond(to: request, context: context)
         }
         return try await next.respond(to: request, context: context)
-    }
-
-    /// The tenant that issued the receipt a `verifyReceipt` body carries, read without verifying it: it only picks
-    /// the store that verifies it. `nil` for a body or receipt that does not read, or names no valid tenant.
-    static func issuingStore(ofVerifyReceiptBody body: ByteBuffer) -> String? {
-        guard let request = try? JSONDecoder().decode(VerifyReceiptRequest.self, from: Data(body.readableBytesView)),
-              let text = request.receiptData, let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters),
-              let store = (try? AppReceipt(receiptData: bytes))?.issuingStore, TenantDirectory.isValidName(store) else {
-            return nil
-        }
-        return store
     }
 
     /// The host a request names (its `Host` header), lowercased, without a port.

@@ -89,7 +89,7 @@ struct ControlRoutes {
     /// What sends the store's notifications; `nil` when the server sends none.
     let notificationSender: NotificationSender?
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<StoreRequestContext>) {
         let control = router.group("control")
         control.get("openapi.json") { _, _ in
             Response(
@@ -349,7 +349,7 @@ struct ControlRoutes {
         }
     }
 
-    private func notificationID(_ context: BasicRequestContext) throws -> UUID {
+    private func notificationID(_ context: StoreRequestContext) throws -> UUID {
         let text = context.parameters.get("uuid") ?? ""
         guard let id = UUID(uuidString: text) else {
             throw ControlError.badRequest("\"\(text)\" is not a notification identifier (a notificationUUID such as 6b3e5c1e-…).")
@@ -357,7 +357,7 @@ struct ControlRoutes {
         return id
     }
 
-    private func id(_ context: BasicRequestContext) throws -> UInt64 {
+    private func id(_ context: StoreRequestContext) throws -> UInt64 {
         let text = context.parameters.get("id") ?? ""
         guard let id = UInt64(text) else { throw ControlError.badRequest("\"\(text)\" is not a transaction identifier such as 2000000000000001.") }
         return id

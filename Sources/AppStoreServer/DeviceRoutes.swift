@@ -12,7 +12,7 @@ struct DeviceRoutes {
     let engine: StoreEngine
     let feed: ChangeFeed
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<StoreRequestContext>) {
         router.get(RouterPath(DeviceProtocol.Route.settings)) { _, _ in
             try await answer { try await engine.currentSettings() }
         }
@@ -193,7 +193,7 @@ extension Request {
         return id
     }
 
-    fileprivate func body<Body: Decodable>(_ type: Body.Type, context: BasicRequestContext) async throws -> Body {
+    fileprivate func body<Body: Decodable>(_ type: Body.Type, context: StoreRequestContext) async throws -> Body {
         let buffer = try await self.body.collect(upTo: 1 << 20)
         do {
             return try DeviceProtocol.makeDecoder().decode(type, from: Data(buffer.readableBytesView))

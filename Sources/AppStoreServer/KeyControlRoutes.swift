@@ -35,7 +35,7 @@ struct KeyControlRoutes {
     /// The time keys are dated with: wall time, as App Store Connect dates them.
     let wallClock: any StoreClock = SystemClock()
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<StoreRequestContext>) {
         let control = router.group("control/keys")
         control.get { _, _ in
             do {

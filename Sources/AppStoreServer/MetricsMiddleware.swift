@@ -7,7 +7,7 @@ import Hummingbird
 /// Paths are reduced to a handful of groups so that identifiers in them (transactions, tenants, tokens) never become
 /// label values: `/t/{tenant}/…` counts as the route it reaches.
 struct MetricsMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = StoreRequestContext
 
     let metrics: StoreMetrics
 

@@ -6,7 +6,7 @@ import Logging
 /// Logs every request once it is answered — method, path, status and duration, with the request ID as
 /// `hb.request.id` — and returns the ID as `X-Request-ID`, so a backend's own logs can name the request that failed.
 struct RequestLogMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = StoreRequestContext
 
     static let requestIDField = HTTPField.Name("X-Request-ID")!
 

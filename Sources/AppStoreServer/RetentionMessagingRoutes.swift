@@ -184,7 +184,7 @@ struct RetentionMessagingRoutes {
         self.performanceTestSettings = performanceTest
     }
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<StoreRequestContext>) {
         let messaging = router.group("inApps/v1/messaging")
         messaging.put("image/:imageIdentifier") { request, context in
             var request = request
@@ -304,7 +304,7 @@ struct RetentionMessagingRoutes {
     /// `PUT /control/retention/{bundleId}/images/{imageIdentifier}/state` and `…/messages/{messageIdentifier}/state`
     /// with `{"state": "PENDING" | "APPROVED" | "REJECTED"}`: App Review's verdict, which the store otherwise gives at
     /// once (`APPROVED`). Unauthenticated, like the rest of the control API.
-    private func addReviewRoutes(to router: Router<BasicRequestContext>) {
+    private func addReviewRoutes(to router: Router<StoreRequestContext>) {
         let control = router.group("control/retention")
         for kind in ["images", "messages"] {
             control.put(":bundleId/\(kind)/:identifier/state") { request, context -> Response in
@@ -359,7 +359,7 @@ struct RetentionMessagingRoutes {
 
     /// The product and locale in the path, checked: an auto-renewable subscription of the catalog, and a locale short
     /// code.
-    private func productAndLocale(_ context: BasicRequestContext) async throws -> (String, String) {
+    private func productAndLocale(_ context: StoreRequestContext) async throws -> (String, String) {
         let productID = context.parameters.get("productId") ?? ""
         guard await engine.catalog.product(productID)?.subscription != nil else { throw ServerAPIError.notSubscriptionProduct(productID) }
         let locale = context.parameters.get("locale") ?? ""

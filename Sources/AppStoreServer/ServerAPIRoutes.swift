@@ -258,7 +258,7 @@ struct ServerAPIRoutes {
     let logger: Logger
     let massExtensions = MassExtensionLog()
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<StoreRequestContext>) {
         let api = router.group("inApps")
         for version in [1, 2] {
             api.get("v\(version)/history/:transactionId") { request, context in

@@ -103,7 +103,7 @@ extension StoreServer {
 
 extension StoreServer {
     /// The application of `listener`, serving `responder`: plain HTTP, or TLS with ``https``'s certificate.
-    func application<Responder: HTTPResponder<BasicRequestContext>>(
+    func application<Responder: HTTPResponder<StoreRequestContext>>(
         _ listener: StoreListener, responder: Responder, onListening: @escaping @Sendable (StoreListener, Int) async -> Void
     ) throws(ListenerFailure) -> Application<Responder> {
         guard listener == .https else { return plainApplication(responder: responder, onListening: onListening) }
@@ -129,7 +129,7 @@ extension StoreServer {
     }
 
     /// The plain HTTP application, serving `responder` at ``host`` and ``port``.
-    func plainApplication<Responder: HTTPResponder<BasicRequestContext>>(
+    func plainApplication<Responder: HTTPResponder<StoreRequestContext>>(
         responder: Responder, onListening: @escaping @Sendable (StoreListener, Int) async -> Void
     ) -> Application<Responder> {
         Application(

@@ -69,14 +69,14 @@ public struct StoreServer: Sendable {
     }
 
     /// The routes, without a network listener: usable in-process by tests and embedders.
-    public func makeRouter() -> Router<BasicRequestContext> {
+    public func makeRouter() -> Router<StoreRequestContext> {
         makeRouter(serverWide: true)
     }
 
     /// The routes. The server-wide ones — request logs, `/t/{tenant}/…`, tenants and keys in the control API — exist
     /// once, on the server's own paths; a tenant's routes, reached through them, have only the store's.
-    func makeRouter(serverWide: Bool) -> Router<BasicRequestContext> {
-        let router = Router()
+    func makeRouter(serverWide: Bool) -> Router<StoreRequestContext> {
+        let router = Router(context: StoreRequestContext.self)
         if serverWide {
             router.add(middleware: RequestLogMiddleware())
             if let metrics {
@@ -121,7 +121,7 @@ public struct StoreServer: Sendable {
     }
 
     /// What every listener serves: the routes, behind Apple's host names (``AppleHostResponder``).
-    func makeResponder() -> some HTTPResponder<BasicRequestContext> {
+    func makeResponder() -> some HTTPResponder<StoreRequestContext> {
         // With tenants, an App Store Server API request at Apple's paths goes to the tenant its key belongs to.
         AppleHostResponder(next: makeRouter().buildResponder(), keyOwner: tenants == nil ? nil : Self.keyOwner(in: engine.storage))
     }

@@ -19,7 +19,7 @@ struct TenantResponse: Encodable {
 struct TenantControlRoutes {
     let tenants: TenantDirectory
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<StoreRequestContext>) {
         let control = router.group("control/tenants")
         control.get { _, _ in
             try json(["tenants": await tenants.summaries()], status: .ok)
@@ -105,11 +105,11 @@ struct TenantControlRoutes {
     }
 
     /// The tenant the path names, when the name is valid.
-    private func tenantName(_ context: BasicRequestContext) -> String? {
+    private func tenantName(_ context: StoreRequestContext) -> String? {
         context.parameters.get("name").flatMap { TenantDirectory.isValidName($0) ? $0 : nil }
     }
 
-    private func invalidName(_ context: BasicRequestContext) throws -> Response {
+    private func invalidName(_ context: StoreRequestContext) throws -> Response {
         try error("\"\(context.parameters.get("name") ?? "")\" is not a tenant name: use 1 to 64 letters, digits, '.', '_' or '-'.", status: .badRequest)
     }
 

@@ -34,7 +34,7 @@ public actor TenantDirectory {
     private let catalogFolder: URL?
     private let serverTenant: String?
     private var tenants: [String: Tenant] = [:]
-    private var responders: [String: RouterResponder<BasicRequestContext>] = [:]
+    private var responders: [String: RouterResponder<StoreRequestContext>] = [:]
 
     /// Creates a directory that opens a tenant with `open` the first time it is asked for.
     ///
@@ -192,7 +192,7 @@ public actor TenantDirectory {
     }
 
     /// The routes of a tenant, built once from `server`'s settings with the tenant's store.
-    func responder(for name: String, like server: StoreServer) async throws(StoreError) -> RouterResponder<BasicRequestContext> {
+    func responder(for name: String, like server: StoreServer) async throws(StoreError) -> RouterResponder<StoreRequestContext> {
         if let responder = responders[name] { return responder }
         let tenant = try await tenant(name)
         var tenantServer = StoreServer(
@@ -258,7 +258,7 @@ public struct TenantError: Error, Sendable, CustomStringConvertible {
 
 /// Sends `/t/{tenant}/rest` to the tenant's own routes as `/rest`, so every endpoint exists once per tenant.
 struct TenantRoutingMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = StoreRequestContext
 
     let tenants: TenantDirectory
     let server: StoreServer
@@ -271,7 +271,7 @@ struct TenantRoutingMiddleware: RouterMiddleware {
         guard TenantDirectory.isValidName(name) else {
             return Self.error("\"\(name)\" is not a tenant name: use 1 to 64 letters, digits, '.', '_' or '-'.", status: .badRequest)
         }
-        let responder: RouterResponder<BasicRequestContext>
+        let responder: RouterResponder<StoreRequestContext>
         do {
             responder = try await tenants.responder(for: String(name), like: server)
         } catch {

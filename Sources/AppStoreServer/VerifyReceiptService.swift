@@ -53,10 +53,7 @@ public final class VerifyReceiptService: Sendable {
     ///   - environment: The path it came to: `.production` for `/verifyReceipt`, `.sandbox` for
     ///     `/sandbox/verifyReceipt`.
     public func respond(to body: Data, environment: AppStoreEnvironment) async -> VerifyReceiptResponse {
-        guard let request = try? JSONDecoder().decode(VerifyReceiptRequest.self, from: body) else {
-            return VerifyReceiptResponse(status: .malformedRequest)
-        }
-        return await respond(to: request, environment: environment)
+        await respond(to: VerifyReceiptBody(body), environment: environment)
     }
 
     /// Answers a decoded `verifyReceipt` request.
@@ -66,12 +63,18 @@ public final class VerifyReceiptService: Sendable {
     ///   - environment: The path it came to: `.production` for `/verifyReceipt`, `.sandbox` for
     ///     `/sandbox/verifyReceipt`.
     public func respond(to request: VerifyReceiptRequest, environment: AppStoreEnvironment) async -> VerifyReceiptResponse {
-        guard let receiptData = request.receiptData, !receiptData.isEmpty else {
+        await respond(to: VerifyReceiptBody(request), environment: environment)
+    }
+
+    /// Answers a request whose body is already decoded and its receipt read (by the front door, to find the store).
+    func respond(to body: VerifyReceiptBody, environment: AppStoreEnvironment) async -> VerifyReceiptResponse {
+        guard let request = body.request else { return VerifyReceiptResponse(status: .malformedRequest) }
+        guard let receiptData = request.receiptData, !receiptData.isEmpty, let unverified = body.receipt else {
             return VerifyReceiptResponse(status: .malformedReceiptData)
         }
         guard let verifier = receiptVerifier() else { return VerifyReceiptResponse(status: .internalDataAccessError) }
         let receipt: AppReceipt
-        switch await verifier.verify(Data(receiptData.utf8)) {
+        switch await verifier.verify(unverified) {
         case .success(let verified): receipt = verified
         case .failure(let failure):
             let malformed = failure == .malformedReceipt || failure == .malformedPayload

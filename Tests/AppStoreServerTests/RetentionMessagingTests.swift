@@ -247,7 +247,7 @@ struct RetentionMessagingTests {
         let routes = RetentionMessagingRoutes(engine: engine, authenticator: ServerAPIAuthenticator(keyRings: [ServerAPIKeyRing(keys: [key])]), logger: Logger(label: "test"), performanceTest: settings)
         try await Application(router: endpoint).test(.live) { endpointClient in
             let port = try #require(endpointClient.port)
-            let router = Router()
+            let router = Router(context: StoreRequestContext.self)
             routes.add(to: router)
             ControlRoutes(engine: engine, notificationSender: nil).add(to: router)
             try await Application(router: router).test(.router) { client in

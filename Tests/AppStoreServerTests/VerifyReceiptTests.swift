@@ -359,4 +359,23 @@ struct VerifyReceiptTests {
         // server's store trusts it and finds no account of its own behind alpha's opaque value.
         #expect(unnamedAnswer.status == .accountNotFound)
     }
+
+    @Test("With tenants, the bare paths answer a body that is not JSON, a receipt that does not read and a body over 4 MiB as a lone store does: 21000, 21002, 21000", arguments: RouteTransport.allCases)
+    func unreadableBodiesWithTenants(transport: RouteTransport) async throws {
+        let (engine, _) = makeStore()
+        var server = StoreServer(engine: engine, port: 0)
+        server.tenants = TenantDirectory(serverTenant: "default") { _, _ in TenantDirectory.Tenant(engine: engine) }
+        let oversized = #"{"receipt-data": ""# + String(repeating: "A", count: VerifyReceiptService.maximumRequestSize) + #""}"#
+        let cases: [(body: String, status: VerifyReceiptStatus)] = [
+            ("receipt-data=abc", .malformedRequest),
+            (#"{"receipt-data": "bm90IGEgcmVjZWlwdA=="}"#, .malformedReceiptData),
+            (oversized, .malformedRequest),
+        ]
+        for path in ["/verifyReceipt", "/sandbox/verifyReceipt"] {
+            for (body, status) in cases {
+                let (answer, _) = try await post(body, to: path, server: server, transport: transport)
+                #expect(answer.status == status, "\(path), a body of \(body.utf8.count) bytes")
+            }
+        }
+    }
 }

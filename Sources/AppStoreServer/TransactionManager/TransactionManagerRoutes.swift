@@ -27,7 +27,7 @@ struct TransactionManagerRoutes {
     /// The name of the store at the server's bare paths, when this is a tenant's page; `nil` on the server's own.
     let serverStoreName: String?
 
-    func add(to router: Router<BasicRequestContext>) {
+    func add(to router: Router<StoreRequestContext>) {
         let pages = ManagerPages(
             engine: engine, notificationSender: notificationSender, tenants: tenants, basePath: basePath, serverStoreName: serverStoreName
         )
