@@ -67,10 +67,10 @@ struct ControlAPITests {
         }
     }
 
-    @Test("Request bodies are read as JSONDecoder reads them: escapes, whitespace and unknown members taken, bad JSON and bad UTF-8 refused")
-    func requestBodies() async throws {
+    @Test("Request bodies are read as JSONDecoder reads them: escapes, whitespace and unknown members taken, bad JSON and bad UTF-8 refused", arguments: RouteTransport.allCases)
+    func requestBodies(transport: RouteTransport) async throws {
         let server = makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             let escaped = #"{ "productId" : "pre\u006dium", "account": "\u00e9lise \"e\"", "extra": [1, {"x": null}] }"#
             let (status, bought) = try await call(client, .post, "/control/purchases", escaped)
             #expect(status == .ok)
@@ -90,10 +90,10 @@ struct ControlAPITests {
         }
     }
 
-    @Test("POST /control/purchases with an Idempotency-Key answers a retry with the same purchase; the key on another product is 422")
-    func idempotentPurchases() async throws {
+    @Test("POST /control/purchases with an Idempotency-Key answers a retry with the same purchase; the key on another product is 422", arguments: RouteTransport.allCases)
+    func idempotentPurchases(transport: RouteTransport) async throws {
         let server = makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             func buy(_ body: String, key: String) async throws -> (HTTPResponse.Status, [String: Any]?) {
                 try await client.execute(
                     uri: "/control/purchases", method: .post, headers: [.contentType: "application/json", HTTPField.Name("Idempotency-Key")!: key],
@@ -115,9 +115,9 @@ struct ControlAPITests {
         }
     }
 
-    @Test("Requests the store refuses answer 400 or 404 with a message saying what to send")
-    func refusals() async throws {
-        try await makeServer().makeApplication().test(.router) { client in
+    @Test("Requests the store refuses answer 400 or 404 with a message saying what to send", arguments: RouteTransport.allCases)
+    func refusals(transport: RouteTransport) async throws {
+        try await transport.test(makeServer()) { client in
             let (unknownProduct, body) = try await call(client, .post, "/control/purchases", #"{"productId": "nope"}"#)
             #expect(unknownProduct == .notFound)
             #expect(((body as? [String: Any])?["error"] as? String)?.contains("premium") == true)
@@ -131,10 +131,10 @@ struct ControlAPITests {
         }
     }
 
-    @Test("Time rate by Apple's names, promoted purchases, family groups, and listing and clearing transactions")
-    func ratesIntentsFamiliesAndListing() async throws {
+    @Test("Time rate by Apple's names, promoted purchases, family groups, and listing and clearing transactions", arguments: RouteTransport.allCases)
+    func ratesIntentsFamiliesAndListing(transport: RouteTransport) async throws {
         let server = makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             let (rateStatus, rate) = try await call(client, .put, "/control/clock/rate", #"{"timeRate": "oneSecondIsOneDay"}"#)
             #expect(rateStatus == .ok)
             #expect((rate as? [String: Any])?["timeRate"] as? Int == 6)
@@ -164,9 +164,9 @@ struct ControlAPITests {
 }
 
 extension ControlAPITests {
-    @Test("A clock move too long to apply at once, or past the certificates' end, is a 400 saying to move in steps (schemathesis)")
-    func clockMovesAreBounded() async throws {
-        try await makeServer().makeApplication().test(.router) { client in
+    @Test("A clock move too long to apply at once, or past the certificates' end, is a 400 saying to move in steps (schemathesis)", arguments: RouteTransport.allCases)
+    func clockMovesAreBounded(transport: RouteTransport) async throws {
+        try await transport.test(makeServer()) { client in
             #expect(try await call(client, .post, "/control/purchases", #"{"productId": "monthly"}"#).0 == .ok)
             // Past 2099: the store's certificates end there.
             let (late, lateBody) = try await call(client, .post, "/control/clock/advance", #"{"to": "2150-01-01T00:00:00Z"}"#)

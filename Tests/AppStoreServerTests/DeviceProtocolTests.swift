@@ -30,9 +30,9 @@ struct DeviceProtocolTests {
         }
     }
 
-    @Test("A refusal carries the store's error kind and message; a request the server cannot read is a 400 saying what is missing")
-    func refusals() async throws {
-        try await makeServer().makeApplication().test(.router) { client in
+    @Test("A refusal carries the store's error kind and message; a request the server cannot read is a 400 saying what is missing", arguments: RouteTransport.allCases)
+    func refusals(transport: RouteTransport) async throws {
+        try await transport.test(makeServer()) { client in
             let purchase = PurchaseRequest(productID: "nothing", bundleID: "com.example.demo")
             let (status, refusal) = try await call(client, .post, "/device/purchases", body: purchase, as: DeviceErrorBody.self)
             #expect(status == .notFound)
@@ -50,9 +50,9 @@ struct DeviceProtocolTests {
         }
     }
 
-    @Test("The long poll starts at the server's position, brings a purchase as its transaction, and a stale epoch as 'look at everything'")
-    func longPoll() async throws {
-        try await makeServer().makeApplication().test(.router) { client in
+    @Test("The long poll starts at the server's position, brings a purchase as its transaction, and a stale epoch as 'look at everything'", arguments: RouteTransport.allCases)
+    func longPoll(transport: RouteTransport) async throws {
+        try await transport.test(makeServer()) { client in
             let (_, first) = try await call(client, .get, "/device/changes", as: ChangeBatch.self)
             let start = try #require(first)
             #expect(start.changes.isEmpty)

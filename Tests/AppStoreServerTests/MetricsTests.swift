@@ -49,8 +49,8 @@ struct MetricsTests {
         return text
     }
 
-    @Test("After a purchase, a refund, a renewal on the virtual clock and notification attempts to a closed port, /metrics counts each")
-    func countsWhatTheStoreDid() async throws {
+    @Test("After a purchase, a refund, a renewal on the virtual clock and notification attempts to a closed port, /metrics counts each", arguments: RouteTransport.allCases)
+    func countsWhatTheStoreDid(transport: RouteTransport) async throws {
         let engine = makeEngine()
         let metrics = StoreMetrics()
         await metrics.follow(engine)
@@ -58,7 +58,7 @@ struct MetricsTests {
         var server = StoreServer(engine: engine, port: 0)
         server.metrics = metrics
         let tenant = engine.tenantID
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             let premium = try await post(client, "/control/purchases", #"{"productId": "premium", "bundleId": "com.example.demo"}"#)
             let premiumID = try #require(premium["transactionId"] as? String)
             _ = try await post(client, "/control/transactions/\(premiumID)/refund")
@@ -99,12 +99,12 @@ struct MetricsTests {
         }
     }
 
-    @Test("Request paths are counted by route group, never by the identifiers in them")
-    func routeGroups() async throws {
+    @Test("Request paths are counted by route group, never by the identifiers in them", arguments: RouteTransport.allCases)
+    func routeGroups(transport: RouteTransport) async throws {
         let metrics = StoreMetrics()
         var server = StoreServer(engine: makeEngine(), port: 0)
         server.metrics = metrics
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             try await client.execute(uri: "/health", method: .get) { #expect($0.status == .ok) }
             try await client.execute(uri: "/inApps/v1/transactions/2000000000000001", method: .get) { #expect($0.status == .unauthorized) }
             try await client.execute(uri: "/no/such/path", method: .get) { #expect($0.status == .notFound) }
@@ -128,10 +128,10 @@ struct MetricsTests {
         #expect(MetricsMiddleware.group(ofPath: path) == group)
     }
 
-    @Test("A server without metrics has no /metrics")
-    func noMetricsWithoutRegistry() async throws {
+    @Test("A server without metrics has no /metrics", arguments: RouteTransport.allCases)
+    func noMetricsWithoutRegistry(transport: RouteTransport) async throws {
         let server = StoreServer(engine: makeEngine(), port: 0)
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             try await client.execute(uri: "/metrics", method: .get) { #expect($0.status == .notFound) }
         }
     }

@@ -49,10 +49,10 @@ struct TransactionManagerTests {
         return try #require((answer as? [String: Any])?["transactionId"] as? String)
     }
 
-    @Test("The page lists the store's transactions newest first, with the actions their state allows, and filters them")
-    func pageAndSections() async throws {
+    @Test("The page lists the store's transactions newest first, with the actions their state allows, and filters them", arguments: RouteTransport.allCases)
+    func pageAndSections(transport: RouteTransport) async throws {
         let server = makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             let premium = try await buy(client, "premium", account: "alice")
             let monthly = try await buy(client, "monthly", account: "bob")
             #expect(try await call(client, .post, "/control/transactions/\(premium)/refund").0 == .ok)
@@ -91,13 +91,13 @@ struct TransactionManagerTests {
         }
     }
 
-    @Test("A long history shows its newest 200 transactions and says how many more the filters reach")
-    func longHistory() async throws {
+    @Test("A long history shows its newest 200 transactions and says how many more the filters reach", arguments: RouteTransport.allCases)
+    func longHistory(transport: RouteTransport) async throws {
         let server = makeServer()
         for index in 0..<205 {
             _ = try await server.engine.purchase(PurchaseRequest(productID: index < 5 ? "monthly" : "premium", accountID: "buyer\(index)", bundleID: StoreDefaults.bundleID))
         }
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             let section = try await page(client, "/manage/sections/transactions")
             #expect(section.text.components(separatedBy: "<tr class=\"row\"").count - 1 == 200)
             #expect(section.text.contains("5 older transactions are not shown"))
@@ -107,10 +107,10 @@ struct TransactionManagerTests {
         }
     }
 
-    @Test("An expanded row shows the transaction's JWS, its receipt entry and its subscription's renewal info, decoded")
-    func expandedRows() async throws {
+    @Test("An expanded row shows the transaction's JWS, its receipt entry and its subscription's renewal info, decoded", arguments: RouteTransport.allCases)
+    func expandedRows(transport: RouteTransport) async throws {
         let server = makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             let monthly = try await buy(client, "monthly", account: "bob")
             let detail = try await page(client, "/manage/transactions/\(monthly)")
             #expect(detail.status == .ok)
@@ -132,10 +132,10 @@ struct TransactionManagerTests {
         }
     }
 
-    @Test("A tenant's page links to its own routes and offers the other tenants")
-    func tenantPage() async throws {
+    @Test("A tenant's page links to its own routes and offers the other tenants", arguments: RouteTransport.allCases)
+    func tenantPage(transport: RouteTransport) async throws {
         let server = makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             #expect(try await call(client, .post, "/t/checkout/control/purchases", #"{"productId": "premium"}"#).0 == .ok)
             let tenant = try await page(client, "/t/checkout/")
             #expect(tenant.text.contains(#"<body data-base="/t/checkout/">"#))
@@ -147,10 +147,10 @@ struct TransactionManagerTests {
         }
     }
 
-    @Test("The notification log: delivery state and attempts, one notification with its signed payload, redelivery, and precise refusals")
-    func notificationLog() async throws {
+    @Test("The notification log: delivery state and attempts, one notification with its signed payload, redelivery, and precise refusals", arguments: RouteTransport.allCases)
+    func notificationLog(transport: RouteTransport) async throws {
         let server = makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             _ = try await buy(client, "premium", account: "alice")
             let (_, log) = try await call(client, .get, "/control/notifications")
             let entry = try #require((log as? [[String: Any]])?.first)
@@ -180,10 +180,10 @@ struct TransactionManagerTests {
         }
     }
 
-    @Test("Moving the clock answers what it fired; GET /control/settings answers the switches")
-    func clockAndSettings() async throws {
+    @Test("Moving the clock answers what it fired; GET /control/settings answers the switches", arguments: RouteTransport.allCases)
+    func clockAndSettings(transport: RouteTransport) async throws {
         let server = makeServer()
-        try await server.makeApplication().test(.router) { client in
+        try await transport.test(server) { client in
             _ = try await buy(client, "monthly", account: "bob")
             let (_, moved) = try await call(client, .post, "/control/clock/advance", #"{"by": "1mo"}"#)
             let fired = try #require((moved as? [String: Any])?["fired"] as? [[String: Any]])
