@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// OpenStoreKit: Apple's in-app purchase system, implemented openly in Swift and running on Linux.
@@ -20,6 +20,13 @@ let package = Package(
         .library(name: "AppStoreDeviceProtocol", targets: ["AppStoreDeviceProtocol"]),
         .library(name: "AppStoreServer", targets: ["AppStoreServer"]),
         .executable(name: "storekit", targets: ["StoreKitCLI"]),
+    ],
+    traits: [
+        .trait(
+            name: "SQLite",
+            description: "OpenStoreKit opens an in-process store in a data directory (OPENSTOREKIT_CONFIG) with SQLite. Without it an app links no database: it talks to storekit serve (OPENSTOREKIT_SERVER) or runs SKTestSession in memory."
+        ),
+        .default(enabledTraits: ["SQLite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -61,22 +68,21 @@ let package = Package(
         .target(name: "AppStoreEngine", dependencies: ["StoreKitConfiguration", "AppStoreFormats"]),
         .target(
             name: "AppStoreSQLite",
-            dependencies: ["AppStoreEngine", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
+            dependencies: ["AppStoreEngine", "AppStoreHosting", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(
             name: "AppStorePostgres",
             dependencies: [
-                "AppStoreEngine",
+                "AppStoreEngine", "AppStoreFormats", "AppStoreHosting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(
-            name: "AppStoreHosting",
-            dependencies: ["AppStoreEngine", "AppStoreFormats", "AppStoreSQLite", "StoreKitConfiguration", "AppStorePostgres"]
-        ),
+        // Opening stores: data directories, environment variables, and a registry of databases by URL scheme that
+        // links none of them (SQLite and PostgreSQL register themselves with it), so the client carries no database.
+        .target(name: "AppStoreHosting", dependencies: ["AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration"]),
         .target(name: "AppStoreDeviceProtocol", dependencies: ["AppStoreEngine"]),
         .target(
             name: "AppStoreServer",
@@ -99,9 +105,14 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // The client: the store engine for an in-process store, the device protocol for a server's. No server and no
+        // PostgreSQL; SQLite only with the SQLite trait (the default), for a store in a data directory.
         .target(
             name: "OpenStoreKit",
-            dependencies: ["StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreHosting", "AppStoreDeviceProtocol"]
+            dependencies: [
+                "StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreHosting", "AppStoreDeviceProtocol",
+                .target(name: "AppStoreSQLite", condition: .when(traits: ["SQLite"])),
+            ]
         ),
         .target(
             name: "OpenStoreKitTest",
@@ -113,8 +124,8 @@ let package = Package(
         .executableTarget(
             name: "StoreKitCLI",
             dependencies: [
-                "StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreSQLite", "AppStoreHosting", "AppStoreServer",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreSQLite", "AppStorePostgres", "AppStoreHosting",
+                "AppStoreServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -160,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreHostingTests",
-            dependencies: ["AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "AppStorePostgres"]
+            dependencies: ["AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "AppStoreSQLite", "AppStorePostgres"]
         ),
         .testTarget(
             name: "AppStorePostgresTests",

@@ -1,10 +1,7 @@
 public import AppStoreEngine
 import AppStoreFormats
-import AppStorePostgres
-import AppStoreSQLite
 public import Foundation
 public import StoreKitConfiguration
-import Synchronization
 
 /// Where a store keeps its state.
 public enum StoreLocation: Sendable {
@@ -88,29 +85,26 @@ public enum StoreFactory {
         let clockState: StoreClockState
         switch specification.location {
         case .dataDirectory(let directory):
+            let opened: OpenedStoreDatabase
             if let url = specification.databaseURL {
-                let database = try sharedPostgresStorage(url: url)
-                clockState = try database.clockState(tenant: specification.tenant)
-                storage = database
-                signer = sharedSigner(database: database, directory: directory)
+                opened = try openDatabase(url, in: directory, tenant: specification.tenant)
             } else if let url = EnvironmentVariables.value(EnvironmentVariables.databaseURL, in: environment) {
-                let database: PostgresStorage
                 do {
-                    database = try sharedPostgresStorage(url: url)
+                    opened = try openDatabase(url, in: directory, tenant: specification.tenant)
                 } catch {
                     throw .storageFailure(
                         "\(EnvironmentVariables.databaseURL) names a database that cannot be used: \(error.message) To keep the store in the data directory's SQLite file instead, unset it."
                     )
                 }
-                clockState = try database.clockState(tenant: specification.tenant)
-                storage = database
-                signer = sharedSigner(database: database, directory: directory)
             } else {
-                let database = try SQLiteStorage(url: directory.databaseURL)
-                clockState = try database.clockState(tenant: specification.tenant)
-                storage = database
-                signer = directory.signer
+                guard let database = database(scheme: dataDirectoryScheme) else {
+                    throw .storageFailure(
+                        "A data directory's store is kept in SQLite, which this program does not link: link AppStoreSQLite and call StoreFactory.register(SQLiteDatabase()) first (OpenStoreKit does when its SQLite package trait is on, the default), or open a store in memory."
+                    )
+                }
+                opened = try database.open(nil, in: directory, tenant: specification.tenant)
             }
+            (storage, signer, clockState) = (opened.storage, opened.signer, opened.clockState)
         case .memory:
             guard specification.databaseURL == nil else {
                 throw .storageFailure("A store in memory keeps nothing in a database: leave databaseURL out, or open a data directory.")
@@ -136,50 +130,20 @@ public enum StoreFactory {
 }
 
 extension StoreFactory {
-    /// One storage, and so one connection pool, per PostgreSQL URL in a process, for as long as a store uses it:
-    /// `storekit serve` opens a store per tenant, and each would otherwise open connections of its own.
-    private static let postgresStorages = Mutex<[String: WeakPostgresStorage]>([:])
-
-    /// The storage of the database a URL names: the one already open in this process, or a new one (which connects
-    /// and migrates the database).
-    private static func sharedPostgresStorage(url: String) throws(StoreError) -> PostgresStorage {
-        if let open = postgresStorages.withLock({ $0[url]?.storage }) { return open }
-        // Opened outside the lock: it waits for the database. Should another thread open the same URL meanwhile,
-        // the first one stored wins and the other is released.
-        let opened = try PostgresStorage(url: url)
-        return postgresStorages.withLock { storages in
-            if let open = storages[url]?.storage { return open }
-            storages = storages.filter { $0.value.storage != nil }
-            storages[url] = WeakPostgresStorage(storage: opened)
-            return opened
+    /// Opens the database a URL names with the database registered for its scheme.
+    private static func openDatabase(_ url: String, in directory: StoreDataDirectory, tenant: String) throws(StoreError) -> OpenedStoreDatabase {
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else {
+            throw .storageFailure("\(url) is not a database URL: write postgres://USER:PASSWORD@HOST:PORT/DATABASE.")
         }
-    }
-}
-
-extension StoreFactory {
-    /// The signer of a store on a PostgreSQL database: the certificate authority every server on the database signs
-    /// with, so what one server signed verifies against the root any other hands out. The first server to sign
-    /// stores the authority of its data directory (made there first if it has none); the others copy the stored one
-    /// into their `ca/`, so `storekit ca` on their machines shows it too. A data directory holding a different
-    /// authority is refused rather than overwritten, since devices and servers may trust its root.
-    private static func sharedSigner(database: PostgresStorage, directory: StoreDataDirectory) -> StoreSigner {
-        let url = directory.certificateAuthorityURL
-        return StoreSigner {
-            let local = try CertificateAuthority.loadIfPresent(from: url)
-            let files = try database.certificateAuthority(storingIfAbsent: { try (local ?? CertificateAuthority(issuedAt: CertificateAuthority.defaultValidity.lowerBound)).pemFiles })
-            let shared = try CertificateAuthority(pemFiles: files)
-            let installed = try CertificateAuthority.install(shared, in: url)
-            guard installed.rootCertificatesDER == shared.rootCertificatesDER else {
-                throw StoreError.signingFailure(
-                    "The certificate authority in \(url.path) is not the one the database shares with every server on it. Move that directory away to have this server copy the database's authority there and sign with it."
+        let scheme = url[..<colon].lowercased()
+        guard let database = database(scheme: scheme) else {
+            if scheme == "postgres" || scheme == "postgresql" {
+                throw .storageFailure(
+                    "\(scheme):// databases are opened by AppStorePostgres, which this program does not link: link it and call StoreFactory.register(PostgresDatabase()) first (the storekit command does), or run storekit serve --database \(scheme)://… and talk to it over HTTP."
                 )
             }
-            return shared
+            throw .storageFailure("\(scheme):// is not a database OpenStoreKit keeps stores in: use a postgres:// URL, or none for the data directory's SQLite file.")
         }
+        return try database.open(url, in: directory, tenant: tenant)
     }
-}
-
-/// A storage that stays open only while stores use it.
-private struct WeakPostgresStorage: Sendable {
-    weak var storage: PostgresStorage?
 }

@@ -1,5 +1,8 @@
 public import AppStoreEngine
 import AppStoreHosting
+#if SQLite
+import AppStoreSQLite
+#endif
 public import Foundation
 import StoreKitConfiguration
 
@@ -80,12 +83,19 @@ public struct StoreEnvironment: Sendable {
             } catch {
                 throw .invalidConfiguration("\(variables.configuration)=\(path) is not a usable StoreKit configuration: \(error.description)")
             }
+            #if SQLite
+            StoreFactory.register(SQLiteDatabase())
             let engine: StoreEngine
             do {
                 engine = try StoreFactory.open(StoreSpecification(location: .dataDirectory(directory), configuration: configuration, tenant: tenant))
             } catch {
                 throw .unusableDataDirectory("Cannot use the data directory \(directory.url.path): \(error). Set \(variables.dataDirectory) to a writable directory.")
             }
+            #else
+            throw .invalidConfiguration(
+                "\(variables.configuration) asks for a store in the data directory, kept in SQLite, but OpenStoreKit was built without its SQLite trait. Depend on the package with its default traits, or set \(variables.server) to a running `storekit serve` instead."
+            )
+            #endif
             connection = InProcessConnection(engine: engine, hostedContentDirectory: hostedContent, pollInterval: sharedStorePollInterval)
             defaultStorefront = StoreSettings(configuration: configuration).storefront
         }

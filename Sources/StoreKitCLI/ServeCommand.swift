@@ -303,7 +303,7 @@ struct ServeCommand: AsyncParsableCommand {
                 await sender.start()
                 return TenantDirectory.Tenant(engine: engine, notificationSender: sender)
             }
-            let tenantEngine = try StoreFactory.open(StoreSpecification(
+            let tenantEngine = try StoreFactory.openWithLinkedDatabases(StoreSpecification(
                 location: .dataDirectory(directory), configuration: catalog ?? configuration, tenant: name, databaseURL: location.database
             ))
             await metrics.follow(tenantEngine)

@@ -39,7 +39,7 @@ struct StoreLocationOptions: ParsableArguments {
     /// Opens the store with `configuration`'s catalog and settings, or an empty catalog when none is given.
     func openStore(configuration: StoreKitConfigurationFile? = nil) throws -> StoreEngine {
         do {
-            return try StoreFactory.open(StoreSpecification(
+            return try StoreFactory.openWithLinkedDatabases(StoreSpecification(
                 location: .dataDirectory(directory), configuration: configuration, tenant: resolvedTenant, databaseURL: database
             ))
         } catch {

@@ -77,7 +77,7 @@ struct TenantPlaceOptions: ParsableArguments {
     /// Opens the tenant `name` of the data directory, with an empty catalog: what a tenant holds needs no products.
     func openStore(tenant name: String) throws -> StoreEngine {
         do {
-            return try StoreFactory.open(StoreSpecification(location: .dataDirectory(directory), configuration: nil, tenant: name))
+            return try StoreFactory.openWithLinkedDatabases(StoreSpecification(location: .dataDirectory(directory), configuration: nil, tenant: name))
         } catch {
             throw CommandFailure(error.message)
         }

@@ -10,6 +10,8 @@ import Testing
 /// data directory's store in PostgreSQL; without one it stays in the directory's SQLite file.
 @Suite("Opening stores on PostgreSQL")
 struct PostgresStoreFactoryTests {
+    init() { StoreFactory.registerTestDatabases() }
+
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-hosting-pg-\(UUID().uuidString)")
     let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Examples/Demo.storekit")

@@ -7,6 +7,8 @@ import AppStoreFormats
 
 @Suite("Opening stores")
 struct StoreFactoryTests {
+    init() { StoreFactory.registerTestDatabases() }
+
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-hosting-\(UUID().uuidString)")
     let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Examples/Demo.storekit")

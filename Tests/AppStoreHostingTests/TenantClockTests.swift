@@ -17,6 +17,8 @@ final class StillClock: StoreClock {
 /// Stores opened from a data directory run on the tenant's persisted clock.
 @Suite("Persisted store clocks")
 struct TenantClockTests {
+    init() { StoreFactory.registerTestDatabases() }
+
     /// 2026-01-15T12:00:00Z.
     static let start = Date(timeIntervalSince1970: 1_768_478_400)
     static let monthly = "com.example.demo.plus.monthly"
