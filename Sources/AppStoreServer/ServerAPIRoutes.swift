@@ -505,8 +505,8 @@ struct ServerAPIRoutes {
             .filter { $0.state.isCompleted && $0.origin != .restore }
     }
 
-    /// A page of the customer's transaction history in the app, filtered and sorted as the query asks. Version 1, like the
-    /// receipt it replaced, leaves out consumables the app has finished; version 2 lists them.
+    /// A page of the customer's transaction history in the app, filtered and sorted as the query asks. Version 1,
+    /// like the receipt it replaced, leaves out consumables the app has finished; version 2 lists them.
     private func history(_ request: Request, accountID: String, bundleID: String, version: Int) async throws -> HistoryResponse {
         let query = request.uri.queryParameters
         var transactions = try await customerTransactions(accountID: accountID, bundleID: bundleID)
