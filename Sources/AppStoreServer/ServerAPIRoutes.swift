@@ -41,6 +41,7 @@ struct ServerAPIError: Error {
     static let invalidExtendReasonCode = ServerAPIError(status: .badRequest, errorCode: 4_000_010, errorMessage: "Invalid extend reason code.")
     static let invalidRequestIdentifier = ServerAPIError(status: .badRequest, errorCode: 4_000_011, errorMessage: "Invalid request identifier.")
     static let invalidAppAccountToken = ServerAPIError(status: .badRequest, errorCode: 4_000_183, errorMessage: "Invalid request. The app account token field must be a valid UUID.")
+    static let appTransactionIDNotSupported = ServerAPIError(status: .badRequest, errorCode: 4_000_048, errorMessage: "Invalid request. App transactions aren't supported by this endpoint.")
     static let familyTransactionNotSupported = ServerAPIError(status: .badRequest, errorCode: 4_000_185, errorMessage: "Invalid request. Family Sharing transactions aren't supported by this endpoint.")
     static let notOriginalTransactionID = ServerAPIError(status: .badRequest, errorCode: 4_000_187, errorMessage: "Invalid request. The transaction ID provided is not an original transaction ID.")
     static let subscriptionExtensionIneligible = ServerAPIError(status: .forbidden, errorCode: 4_030_004, errorMessage: "Forbidden - subscription state ineligible for extension.")
@@ -263,14 +264,14 @@ struct ServerAPIRoutes {
         for version in [1, 2] {
             api.get("v\(version)/history/:transactionId") { request, context in
                 try await respond(to: request) { bundleID in
-                    try await history(request, transactionID: context.parameters.get("transactionId"), bundleID: bundleID, version: version)
+                    try await history(request, accountID: customer(context.parameters.get("transactionId"), bundleID: bundleID), bundleID: bundleID, version: version)
                 }
             }
         }
         api.get("v2/refund/lookup/:transactionId") { request, context in
             try await respond(to: request) { bundleID in
-                let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
-                let refunded = try await customerTransactions(of: record).filter(\.isRevoked)
+                let accountID = try await customer(context.parameters.get("transactionId"), bundleID: bundleID)
+                let refunded = try await customerTransactions(accountID: accountID, bundleID: bundleID).filter(\.isRevoked)
                 let page = try Page(refunded, after: request.uri.queryParameters["revision"].map(String.init), invalid: .invalidRevision)
                 var signed: [String] = []
                 for record in page.items { signed.append(try engine.signedTransaction(record)) }
@@ -329,8 +330,8 @@ struct ServerAPIRoutes {
         }
         api.get("v1/transactions/appTransactions/:transactionId") { request, context in
             try await respond(to: request) { bundleID in
-                let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
-                return AppTransactionInfoResponse(signedAppTransactionInfo: try await engine.signedAppTransaction(accountID: record.accountID, bundleID: bundleID))
+                let accountID = try await customer(context.parameters.get("transactionId"), bundleID: bundleID)
+                return AppTransactionInfoResponse(signedAppTransactionInfo: try await engine.signedAppTransaction(accountID: accountID, bundleID: bundleID))
             }
         }
         api.post("v1/transactions/:transactionId/finish") { request, context in
@@ -410,19 +411,27 @@ struct ServerAPIRoutes {
         }
         api.get("v1/transactions/:transactionId") { request, context in
             try await respond(to: request) { bundleID in
-                let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
+                let text = context.parameters.get("transactionId")
+                let record: TransactionRecord
+                do {
+                    record = try await transaction(text, bundleID: bundleID)
+                } catch let error as ServerAPIError where error.errorCode == ServerAPIError.transactionIDNotFound.errorCode {
+                    // Apple refuses an app transaction's identifier here with 4000048, not 4040010.
+                    guard let text, try await engine.account(appTransactionID: text, bundleID: bundleID) != nil else { throw error }
+                    throw ServerAPIError.appTransactionIDNotSupported
+                }
                 return try TransactionInfoResponse(signedTransactionInfo: engine.signedTransaction(record))
             }
         }
         api.get("v1/subscriptions/:transactionId") { request, context in
             try await respond(to: request) { bundleID in
-                let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
+                let accountID = try await customer(context.parameters.get("transactionId"), bundleID: bundleID)
                 var statuses: Set<Int32>?
                 for text in request.uri.queryParameters.getAll("status") {
                     guard let status = Int32(text), (1...5).contains(status) else { throw ServerAPIError.invalidStatus }
                     statuses = (statuses ?? []).union([status])
                 }
-                return try await subscriptionStatuses(accountID: record.accountID, bundleID: bundleID, statuses: statuses)
+                return try await subscriptionStatuses(accountID: accountID, bundleID: bundleID, statuses: statuses)
             }
         }
     }
@@ -445,6 +454,19 @@ struct ServerAPIRoutes {
             throw ServerAPIResponder.TokenNotForApp(reason: "The token's bid \(bundleID) is not the app of transaction \(id) (\(record.bundleID)); sign the token with that app's bundle ID.")
         }
         return record
+    }
+
+    /// The customer a path's `{transactionId}` names, for the endpoints that take "any transactionId,
+    /// originalTransactionId or appTransactionId that belongs to the customer for your app": the account of the
+    /// transaction with the identifier (refused as ``transaction(_:bundleID:)`` refuses it), or else the account whose
+    /// app transaction for the token's app has it as `appTransactionId`.
+    private func customer(_ text: String?, bundleID: String) async throws -> String {
+        do {
+            return try await transaction(text, bundleID: bundleID).accountID
+        } catch let error as ServerAPIError where error.errorCode == ServerAPIError.transactionIDNotFound.errorCode {
+            guard let text, let accountID = try await engine.account(appTransactionID: text, bundleID: bundleID) else { throw error }
+            return accountID
+        }
     }
 
     /// Extends a subscription's renewal date, checking the request as Apple does.
@@ -478,17 +500,16 @@ struct ServerAPIRoutes {
 
     /// The customer's transactions in the app that the App Store keeps: completed ones, not the device-side
     /// replays a restore makes.
-    private func customerTransactions(of record: TransactionRecord) async throws -> [TransactionRecord] {
-        try await engine.transactions(TransactionQuery(accountID: record.accountID, bundleID: record.bundleID))
+    private func customerTransactions(accountID: String, bundleID: String) async throws -> [TransactionRecord] {
+        try await engine.transactions(TransactionQuery(accountID: accountID, bundleID: bundleID))
             .filter { $0.state.isCompleted && $0.origin != .restore }
     }
 
-    /// A page of the customer's transaction history, filtered and sorted as the query asks. Version 1, like the
-    /// receipt it replaced, leaves out consumables the app has finished; version 2 lists them.
-    private func history(_ request: Request, transactionID: String?, bundleID: String, version: Int) async throws -> HistoryResponse {
-        let record = try await transaction(transactionID, bundleID: bundleID)
+    /// A page of the customer's transaction history in the app, filtered and sorted as the query asks. Version 1,
+    /// like the receipt it replaced, leaves out consumables the app has finished; version 2 lists them.
+    private func history(_ request: Request, accountID: String, bundleID: String, version: Int) async throws -> HistoryResponse {
         let query = request.uri.queryParameters
-        var transactions = try await customerTransactions(of: record)
+        var transactions = try await customerTransactions(accountID: accountID, bundleID: bundleID)
         if version == 1 {
             let finished = try await engine.finishedConsumables(among: transactions)
             transactions.removeAll { finished.contains($0.id) }

@@ -131,4 +131,41 @@ struct SigningTests {
         let result = await receiptVerifier.verify(data, deviceIdentifier: UUID())
         #expect(throws: ReceiptVerificationFailure.self) { try result.get() }
     }
+
+    @Test("Renewal info, in the Server API's and the device's signed forms and in notifications, carries the subscriber's appTransactionId, the one its transactions and app transaction carry")
+    func renewalInfoCarriesAppTransactionID() async throws {
+        let (store, _) = try makeStore()
+        let record = try await store.buy("monthly", account: "alice")
+        _ = try await store.buy("monthly", account: "bob")
+        let expected = store.appTransactionID(accountID: "alice", bundleID: app)
+        #expect(expected != store.appTransactionID(accountID: "bob", bundleID: app))
+        #expect(expected != store.appTransactionID(accountID: "alice", bundleID: "com.example.other"))
+        let verifier = try verifier(store)
+        #expect(try await verifier.verifyTransaction(store.signedTransaction(record)).get().appTransactionId == expected)
+        #expect(try await verifier.verifyAppTransaction(store.signedAppTransaction(accountID: "alice", bundleID: app)).get().appTransactionId == expected)
+
+        let renewalInfo = try await verifier.verifyRenewalInfo(store.signedRenewalInfo(subscription: record.originalID)).get()
+        #expect(renewalInfo.appTransactionId == expected)
+        let onDevice = try await store.signedRenewalInfo(subscriptions: [record.originalID], deviceVerificationID: device)
+        #expect(try await verifier.verifyRenewalInfo(try #require(onDevice.first)).get().appTransactionId == expected)
+
+        let subscribed = try #require(try await store.notifications().first { $0.transactionID == record.id })
+        let notification = try await verifier.verifyNotification(store.signedNotification(subscribed)).get()
+        let signedRenewalInfo = try #require(notification.data?.signedRenewalInfo)
+        #expect(try await verifier.verifyRenewalInfo(signedRenewalInfo).get().appTransactionId == expected)
+        #expect(try await verifier.verifyTransaction(try #require(notification.data?.signedTransactionInfo)).get().appTransactionId == expected)
+    }
+
+    @Test("An appTransactionId leads back to its account in the app; another app's, a transaction's or an unknown one to none")
+    func appTransactionIDFindsItsAccount() async throws {
+        let (store, _) = try makeStore()
+        let record = try await store.buy("coins", account: "alice")
+        try await store.saveAccount(Account(id: "carol", storefront: "USA"))
+        #expect(try await store.account(appTransactionID: store.appTransactionID(accountID: "alice", bundleID: app), bundleID: app) == "alice")
+        #expect(try await store.account(appTransactionID: store.appTransactionID(accountID: "carol", bundleID: app), bundleID: app) == "carol", "an account that never bought has its app transaction too")
+        #expect(try await store.account(appTransactionID: store.appTransactionID(accountID: StoreDefaults.accountID, bundleID: app), bundleID: app) == StoreDefaults.accountID)
+        #expect(try await store.account(appTransactionID: store.appTransactionID(accountID: "alice", bundleID: "com.example.other"), bundleID: app) == nil)
+        #expect(try await store.account(appTransactionID: String(record.id), bundleID: app) == nil)
+        #expect(try await store.account(appTransactionID: "7000000000000000000", bundleID: app) == nil)
+    }
 }

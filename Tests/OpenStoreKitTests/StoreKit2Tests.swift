@@ -538,6 +538,24 @@ struct StoreKit2Tests {
         await #expect(throws: SKTestError.self) { try await session.buyProduct(identifier: "com.example.unknown") }
     }
 
+    @Test("RenewalInfo.appTransactionID is the customer's app transaction's, as Transaction.appTransactionID and AppTransaction.appTransactionID are")
+    func renewalInfoCarriesAppTransactionID() async throws {
+        let session = try makeSession()
+        try await session.run {
+            let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
+            let purchase = try #require(try await monthly.purchase().verifiedTransaction)
+            await purchase.finish()
+            guard case .verified(let app) = try await AppTransaction.shared else {
+                Issue.record("the app transaction verifies")
+                return
+            }
+            #expect(!app.appTransactionID.isEmpty)
+            #expect(purchase.appTransactionID == app.appTransactionID)
+            let status = try #require(try await monthly.subscription?.status.first)
+            #expect(try status.renewalInfo.payloadValue.appTransactionID == app.appTransactionID)
+        }
+    }
+
     @Test("AppTransaction, AppStore.sync, canMakePayments and Storefront")
     func appStore() async throws {
         let session = try makeSession()

@@ -73,7 +73,7 @@ struct AppleLibraryEndToEndTests {
         #expect(innerPayload?["offerPeriod"] as? String == "P1M")
     }
 
-    @Test("Apple's AppStoreServerAPIClient, pointed at storekit serve, gets transaction info and subscription statuses that verify; 4040010 and 401 as Apple answers")
+    @Test("Apple's AppStoreServerAPIClient, pointed at storekit serve, gets transaction info and subscription statuses that verify, by a transaction's ID and by the appTransactionId; 4040010, 4000048 and 401 as Apple answers")
     func serverAPIClient() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
         let root = try await exportJWSRoot()
@@ -148,6 +148,21 @@ struct AppleLibraryEndToEndTests {
         #expect(appTransaction?["bundleId"] as? String == bundleID)
         #expect(appTransaction?["receiptType"] as? String == "Sandbox")
         #expect((appTransaction?["appTransactionId"] as? String)?.count == 19)
+        // Named by that appTransactionId, the customer's history (both versions), statuses, refunds and app
+        // transaction are the ones its transaction's ID gets; Get Transaction Info refuses it with 4000048.
+        let byApp = try #require(result["byAppTransactionId"] as? [String: Any], "\(result)")
+        for version in ["v1", "v2"] {
+            let pages = byApp["history\(version)"] as? [[String]] ?? []
+            #expect(pages.count == 2 && pages[0] == pages[1] && pages[0].first == subscriptionID, "\(version): \(pages)")
+        }
+        #expect(byApp["statuses"] as? [String] == [subscriptionID])
+        #expect(byApp["renewalInfoAppTransactionIds"] as? [String] == [try #require(appTransaction?["appTransactionId"] as? String)])
+        #expect(byApp["refunds"] as? [String] == [coins[0]])
+        #expect(byApp["appTransactionId"] as? String == appTransaction?["appTransactionId"] as? String)
+        let refused = byApp["transactionInfo"] as? [String: Any]
+        #expect(refused?["httpStatus"] as? Int == 400, "\(String(describing: refused))")
+        #expect(refused?["errorCode"] as? Int == 4_000_048)
+        #expect(refused?["apiError"] as? String == "APP_TRANSACTION_ID_NOT_SUPPORTED_ERROR")
         #expect(result["consumption"] as? String == "accepted")
         #expect((result["order"] as? [String: Any])?["status"] as? Int == 0)
         #expect((result["order"] as? [String: Any])?["transactionIds"] as? [String] == [coins[1]])

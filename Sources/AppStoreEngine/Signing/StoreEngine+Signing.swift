@@ -75,7 +75,7 @@ extension StoreEngine {
     }
 
     /// The renewal information of a subscription, with Apple's field names and units; the renewal price is in the
-    /// currency of `storefront`, the account's.
+    /// currency of `storefront`, the account's, and `appTransactionId` is the subscriber's app transaction.
     public func renewalInfoPayload(_ subscription: SubscriptionRecord, storefront: String) -> JWSRenewalInfoDecodedPayload {
         var payload = JWSRenewalInfoDecodedPayload(environment: environment)
         payload.originalTransactionId = String(subscription.id)
@@ -108,6 +108,7 @@ extension StoreEngine {
             }
         }
         payload.appAccountToken = subscription.appAccountToken
+        payload.appTransactionId = Self.appTransactionID(tenant: tenantID, accountID: subscription.accountID, bundleID: subscription.bundleID)
         return payload
     }
 
@@ -121,7 +122,10 @@ extension StoreEngine {
         var data = NotificationData(bundleId: notification.bundleID, environment: environment)
         data.signedTransactionInfo = try sign(transactionPayload(record))
         if let subscription = notification.subscription {
-            data.signedRenewalInfo = try sign(renewalInfoPayload(subscription, storefront: record.storefront))
+            var renewalInfo = renewalInfoPayload(subscription, storefront: record.storefront)
+            // The app transaction of the customer the notification is about, as in its signed transaction.
+            renewalInfo.appTransactionId = Self.appTransactionID(tenant: tenantID, accountID: record.accountID, bundleID: record.bundleID)
+            data.signedRenewalInfo = try sign(renewalInfo)
             data.status = subscription.appleStatus
         }
         var payload = ResponseBodyV2DecodedPayload(notificationType: notification.type, subtype: notification.subtype, notificationUUID: notification.id)

@@ -114,6 +114,27 @@ def main():
     result["appTransaction"] = {"bundleId": app_transaction.bundleId, "appTransactionId": app_transaction.appTransactionId,
                                 "receiptType": app_transaction.rawReceiptType}
 
+    # The same customer named by the appTransactionId, where Apple takes "any transactionId, originalTransactionId or
+    # appTransactionId"; Get Transaction Info refuses one (4000048).
+    app_transaction_id = app_transaction.appTransactionId
+    by_app = {}
+    for version in [GetTransactionHistoryVersion.V1, GetTransactionHistoryVersion.V2]:
+        pages = [client.get_transaction_history(any_id, None, TransactionHistoryRequest(), version) for any_id in [app_transaction_id, args.transaction_id]]
+        by_app[f"history{version.value}"] = [[verifier.verify_and_decode_signed_transaction(t).transactionId for t in page.signedTransactions] for page in pages]
+    app_statuses = client.get_all_subscription_statuses(app_transaction_id)
+    last_transactions = [item for group in app_statuses.data or [] for item in group.lastTransactions or []]
+    by_app["statuses"] = [item.originalTransactionId for item in last_transactions]
+    by_app["renewalInfoAppTransactionIds"] = [verifier.verify_and_decode_renewal_info(item.signedRenewalInfo).appTransactionId for item in last_transactions]
+    by_app["refunds"] = [verifier.verify_and_decode_signed_transaction(t).transactionId for t in client.get_refund_history(app_transaction_id, None).signedTransactions]
+    by_app["appTransactionId"] = verifier.verify_and_decode_app_transaction(client.get_app_transaction_info(app_transaction_id).signedAppTransactionInfo).appTransactionId
+    try:
+        client.get_transaction_info(app_transaction_id)
+        by_app["transactionInfo"] = "no error"
+    except APIException as error:
+        by_app["transactionInfo"] = {"httpStatus": error.http_status_code, "errorCode": error.raw_api_error,
+                                     "apiError": error.api_error.name if error.api_error is not None else None}
+    result["byAppTransactionId"] = by_app
+
     client.send_consumption_information(args.transaction_id, ConsumptionRequest(
         customerConsented=True, sampleContentProvided=False, deliveryStatus=DeliveryStatus.DELIVERED, consumptionPercentage=25000))
     result["consumption"] = "accepted"
