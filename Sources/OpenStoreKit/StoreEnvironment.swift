@@ -91,13 +91,13 @@ public struct StoreEnvironment: Sendable {
             } catch {
                 throw .unusableDataDirectory("Cannot use the data directory \(directory.url.path): \(error). Set \(variables.dataDirectory) to a writable directory.")
             }
+            connection = InProcessConnection(engine: engine, hostedContentDirectory: hostedContent, pollInterval: sharedStorePollInterval)
+            defaultStorefront = StoreSettings(configuration: configuration).storefront
             #else
             throw .invalidConfiguration(
                 "\(variables.configuration) asks for a store in the data directory, kept in SQLite, but OpenStoreKit was built without its SQLite trait. Depend on the package with its default traits, or set \(variables.server) to a running `storekit serve` instead."
             )
             #endif
-            connection = InProcessConnection(engine: engine, hostedContentDirectory: hostedContent, pollInterval: sharedStorePollInterval)
-            defaultStorefront = StoreSettings(configuration: configuration).storefront
         }
         let deviceID: UUID
         do {
