@@ -111,8 +111,22 @@ struct SubscriptionTests {
         let subscription = try await store.subscription(forTransaction: purchase.id)
         #expect(subscription.status == .active)
         #expect(subscription.latestTransactionID == resubscription.id)
-        #expect(subscription.recentStartDate == resubscription.purchaseDate)
+        #expect(subscription.recentStartDate == purchase.purchaseDate, "a lapse of 5 days does not restart the recent start date")
         #expect(subscription.expiresDate == resubscription.expiresDate)
+    }
+
+    @Test("recentSubscriptionStartDate ignores a lapse of 60 days or fewer, as Apple's does, and restarts after a longer one", arguments: [
+        (59.0, false), (60.0, false), (60.5, true), (90.0, true),
+    ])
+    func recentStartDateIgnoresShortLapses(lapseDays: Double, restarts: Bool) async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        try await store.expireSubscription(purchase.id)
+        let lapsedAt = try await store.subscription(forTransaction: purchase.id).expiresDate
+        try await clock.advance(to: lapsedAt.addingTimeInterval(lapseDays * 86_400))
+        let resubscription = try await store.buy("monthly")
+        let renewalInfo = await store.renewalInfoPayload(try await store.subscription(forTransaction: purchase.id), storefront: "USA")
+        #expect(renewalInfo.recentSubscriptionStartDate == (restarts ? resubscription.purchaseDate : purchase.purchaseDate))
     }
 
     @Test("Buying the product an account is subscribed to charges nothing and changes no period")

@@ -123,7 +123,7 @@ struct StoreOperation {
     ///   `DID_CHANGE_RENEWAL_PREF`/`DOWNGRADE`), and the purchase is an uncharged transaction of the new product that
     ///   ends with the current period;
     /// - buying into a group whose subscription lapsed resubscribes, keeping the original transaction
-    ///   (`SUBSCRIBED`/`RESUBSCRIBE`); otherwise a new subscription starts now (`SUBSCRIBED`/`INITIAL_BUY`).
+    ///   (`SUBSCRIBED`/`RESUBSCRIBE`), and its recent start date unless the lapse was longer than 60 days; otherwise a new subscription starts now (`SUBSCRIBED`/`INITIAL_BUY`).
     ///
     /// - Returns: the writes that record the subscription and its notification; `record` is adjusted in place.
     func subscribe(_ record: inout TransactionRecord) throws -> [StorageChange] {
@@ -151,7 +151,10 @@ struct StoreOperation {
             subscription.autoRenewProductID = record.productID
             subscription.autoRenewEnabled = true
             subscription.latestTransactionID = record.id
-            subscription.recentStartDate = record.purchaseDate
+            // Apple's recentSubscriptionStartDate ignores lapses of paid service of 60 days or fewer.
+            if record.purchaseDate.timeIntervalSince(subscription.expiresDate) > SubscriptionRecord.longestIgnoredLapse {
+                subscription.recentStartDate = record.purchaseDate
+            }
             subscription.periodStartDate = record.purchaseDate
             subscription.expiresDate = record.expiresDate ?? now
             subscription.status = .active

@@ -55,9 +55,12 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
     public var originalPurchaseDate: Date
     /// The app's token for the customer, carried into every renewal.
     public var appAccountToken: UUID?
-    /// When the current stretch of uninterrupted service began: the first purchase, or the latest resubscription
-    /// after a lapse (`recentSubscriptionStartDate`).
+    /// When the current stretch of service began, as Apple counts it for `recentSubscriptionStartDate`: the first
+    /// purchase, or the latest resubscription after a lapse longer than ``longestIgnoredLapse``.
     public var recentStartDate: Date
+
+    /// The longest lapse of paid service `recentSubscriptionStartDate` ignores: 60 days.
+    public static let longestIgnoredLapse: TimeInterval = 60 * 86_400
     /// When the current period started.
     public var periodStartDate: Date
     /// When the current period ends.
