@@ -10,7 +10,7 @@ enum ControlAPIDocument {
   "info": {
     "title": "OpenStoreKit control API",
     "version": "1",
-    "description": "Drive a running `storekit serve` store from any language: buy, act on transactions and subscriptions, move the clock, flip test switches, manage tenants and keys. Every answer is JSON; a request the store refuses answers 400 (404 for an unknown product, transaction or notification, 409 for a tenant name that is taken) with {\"error\": \"…\"} saying what to send instead. Every store route also answers under /t/{tenant}/ for an isolated store of that name, created on first use. The server listens on 127.0.0.1 only and the control API has no authentication."
+    "description": "Drive a running `storekit serve` store from any language: buy, act on transactions and subscriptions, move the clock, flip test switches, manage tenants and keys. Every answer is JSON; a request the store refuses answers 400 (404 for an unknown product, transaction or notification, 409 for a tenant name or key that is taken, 422 for an Idempotency-Key reused on another request) with {\"error\": \"…\"} saying what to send instead; 500 when the store's storage or signing fails, with nothing changed. The device protocol and the transaction manager's page answer with the same statuses. Every store route also answers under /t/{tenant}/ for an isolated store of that name, created on first use. The server listens on 127.0.0.1 only and the control API has no authentication."
   },
   "servers": [
     {

@@ -367,19 +367,15 @@ struct ControlRoutes {
         try await TransactionSummary.signed(record, by: engine)
     }
 
-    /// Runs `body` and answers its value as JSON: 200, or 400/404 with `{"error": message}` when the store refuses.
+    /// Runs `body` and answers its value as JSON: 200, or `{"error": message}` with the status of the store's refusal
+    /// (``AppStoreEngine/StoreError/httpStatus``).
     private func answer(_ body: () async throws -> some Encodable) async throws -> Response {
         do {
             return try json(try await body(), status: .ok)
         } catch let error as ControlError {
             return try json(["error": error.message], status: .badRequest)
         } catch let error as StoreError {
-            let status: HTTPResponse.Status = switch error {
-            case .unknownTransaction, .unknownProduct, .unknownNotification: .notFound
-            case .idempotencyKeyReused: .unprocessableContent
-            default: .badRequest
-            }
-            return try json(["error": error.message], status: status)
+            return try json(["error": error.message], status: error.httpStatus)
         }
     }
 

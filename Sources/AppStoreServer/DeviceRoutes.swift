@@ -147,13 +147,7 @@ struct DeviceRoutes {
     private func refusal(_ error: any Error) throws -> Response {
         switch error {
         case let error as StoreError:
-            let status: HTTPResponse.Status = switch error {
-            case .unknownProduct, .unknownTransaction: .notFound
-            case .storageFailure, .signingFailure: .internalServerError
-            case .idempotencyKeyReused: .unprocessableContent
-            default: .conflict
-            }
-            return try json(DeviceErrorBody(error: error.identifier, message: error.message), status: status)
+            return try json(DeviceErrorBody(error: error.identifier, message: error.message), status: error.httpStatus)
         case let error as DeviceRequestError:
             return try json(DeviceErrorBody(error: DeviceErrorBody.badRequest, message: error.message), status: .badRequest)
         default:

@@ -41,7 +41,7 @@ struct KeyControlRoutes {
             do {
                 return try json(["keys": try await keys.keys().map { KeyResponse($0) }], status: .ok)
             } catch let error as StoreError {
-                return try json(["error": error.message], status: .internalServerError)
+                return try json(["error": error.message], status: error.httpStatus)
             }
         }
         control.post { request, context in
@@ -53,7 +53,7 @@ struct KeyControlRoutes {
                 let (key, privateKey) = try await keys.create(issuerID: body.issuer, created: wallClock.now())
                 return try json(KeyResponse(key, privateKey: privateKey), status: .created)
             } catch let error as StoreError {
-                return try json(["error": error.message], status: .internalServerError)
+                return try json(["error": error.message], status: error.httpStatus)
             }
         }
         control.post(":keyId/revoke") { _, context in
@@ -64,7 +64,7 @@ struct KeyControlRoutes {
                 }
                 return try json(KeyResponse(key), status: .ok)
             } catch let error as StoreError {
-                return try json(["error": error.message], status: .internalServerError)
+                return try json(["error": error.message], status: error.httpStatus)
             }
         }
     }

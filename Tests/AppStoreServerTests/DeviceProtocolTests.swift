@@ -39,6 +39,18 @@ struct DeviceProtocolTests {
             #expect(refusal?.error == StoreError.unknownProduct.identifier)
             #expect(refusal?.message.contains("nothing") == true)
 
+            // A refusal answers the status the control API gives the same error: one table (StoreError.httpStatus).
+            var tooMany = PurchaseRequest(productID: "premium", bundleID: "com.example.demo")
+            tooMany.quantity = 2
+            let (refused, refusedBody) = try await call(client, .post, "/device/purchases", body: tooMany, as: DeviceErrorBody.self)
+            #expect(refused == .badRequest)
+            #expect(refusedBody?.error == StoreError.invalidQuantity.identifier)
+            let control = try await client.execute(
+                uri: "/control/purchases", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: #"{"productId": "premium", "bundleId": "com.example.demo", "quantity": 2}"#)
+            ) { $0.status }
+            #expect(control == refused)
+
             let (missing, body) = try await call(client, .get, "/device/unfinished?account=default", as: DeviceErrorBody.self)
             #expect(missing == .badRequest)
             #expect(body?.error == DeviceErrorBody.badRequest)

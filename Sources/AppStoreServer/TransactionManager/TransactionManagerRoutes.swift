@@ -82,7 +82,7 @@ struct TransactionManagerRoutes {
             status = .notFound
         } catch let error as StoreError {
             text = "<p class=\"message error\" role=\"alert\">\(ManagerPages.escape(error.message))</p>"
-            status = [.unknownTransaction, .unknownNotification].contains(error) ? .notFound : .badRequest
+            status = error.httpStatus
         }
         return Response(
             status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
