@@ -202,6 +202,21 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        PostgresMigration(
+            version: 8,
+            name: "v8: tenant catalogs",
+            statements: [
+                // One row per tenant given a catalog of its own: every operation reads its version in the lock's
+                // exchange, and the document (the .storekit file's JSON) only when the version moved.
+                """
+                CREATE TABLE tenant_catalog (
+                    tenant text COLLATE "C" PRIMARY KEY,
+                    version bigint NOT NULL,
+                    document text NOT NULL
+                )
+                """,
+            ]
+        ),
     ]
 
     /// The first key of OpenStoreKit's advisory locks ("OSK").

@@ -240,6 +240,17 @@ public final class SQLiteStorage: Storage {
                 table.column("body", .jsonText).notNull()
             }
         }
+        migrator.registerMigration("v14: tenant catalogs") { db in
+            // One row per tenant given a catalog of its own; every operation reads its version by the primary key,
+            // the document only when the version moved. Catalogs kept as tenants/<name>.storekit files are imported
+            // by `storekit serve`, not here: a migration does not know the data directory.
+            try db.create(table: "tenantCatalog") { table in
+                table.primaryKey("tenant", .text)
+                table.column("version", .integer).notNull()
+                // The .storekit file's JSON.
+                table.column("document", .jsonText).notNull()
+            }
+        }
         return migrator
     }
 
@@ -251,6 +262,11 @@ public final class SQLiteStorage: Storage {
     /// The API key with the identifier, whichever tenant holds it: one read of the key table's primary key.
     public func apiKey(id: String) async throws -> StoredAPIKey? {
         try await pool.read { db in try SQLiteTransaction.apiKey(id: id, in: db) }
+    }
+
+    /// The tenants with a stored catalog, sorted by name.
+    public func tenantsWithCatalogs() async throws -> [String] {
+        try await pool.read { db in try String.fetchAll(db, sql: "SELECT tenant FROM tenantCatalog ORDER BY tenant") }
     }
 
     /// The tenant's clock state, read synchronously: what a store being opened needs before its first operation.
@@ -450,6 +466,18 @@ private struct SQLiteTransaction: StorageTransaction {
         ).map { try Self.decode(NotificationDestinations.self, from: $0) }
     }
 
+    func catalogVersion() throws -> Int {
+        try Int.fetchOne(try db.cachedStatement(sql: "SELECT version FROM tenantCatalog WHERE tenant = ?"), arguments: [tenant]) ?? 0
+    }
+
+    func storedCatalog() throws -> StoredCatalog {
+        guard let row = try Row.fetchOne(
+            try db.cachedStatement(sql: "SELECT version, document FROM tenantCatalog WHERE tenant = ?"), arguments: [tenant]
+        ) else { return StoredCatalog() }
+        let document: String = row[1]
+        return StoredCatalog(version: row[0], document: Data(document.utf8))
+    }
+
     /// The key with the identifier under any tenant, and that tenant.
     static func apiKey(id: String, in db: Database) throws -> StoredAPIKey? {
         let (sql, arguments) = SQLiteQueries.apiKey(id: id)
@@ -601,6 +629,14 @@ private struct SQLiteTransaction: StorageTransaction {
             )
         case .saveNotificationDestinations(nil):
             try execute("DELETE FROM notificationDestinations WHERE tenant = ?", arguments: [tenant])
+        case .saveCatalog(let document):
+            try execute(
+                """
+                INSERT INTO tenantCatalog (tenant, version, document) VALUES (?, 1, ?)
+                ON CONFLICT (tenant) DO UPDATE SET version = version + 1, document = excluded.document
+                """,
+                arguments: [tenant, String(decoding: document, as: UTF8.self)]
+            )
         }
     }
 

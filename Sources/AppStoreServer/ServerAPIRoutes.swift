@@ -303,7 +303,7 @@ struct ServerAPIRoutes {
                 guard let requestIdentifier = body?.requestIdentifier, !requestIdentifier.isEmpty, requestIdentifier.count <= 128 else {
                     throw ServerAPIError.invalidRequestIdentifier
                 }
-                guard let productID = body?.productId, await engine.catalog.product(productID)?.subscription != nil else {
+                guard let productID = body?.productId, try await engine.currentCatalog().product(productID)?.subscription != nil else {
                     throw ServerAPIError.invalidProductID
                 }
                 var storefronts = Set<String>()

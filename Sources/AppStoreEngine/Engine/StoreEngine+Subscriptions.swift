@@ -85,6 +85,7 @@ extension StoreEngine {
     ///
     /// - Throws: `StoreError.unknownProduct`, or `invalidProductType` for a product that is not an auto-renewable subscription.
     public func isEligibleForIntroductoryOffer(productID: String, accountID: String, bundleID: String) async throws(StoreError) -> Bool {
+        let catalog = try await catalog { $0.product(productID) != nil }
         guard let product = catalog.product(productID) else {
             throw StoreError.unknownProduct("No product \"\(productID)\" in this store.")
         }
@@ -105,9 +106,11 @@ extension StoreEngine {
     ///   code's eligibility excludes the account.
     @discardableResult
     public func redeemOfferCode(_ code: String, accountID: String = StoreDefaults.accountID, bundleID: String) async throws(StoreError) -> TransactionRecord {
-        guard let product = catalog.products.first(where: { product in
+        func hasCode(_ product: CatalogProduct) -> Bool {
             product.subscription?.offerCodes.contains { $0.referenceName == code || $0.offerID == code } == true
-        }) else {
+        }
+        let catalog = try await catalog { $0.products.contains(where: hasCode) }
+        guard let product = catalog.products.first(where: hasCode) else {
             let codes = catalog.products.flatMap { $0.subscription?.offerCodes.compactMap { $0.referenceName ?? $0.offerID } ?? [] }
             throw StoreError.invalidOfferIdentifier("No product has the offer code \"\(code)\". The configuration's codes: \(codes.isEmpty ? "none" : codes.joined(separator: ", ")).")
         }

@@ -81,6 +81,9 @@ public enum StorageChange: Sendable, Hashable {
     /// Stores where the tenant's App Store Server Notifications go, for the senders of every server on the storage,
     /// or `nil` to forget them (each server's own default destinations apply again).
     case saveNotificationDestinations(NotificationDestinations?)
+    /// Stores the `.storekit` document (its JSON) the tenant sells from now on, in every engine on the storage; the
+    /// tenant's ``StoredCatalog/version`` grows by one.
+    case saveCatalog(Data)
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
@@ -130,6 +133,11 @@ public protocol StorageReader {
     func storedSettings() throws -> StoredSettings
     /// Where the tenant's App Store Server Notifications go, as stored; `nil` when none were stored.
     func notificationDestinations() throws -> NotificationDestinations?
+    /// The version of the tenant's stored catalog (``StoredCatalog/version``): one small read every operation makes to
+    /// learn whether the catalog it sells is still the tenant's.
+    func catalogVersion() throws -> Int
+    /// The tenant's stored catalog and its version.
+    func storedCatalog() throws -> StoredCatalog
 }
 
 /// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together
@@ -170,6 +178,10 @@ public protocol Storage: Sendable {
     /// tenant does. One indexed read of the latest committed state: a server checks every Server API request's token
     /// with it, so keys added or revoked through any handle on the storage count at once.
     func apiKey(id: String) async throws -> StoredAPIKey?
+
+    /// The tenants that have a catalog stored (``StorageChange/saveCatalog(_:)``), sorted by name: those a server lists
+    /// although it has not opened them since it started.
+    func tenantsWithCatalogs() async throws -> [String]
 }
 
 /// A storage that tells when other handles on the same data — other processes, other servers — committed changes
