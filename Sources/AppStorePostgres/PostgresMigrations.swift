@@ -217,6 +217,21 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        PostgresMigration(
+            version: 9,
+            name: "v9: retention messaging",
+            statements: [
+                // One row per app of a tenant given Retention Messaging content, read and written by its key.
+                """
+                CREATE TABLE retention_messaging (
+                    tenant text COLLATE "C" NOT NULL,
+                    bundle_id text COLLATE "C" NOT NULL,
+                    body text NOT NULL,
+                    PRIMARY KEY (tenant, bundle_id)
+                )
+                """,
+            ]
+        ),
     ]
 
     /// The first key of OpenStoreKit's advisory locks ("OSK").

@@ -172,6 +172,10 @@ struct PostgresTransaction: StorageTransaction {
         return StoredSettings(version: Int(version), settings: try body.map { try RowJSONDecoder().decode(StoreSettings.self, from: $0) })
     }
 
+    func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent? {
+        try bodies(RetentionMessagingContent.self, "SELECT body FROM retention_messaging WHERE tenant = \(tenant) AND bundle_id = \(bundleID)").first
+    }
+
     func catalogVersion() throws -> Int {
         if let state = try stateAtLock(unlessWritten: \.wroteCatalog) { return state.catalogVersion }
         let rows = try pipeline.rows("SELECT version FROM tenant_catalog WHERE tenant = \(tenant)")
@@ -369,6 +373,14 @@ struct PostgresTransaction: StorageTransaction {
                 INSERT INTO tenant_catalog (tenant, version, document) VALUES (\(tenant), 1, \(text))
                 ON CONFLICT (tenant) DO UPDATE SET version = tenant_catalog.version + 1, document = excluded.document
                 """)
+        case .saveRetentionMessaging(let bundleID, let content?):
+            let body = try Self.encode(content)
+            pipeline.hold("""
+                INSERT INTO retention_messaging (tenant, bundle_id, body) VALUES (\(tenant), \(bundleID), \(body))
+                ON CONFLICT (tenant, bundle_id) DO UPDATE SET body = excluded.body
+                """)
+        case .saveRetentionMessaging(let bundleID, nil):
+            pipeline.hold("DELETE FROM retention_messaging WHERE tenant = \(tenant) AND bundle_id = \(bundleID)")
         }
     }
 

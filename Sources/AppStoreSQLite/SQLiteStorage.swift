@@ -251,6 +251,16 @@ public final class SQLiteStorage: Storage {
                 table.column("document", .jsonText).notNull()
             }
         }
+        migrator.registerMigration("v15: retention messaging") { db in
+            // One row per app of a tenant given Retention Messaging content; each Retention Messaging request reads or
+            // writes it by the primary key.
+            try db.create(table: "retentionMessaging") { table in
+                table.column("tenant", .text).notNull()
+                table.column("bundleID", .text).notNull()
+                table.column("body", .jsonText).notNull()
+                table.primaryKey(["tenant", "bundleID"])
+            }
+        }
         return migrator
     }
 
@@ -466,6 +476,12 @@ private struct SQLiteTransaction: StorageTransaction {
         ).map { try Self.decode(NotificationDestinations.self, from: $0) }
     }
 
+    func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent? {
+        try String.fetchOne(
+            try db.cachedStatement(sql: "SELECT body FROM retentionMessaging WHERE tenant = ? AND bundleID = ?"), arguments: [tenant, bundleID]
+        ).map { try Self.decode(RetentionMessagingContent.self, from: $0) }
+    }
+
     func catalogVersion() throws -> Int {
         try Int.fetchOne(try db.cachedStatement(sql: "SELECT version FROM tenantCatalog WHERE tenant = ?"), arguments: [tenant]) ?? 0
     }
@@ -637,6 +653,13 @@ private struct SQLiteTransaction: StorageTransaction {
                 """,
                 arguments: [tenant, String(decoding: document, as: UTF8.self)]
             )
+        case .saveRetentionMessaging(let bundleID, let content?):
+            try execute(
+                "INSERT OR REPLACE INTO retentionMessaging (tenant, bundleID, body) VALUES (?, ?, ?)",
+                arguments: [tenant, bundleID, try Self.encode(content)]
+            )
+        case .saveRetentionMessaging(let bundleID, nil):
+            try execute("DELETE FROM retentionMessaging WHERE tenant = ? AND bundleID = ?", arguments: [tenant, bundleID])
         }
     }
 

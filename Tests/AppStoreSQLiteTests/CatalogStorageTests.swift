@@ -71,4 +71,26 @@ struct CatalogStorageTests {
         try await b.erase()
         #expect(try await a.currentCatalog().products.map(\.id) == ["com.example.one"], "a reset keeps the tenant's catalog")
     }
+
+    @Test("An app's Retention Messaging content is a row of every storage: stored, read by another handle, kept by an erase and a restore, forgotten with nil; each app's is its own", arguments: StorageKind.allCases)
+    func retentionMessagingRow(kind: StorageKind) async throws {
+        let (storage, other, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let tenant = UUID().uuidString
+        #expect(try await other.read(tenant: tenant) { try $0.retentionMessaging(bundleID: "app") } == nil)
+        let image = UUID(), message = UUID()
+        let content = RetentionMessagingContent(
+            images: [.init(id: image, size: "FULL_SIZE", state: "APPROVED")],
+            messages: [.init(id: message, imageIDs: [image], state: "PENDING")],
+            defaults: [.init(productID: "monthly", locale: "en-US", messageID: message)],
+            realtimeURL: URL(string: "https://example.com/retention")
+        )
+        try await storage.transaction(tenant: tenant) { try $0.write(.saveRetentionMessaging(bundleID: "app", content)) }
+        #expect(try await other.read(tenant: tenant) { try $0.retentionMessaging(bundleID: "app") } == content)
+        #expect(try await other.read(tenant: tenant) { try $0.retentionMessaging(bundleID: "other") } == nil, "an app's content is its own")
+        try await storage.transaction(tenant: tenant) { try $0.write([.eraseTenant, .restore(TenantSnapshot())]) }
+        #expect(try await other.read(tenant: tenant) { try $0.retentionMessaging(bundleID: "app") } == content)
+        try await storage.transaction(tenant: tenant) { try $0.write(.saveRetentionMessaging(bundleID: "app", nil)) }
+        #expect(try await other.read(tenant: tenant) { try $0.retentionMessaging(bundleID: "app") } == nil)
+    }
 }

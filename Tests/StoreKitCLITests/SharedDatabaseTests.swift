@@ -463,4 +463,63 @@ struct SharedDatabaseTests {
         #expect(!FileManager.default.fileExists(atPath: tenantFolder.appendingPathComponent("legacy.storekit").path))
         #expect(FileManager.default.fileExists(atPath: tenantFolder.appendingPathComponent("legacy.storekit.imported").path))
     }
+
+    @Test("A Retention Messaging message uploaded through one server is listed by the other at once, its review state set on the other holds on the first, and both keep it after both restart")
+    func retentionMessagingIsSharedByServers() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        defer { try? PostgresTestDatabase.dropSchema(of: configuration) }
+        let database = PostgresTestDatabase.url(of: configuration)
+        let dataDirectory = temporaryDataDirectory()
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let receiver = "http://127.0.0.1:9/unused"
+        func start() async throws -> (Server, Server) {
+            (
+                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("first"), receiver: receiver),
+                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("second"), receiver: receiver)
+            )
+        }
+        var (first, second) = try await start()
+        defer { first.process.terminate(); second.process.terminate() } // the servers running when the test ends
+        let (created, made) = try await first.post("/control/keys", #"{"issuer": "issuer-retention"}"#)
+        #expect(created == 201)
+        let answer = try #require(made as? [String: Any])
+        let bearer = try Self.bearer(
+            keyID: try #require(answer["keyId"] as? String), issuer: "issuer-retention", privateKeyPEM: try #require(answer["privateKey"] as? String)
+        )
+        func messaging(_ server: Server, _ method: String, _ path: String, _ body: String? = nil) async throws -> (status: Int, json: [String: Any]?) {
+            var request = URLRequest(url: try #require(URL(string: server.baseURL + "/inApps/v1/messaging/" + path)))
+            request.httpMethod = method
+            request.setValue(bearer, forHTTPHeaderField: "Authorization")
+            if let body {
+                request.httpBody = Data(body.utf8)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        func messages(_ server: Server) async throws -> [[String: String]] {
+            try await messaging(server, "GET", "message/list").json?["messageIdentifiers"] as? [[String: String]] ?? []
+        }
+
+        let id = "a1000000-0000-4000-8000-000000000001"
+        let uploaded = try await messaging(first, "PUT", "message/\(id)", #"{"header": "Stay with us", "body": "Your plan keeps your history."}"#)
+        #expect(uploaded.status == 200, "\(String(describing: uploaded.json))")
+        #expect(try await messages(second) == [["messageIdentifier": id, "messageState": "APPROVED"]], "listed by the other server at once")
+        #expect(try await messaging(second, "PUT", "message/\(id)", #"{"header": "Again", "body": "Twice."}"#).status == 409, "known to the other server")
+        let (reviewed, _) = try await second.send("PUT", "/control/retention/\(Self.bundleID)/messages/\(id)/state", #"{"state": "REJECTED"}"#)
+        #expect(reviewed == 200)
+        #expect(try await messages(first) == [["messageIdentifier": id, "messageState": "REJECTED"]])
+
+        first.process.terminate()
+        second.process.terminate()
+        _ = try await first.process.finished()
+        _ = try await second.process.finished()
+        (first, second) = try await start()
+        for server in [first, second] {
+            #expect(try await messages(server) == [["messageIdentifier": id, "messageState": "REJECTED"]], "kept after a restart")
+        }
+        #expect(try await messaging(first, "DELETE", "message/\(id)").status == 200)
+        #expect(try await messages(second).isEmpty)
+    }
 }

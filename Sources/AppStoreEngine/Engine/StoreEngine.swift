@@ -645,4 +645,5 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     func notificationDestinations() throws -> NotificationDestinations? { try base.notificationDestinations() }
     func catalogVersion() throws -> Int { try base.catalogVersion() }
     func storedCatalog() throws -> StoredCatalog { try base.storedCatalog() }
+    func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent? { try base.retentionMessaging(bundleID: bundleID) }
 }

@@ -24,10 +24,15 @@ public actor InMemoryStorage: Storage {
         var notificationDestinations: NotificationDestinations?
         /// The tenant's catalog; it outlives erasing and restoring the tenant.
         var catalog = StoredCatalog()
+        /// The Retention Messaging content of each app; it outlives erasing and restoring the tenant.
+        var retentionMessaging: [String: RetentionMessagingContent] = [:]
 
         /// A tenant with nothing but what outlives erasing and restoring it: its configuration.
         var configurationOnly: Tenant {
-            Tenant(apiKeys: apiKeys, settings: settings, notificationDestinations: notificationDestinations, catalog: catalog)
+            Tenant(
+                apiKeys: apiKeys, settings: settings, notificationDestinations: notificationDestinations, catalog: catalog,
+                retentionMessaging: retentionMessaging
+            )
         }
     }
 
@@ -174,6 +179,8 @@ private final class MemoryTransaction: StorageTransaction {
 
     func storedCatalog() -> StoredCatalog { state.catalog }
 
+    func retentionMessaging(bundleID: String) -> RetentionMessagingContent? { state.retentionMessaging[bundleID] }
+
     func allocateTransactionID() -> UInt64 {
         defer { state.nextTransactionID += 1 }
         return state.nextTransactionID
@@ -237,6 +244,8 @@ private final class MemoryTransaction: StorageTransaction {
             state.notificationDestinations = destinations
         case .saveCatalog(let document):
             state.catalog = StoredCatalog(version: state.catalog.version + 1, document: document)
+        case .saveRetentionMessaging(let bundleID, let content):
+            state.retentionMessaging[bundleID] = content
         }
     }
 }

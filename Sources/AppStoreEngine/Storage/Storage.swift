@@ -84,6 +84,9 @@ public enum StorageChange: Sendable, Hashable {
     /// Stores the `.storekit` document (its JSON) the tenant sells from now on, in every engine on the storage; the
     /// tenant's ``StoredCatalog/version`` grows by one.
     case saveCatalog(Data)
+    /// Stores what the Retention Messaging API keeps for one app of the tenant, for every server on the storage, or
+    /// `nil` to forget it.
+    case saveRetentionMessaging(bundleID: String, RetentionMessagingContent?)
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
@@ -138,6 +141,8 @@ public protocol StorageReader {
     func catalogVersion() throws -> Int
     /// The tenant's stored catalog and its version.
     func storedCatalog() throws -> StoredCatalog
+    /// What the Retention Messaging API keeps for an app of the tenant; `nil` when nothing was stored.
+    func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent?
 }
 
 /// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together
