@@ -232,6 +232,22 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        PostgresMigration(
+            version: 10,
+            name: "v10: mass extensions",
+            statements: [
+                // One row per mass renewal-date extension request, found by its product and request identifier.
+                """
+                CREATE TABLE mass_extension (
+                    tenant text COLLATE "C" NOT NULL,
+                    product_id text COLLATE "C" NOT NULL,
+                    request_identifier text COLLATE "C" NOT NULL,
+                    body text NOT NULL,
+                    PRIMARY KEY (tenant, product_id, request_identifier)
+                )
+                """,
+            ]
+        ),
     ]
 
     /// The first key of OpenStoreKit's advisory locks ("OSK").

@@ -176,6 +176,13 @@ struct PostgresTransaction: StorageTransaction {
         try bodies(RetentionMessagingContent.self, "SELECT body FROM retention_messaging WHERE tenant = \(tenant) AND bundle_id = \(bundleID)").first
     }
 
+    func massExtension(productID: String, requestIdentifier: String) throws -> MassExtensionRecord? {
+        try bodies(
+            MassExtensionRecord.self,
+            "SELECT body FROM mass_extension WHERE tenant = \(tenant) AND product_id = \(productID) AND request_identifier = \(requestIdentifier)"
+        ).first
+    }
+
     func catalogVersion() throws -> Int {
         if let state = try stateAtLock(unlessWritten: \.wroteCatalog) { return state.catalogVersion }
         let rows = try pipeline.rows("SELECT version FROM tenant_catalog WHERE tenant = \(tenant)")
@@ -277,7 +284,7 @@ struct PostgresTransaction: StorageTransaction {
                 pipeline.hold("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
             }
         case .eraseTenant:
-            for table in ["account", "store_transaction", "finished_transaction", "purchase_intent", "subscription", "notification", "store_clock"] {
+            for table in ["account", "store_transaction", "finished_transaction", "purchase_intent", "subscription", "notification", "store_clock", "mass_extension"] {
                 pipeline.hold("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
             }
             // The tenant's row stays, holding the lock; only its counter starts over.
@@ -381,6 +388,13 @@ struct PostgresTransaction: StorageTransaction {
                 """)
         case .saveRetentionMessaging(let bundleID, nil):
             pipeline.hold("DELETE FROM retention_messaging WHERE tenant = \(tenant) AND bundle_id = \(bundleID)")
+        case .saveMassExtension(let record):
+            let body = try Self.encode(record)
+            pipeline.hold("""
+                INSERT INTO mass_extension (tenant, product_id, request_identifier, body)
+                VALUES (\(tenant), \(record.productID), \(record.requestIdentifier), \(body))
+                ON CONFLICT (tenant, product_id, request_identifier) DO UPDATE SET body = excluded.body
+                """)
         }
     }
 

@@ -261,6 +261,16 @@ public final class SQLiteStorage: Storage {
                 table.primaryKey(["tenant", "bundleID"])
             }
         }
+        migrator.registerMigration("v16: mass extensions") { db in
+            // One row per mass renewal-date extension request, found by its product and request identifier.
+            try db.create(table: "massExtension") { table in
+                table.column("tenant", .text).notNull()
+                table.column("productID", .text).notNull()
+                table.column("requestIdentifier", .text).notNull()
+                table.column("body", .jsonText).notNull()
+                table.primaryKey(["tenant", "productID", "requestIdentifier"])
+            }
+        }
         return migrator
     }
 
@@ -482,6 +492,13 @@ private struct SQLiteTransaction: StorageTransaction {
         ).map { try Self.decode(RetentionMessagingContent.self, from: $0) }
     }
 
+    func massExtension(productID: String, requestIdentifier: String) throws -> MassExtensionRecord? {
+        try String.fetchOne(
+            try db.cachedStatement(sql: "SELECT body FROM massExtension WHERE tenant = ? AND productID = ? AND requestIdentifier = ?"),
+            arguments: [tenant, productID, requestIdentifier]
+        ).map { try Self.decode(MassExtensionRecord.self, from: $0) }
+    }
+
     func catalogVersion() throws -> Int {
         try Int.fetchOne(try db.cachedStatement(sql: "SELECT version FROM tenantCatalog WHERE tenant = ?"), arguments: [tenant]) ?? 0
     }
@@ -546,7 +563,7 @@ private struct SQLiteTransaction: StorageTransaction {
             try execute("DELETE FROM subscription WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM notification WHERE tenant = ?", arguments: [tenant])
         case .eraseTenant:
-            for table in ["account", "storeTransaction", "finishedTransaction", "purchaseIntent", "subscription", "notification"] {
+            for table in ["account", "storeTransaction", "finishedTransaction", "purchaseIntent", "subscription", "notification", "massExtension"] {
                 try execute("DELETE FROM \(table) WHERE tenant = ?", arguments: [tenant])
             }
             try execute("DELETE FROM storeClock WHERE tenant = ?", arguments: [tenant])
@@ -660,6 +677,11 @@ private struct SQLiteTransaction: StorageTransaction {
             )
         case .saveRetentionMessaging(let bundleID, nil):
             try execute("DELETE FROM retentionMessaging WHERE tenant = ? AND bundleID = ?", arguments: [tenant, bundleID])
+        case .saveMassExtension(let record):
+            try execute(
+                "INSERT OR REPLACE INTO massExtension (tenant, productID, requestIdentifier, body) VALUES (?, ?, ?, ?)",
+                arguments: [tenant, record.productID, record.requestIdentifier, try Self.encode(record)]
+            )
         }
     }
 

@@ -522,4 +522,61 @@ struct SharedDatabaseTests {
         #expect(try await messaging(first, "DELETE", "message/\(id)").status == 200)
         #expect(try await messages(second).isEmpty)
     }
+
+    @Test("A mass renewal-date extension requested through one server has its status answered by the other at once, and by both after both restart")
+    func massExtensionsAreSharedByServers() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        defer { try? PostgresTestDatabase.dropSchema(of: configuration) }
+        let database = PostgresTestDatabase.url(of: configuration)
+        let dataDirectory = temporaryDataDirectory()
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let receiver = "http://127.0.0.1:9/unused"
+        func start() async throws -> (Server, Server) {
+            (
+                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("first"), receiver: receiver),
+                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("second"), receiver: receiver)
+            )
+        }
+        var (first, second) = try await start()
+        defer { first.process.terminate(); second.process.terminate() } // the servers running when the test ends
+        let (created, made) = try await first.post("/control/keys", #"{"issuer": "issuer-mass"}"#)
+        #expect(created == 201)
+        let answer = try #require(made as? [String: Any])
+        let bearer = try Self.bearer(
+            keyID: try #require(answer["keyId"] as? String), issuer: "issuer-mass", privateKeyPEM: try #require(answer["privateKey"] as? String)
+        )
+        func serverAPI(_ server: Server, _ method: String, _ path: String, _ body: String? = nil) async throws -> (status: Int, json: [String: Any]?) {
+            var request = URLRequest(url: try #require(URL(string: server.baseURL + "/inApps/v1/subscriptions/extend/mass" + path)))
+            request.httpMethod = method
+            request.setValue(bearer, forHTTPHeaderField: "Authorization")
+            if let body {
+                request.httpBody = Data(body.utf8)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        let product = "com.example.demo.plus.monthly"
+        let (bought, purchase) = try await second.post("/control/purchases", #"{"productId": "\#(product)", "account": "ana", "bundleId": "\#(Self.bundleID)"}"#)
+        #expect(bought == 200, "\(String(describing: purchase))")
+        let requested = try await serverAPI(
+            first, "POST", "", #"{"requestIdentifier": "mass-shared", "extendByDays": 3, "extendReasonCode": 1, "productId": "\#(product)"}"#
+        )
+        #expect(requested.status == 200, "\(String(describing: requested.json))")
+        let status = try await serverAPI(second, "GET", "/\(product)/mass-shared")
+        #expect(status.status == 200, "\(String(describing: status.json))")
+        #expect(status.json?["complete"] as? Bool == true && status.json?["succeededCount"] as? Int == 1, "answered by the other server at once")
+
+        first.process.terminate()
+        second.process.terminate()
+        _ = try await first.process.finished()
+        _ = try await second.process.finished()
+        (first, second) = try await start()
+        for server in [first, second] {
+            let kept = try await serverAPI(server, "GET", "/\(product)/mass-shared")
+            #expect(kept.status == 200 && kept.json?["succeededCount"] as? Int == 1, "kept after a restart")
+        }
+        #expect(try await serverAPI(first, "GET", "/\(product)/mass-unknown").status == 404)
+    }
 }

@@ -646,4 +646,7 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     func catalogVersion() throws -> Int { try base.catalogVersion() }
     func storedCatalog() throws -> StoredCatalog { try base.storedCatalog() }
     func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent? { try base.retentionMessaging(bundleID: bundleID) }
+    func massExtension(productID: String, requestIdentifier: String) throws -> MassExtensionRecord? {
+        try base.massExtension(productID: productID, requestIdentifier: requestIdentifier)
+    }
 }

@@ -16,6 +16,8 @@ public actor InMemoryStorage: Storage {
         /// In the order written.
         var notifications: [NotificationRecord] = []
         var clock = StoreClockState()
+        /// Mass renewal-date extension requests by product and request identifier.
+        var massExtensions: [String: MassExtensionRecord] = [:]
         /// The tenant's API keys by identifier; they outlive erasing and restoring the tenant.
         var apiKeys: [String: APIKeyRecord] = [:]
         /// The tenant's settings; they outlive erasing and restoring the tenant.
@@ -181,6 +183,10 @@ private final class MemoryTransaction: StorageTransaction {
 
     func retentionMessaging(bundleID: String) -> RetentionMessagingContent? { state.retentionMessaging[bundleID] }
 
+    func massExtension(productID: String, requestIdentifier: String) -> MassExtensionRecord? {
+        state.massExtensions["\(productID)\u{1F}\(requestIdentifier)"]
+    }
+
     func allocateTransactionID() -> UInt64 {
         defer { state.nextTransactionID += 1 }
         return state.nextTransactionID
@@ -246,6 +252,8 @@ private final class MemoryTransaction: StorageTransaction {
             state.catalog = StoredCatalog(version: state.catalog.version + 1, document: document)
         case .saveRetentionMessaging(let bundleID, let content):
             state.retentionMessaging[bundleID] = content
+        case .saveMassExtension(let record):
+            state.massExtensions["\(record.productID)\u{1F}\(record.requestIdentifier)"] = record
         }
     }
 }

@@ -87,6 +87,8 @@ public enum StorageChange: Sendable, Hashable {
     /// Stores what the Retention Messaging API keeps for one app of the tenant, for every server on the storage, or
     /// `nil` to forget it.
     case saveRetentionMessaging(bundleID: String, RetentionMessagingContent?)
+    /// Inserts or replaces a mass renewal-date extension request, by its product and request identifier.
+    case saveMassExtension(MassExtensionRecord)
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
@@ -143,6 +145,8 @@ public protocol StorageReader {
     func storedCatalog() throws -> StoredCatalog
     /// What the Retention Messaging API keeps for an app of the tenant; `nil` when nothing was stored.
     func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent?
+    /// The mass renewal-date extension request of a product with the identifier, if one was made.
+    func massExtension(productID: String, requestIdentifier: String) throws -> MassExtensionRecord?
 }
 
 /// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together
