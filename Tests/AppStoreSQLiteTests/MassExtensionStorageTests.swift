@@ -35,6 +35,18 @@ struct MassExtensionStorageTests {
         #expect(try await b.massExtension(productID: "other", requestIdentifier: "mass-1") == nil)
         let failures = try await b.notifications().filter { $0.type == .renewalExtension && $0.subtype == .failure }
         #expect(failures.map(\.originalTransactionID) == [twice.originalID], "the subscription extended twice already")
+        let summaries = try await b.notifications().filter { $0.type == .renewalExtension && $0.subtype == .summary }
+        #expect(summaries.map(\.massExtension) == [record], "the outcome is owed to the app's server")
+
+        // Signed as Apple's RENEWAL_EXTENSION/SUMMARY: `summary` in place of `data`.
+        let signed = try await b.signedNotification(try #require(summaries.first))
+        let verifier = try JWSVerifier(rootCertificates: [try b.signer.certificateAuthority.jwsRootCertificateDER], bundleID: "app", environment: .sandbox)
+        let payload = try await verifier.verifyNotification(signed).get()
+        #expect(payload.data == nil)
+        let summary = try #require(payload.summary)
+        #expect(summary.requestIdentifier == "mass-1" && summary.productId == "monthly" && summary.bundleId == "app")
+        #expect(summary.succeededCount == 1 && summary.failedCount == 1 && summary.storefrontCountryCodes == [])
+        #expect(summary.environment == .sandbox && summary.appAppleId == StoreDefaults.appAppleID(bundleID: "app"))
 
         try await b.erase()
         #expect(try await a.massExtension(productID: "monthly", requestIdentifier: "mass-1") == nil)

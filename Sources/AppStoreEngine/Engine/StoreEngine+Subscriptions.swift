@@ -169,7 +169,8 @@ extension StoreEngine {
 
     /// Runs a mass renewal-date extension request and records it with its outcome, in one storage transaction, as
     /// the App Store Server API's "Extend Subscription Renewal Dates for All Active Subscribers" does: each extended
-    /// subscription's server hears `RENEWAL_EXTENDED`, each one that cannot be extended `RENEWAL_EXTENSION`/`FAILURE`.
+    /// subscription's server hears `RENEWAL_EXTENDED`, each one that cannot be extended `RENEWAL_EXTENSION`/`FAILURE`,
+    /// and the app's server `RENEWAL_EXTENSION`/`SUMMARY` with the counts when the request completes.
     /// ``massExtension(productID:requestIdentifier:)`` then answers its status through any engine on the storage.
     ///
     /// - Parameters:
@@ -196,7 +197,13 @@ extension StoreEngine {
                 extendByDays: days, extendReasonCode: reasonCode, requestDate: operation.now, completeDate: operation.now,
                 succeededCount: succeeded, failedCount: failed
             )
-            try operation.storage.write(.saveMassExtension(record))
+            try operation.storage.write([
+                .saveMassExtension(record),
+                .saveNotification(NotificationRecord(
+                    type: .renewalExtension, subtype: .summary, date: operation.now, accountID: "", bundleID: bundleID, transactionID: 0,
+                    massExtension: record
+                )),
+            ])
             return record
         }
     }
