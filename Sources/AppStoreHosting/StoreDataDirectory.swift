@@ -49,9 +49,9 @@ public struct StoreDataDirectory: Sendable, Hashable {
     /// `api-keys.json.imported`.
     public var apiKeysURL: URL { url.appendingPathComponent("api-keys.json") }
 
-    /// The folder of the catalogs tenants were created or reloaded with on `storekit serve` (`<tenant>.storekit`), and
-    /// of what versions before storage kept them kept per tenant (`<tenant>.api-keys.json`, `<tenant>.notification-urls.json`),
-    /// which `storekit serve` moves into storage and renames `*.imported`.
+    /// The folder where versions before storage kept a tenant's catalog, API keys and notification URLs
+    /// (`<tenant>.storekit`, `<tenant>.api-keys.json`, `<tenant>.notification-urls.json`), which `storekit serve` moves
+    /// into storage and renames `*.imported`.
     public var tenantCatalogsURL: URL { url.appendingPathComponent("tenants", isDirectory: true) }
 
     /// The state of one simulated device (unfinished transactions, receipt).

@@ -202,6 +202,52 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        PostgresMigration(
+            version: 8,
+            name: "v8: tenant catalogs",
+            statements: [
+                // One row per tenant given a catalog of its own: every operation reads its version in the lock's
+                // exchange, and the document (the .storekit file's JSON) only when the version moved.
+                """
+                CREATE TABLE tenant_catalog (
+                    tenant text COLLATE "C" PRIMARY KEY,
+                    version bigint NOT NULL,
+                    document text NOT NULL
+                )
+                """,
+            ]
+        ),
+        PostgresMigration(
+            version: 9,
+            name: "v9: retention messaging",
+            statements: [
+                // One row per app of a tenant given Retention Messaging content, read and written by its key.
+                """
+                CREATE TABLE retention_messaging (
+                    tenant text COLLATE "C" NOT NULL,
+                    bundle_id text COLLATE "C" NOT NULL,
+                    body text NOT NULL,
+                    PRIMARY KEY (tenant, bundle_id)
+                )
+                """,
+            ]
+        ),
+        PostgresMigration(
+            version: 10,
+            name: "v10: mass extensions",
+            statements: [
+                // One row per mass renewal-date extension request, found by its product and request identifier.
+                """
+                CREATE TABLE mass_extension (
+                    tenant text COLLATE "C" NOT NULL,
+                    product_id text COLLATE "C" NOT NULL,
+                    request_identifier text COLLATE "C" NOT NULL,
+                    body text NOT NULL,
+                    PRIMARY KEY (tenant, product_id, request_identifier)
+                )
+                """,
+            ]
+        ),
     ]
 
     /// The first key of OpenStoreKit's advisory locks ("OSK").

@@ -85,14 +85,17 @@ struct PostgresSession: Sendable {
                 SELECT (SELECT clock_offset FROM store_clock WHERE tenant = \(tenant)),
                        (SELECT time_rate FROM store_clock WHERE tenant = \(tenant)),
                        (SELECT MIN(next_event_date) FROM subscription WHERE tenant = \(tenant)),
-                       (SELECT version FROM tenant_settings WHERE tenant = \(tenant))
+                       (SELECT version FROM tenant_settings WHERE tenant = \(tenant)),
+                       (SELECT version FROM tenant_catalog WHERE tenant = \(tenant))
                 """) { [configuration] answer throws(StoreError) in
                 guard let row = answer.rows.first else { return }
-                let (offset, rate, nextEvent, settingsVersion) = try PostgresTransaction.decodeColumns(
-                    (Double?, Int64?, Double?, Int64?).self, row, on: configuration
+                let (offset, rate, nextEvent, settingsVersion, catalogVersion) = try PostgresTransaction.decodeColumns(
+                    (Double?, Int64?, Double?, Int64?, Int64?).self, row, on: configuration
                 )
                 let clock = offset.map { StoreClockState(offset: $0, timeRate: rate.flatMap { TimeRate(rawValue: Int($0)) }) } ?? StoreClockState()
-                writes.stateAtLock = (clock, nextEvent.map(Date.init(timeIntervalSince1970:)), Int(settingsVersion ?? 0))
+                writes.stateAtLock = (
+                    clock, nextEvent.map(Date.init(timeIntervalSince1970:)), Int(settingsVersion ?? 0), Int(catalogVersion ?? 0)
+                )
             }
             let result = try body(PostgresTransaction(pipeline: pipeline, tenant: tenant, writes: writes))
             guard pipeline.started || writes.wroteChanges else { return result }
@@ -171,13 +174,15 @@ final class PostgresWriteState {
     var wroteChanges = false
     /// The tenant's clock, its earliest subscription event and the version of its settings as they stood when the lock
     /// was granted (read in the same exchange as the lock); `nil` until that answer arrives.
-    var stateAtLock: (clock: StoreClockState, nextSubscriptionEvent: Date?, settingsVersion: Int)?
+    var stateAtLock: (clock: StoreClockState, nextSubscriptionEvent: Date?, settingsVersion: Int, catalogVersion: Int)?
     /// Whether the transaction wrote the tenant's clock: `stateAtLock`'s clock no longer holds.
     var wroteClock = false
     /// Whether the transaction wrote subscriptions: `stateAtLock`'s next event no longer holds.
     var wroteSubscriptions = false
     /// Whether the transaction wrote the tenant's settings: `stateAtLock`'s settings version no longer holds.
     var wroteSettings = false
+    /// Whether the transaction wrote the tenant's catalog: `stateAtLock`'s catalog version no longer holds.
+    var wroteCatalog = false
 }
 
 extension PostgresStorage.Configuration {

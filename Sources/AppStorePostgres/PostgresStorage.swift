@@ -109,17 +109,28 @@ public final class PostgresStorage: ChangeSignalingStorage {
     /// The API key with the identifier, whichever tenant holds it: one statement on the primary key, outside any
     /// transaction, so it sees the latest commit of every server on the database.
     public func apiKey(id: String) async throws -> StoredAPIKey? {
-        let query: PostgresQuery = "SELECT key_id, issuer_id, public_key_pem, created, revoked, tenant FROM api_key WHERE key_id = \(id)"
-        let rows: [PostgresRow]
+        let rows = try await latestRows("SELECT key_id, issuer_id, public_key_pem, created, revoked, tenant FROM api_key WHERE key_id = \(id)")
+        return try rows.first.map { row throws(StoreError) in try PostgresTransaction.storedAPIKey(row, on: configuration) }
+    }
+
+    /// The tenants with a stored catalog, sorted by name: one statement outside any transaction, so it sees the latest
+    /// commit of every server on the database.
+    public func tenantsWithCatalogs() async throws -> [String] {
+        try await latestRows("SELECT tenant FROM tenant_catalog ORDER BY tenant").map { row throws(StoreError) in
+            try PostgresTransaction.decode(String.self, row, on: configuration)
+        }
+    }
+
+    /// The rows of one statement run outside any transaction, on the latest commit.
+    private func latestRows(_ query: PostgresQuery) async throws(StoreError) -> [PostgresRow] {
         do {
-            rows = try await client.query(query, logger: logger).collect()
+            return try await client.query(query, logger: logger).collect()
         } catch {
             if closed.load(ordering: .relaxed) {
                 throw StoreError.storageFailure("The PostgreSQL storage for \(configuration) was closed; open a new one.")
             }
             throw PostgresFailure.describe(error, running: query.sql, on: configuration)
         }
-        return try rows.first.map { row throws(StoreError) in try PostgresTransaction.storedAPIKey(row, on: configuration) }
     }
 
     /// The tenant's clock state, read synchronously: what a store being opened needs before its first operation.

@@ -172,6 +172,31 @@ struct PostgresTransaction: StorageTransaction {
         return StoredSettings(version: Int(version), settings: try body.map { try RowJSONDecoder().decode(StoreSettings.self, from: $0) })
     }
 
+    func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent? {
+        try bodies(RetentionMessagingContent.self, "SELECT body FROM retention_messaging WHERE tenant = \(tenant) AND bundle_id = \(bundleID)").first
+    }
+
+    func massExtension(productID: String, requestIdentifier: String) throws -> MassExtensionRecord? {
+        try bodies(
+            MassExtensionRecord.self,
+            "SELECT body FROM mass_extension WHERE tenant = \(tenant) AND product_id = \(productID) AND request_identifier = \(requestIdentifier)"
+        ).first
+    }
+
+    func catalogVersion() throws -> Int {
+        if let state = try stateAtLock(unlessWritten: \.wroteCatalog) { return state.catalogVersion }
+        let rows = try pipeline.rows("SELECT version FROM tenant_catalog WHERE tenant = \(tenant)")
+        return try rows.first.map { row throws(StoreError) in Int(try Self.decode(Int64.self, row, on: configuration)) } ?? 0
+    }
+
+    func storedCatalog() throws -> StoredCatalog {
+        guard let row = try pipeline.rows("SELECT version, document FROM tenant_catalog WHERE tenant = \(tenant)").first else {
+            return StoredCatalog()
+        }
+        let (version, document) = try Self.decodeColumns((Int64, String).self, row, on: configuration)
+        return StoredCatalog(version: Int(version), document: Data(document.utf8))
+    }
+
     func notificationDestinations() throws -> NotificationDestinations? {
         try bodies(NotificationDestinations.self, "SELECT body FROM notification_destinations WHERE tenant = \(tenant)").first
     }
@@ -189,7 +214,7 @@ struct PostgresTransaction: StorageTransaction {
     /// (sending the lock first if it was not sent yet); `nil` otherwise, and the caller reads the table.
     private func stateAtLock(
         unlessWritten written: KeyPath<PostgresWriteState, Bool>
-    ) throws(StoreError) -> (clock: StoreClockState, nextSubscriptionEvent: Date?, settingsVersion: Int)? {
+    ) throws(StoreError) -> (clock: StoreClockState, nextSubscriptionEvent: Date?, settingsVersion: Int, catalogVersion: Int)? {
         guard let writes, !writes[keyPath: written] else { return nil }
         if writes.stateAtLock == nil { try pipeline.flush() }
         return writes.stateAtLock
@@ -224,6 +249,7 @@ struct PostgresTransaction: StorageTransaction {
         case .saveSubscription, .deleteSubscriptions, .deleteAllTransactions: writes.wroteSubscriptions = true
         case .saveClockState: writes.wroteClock = true
         case .saveSettings: writes.wroteSettings = true
+        case .saveCatalog: writes.wroteCatalog = true
         case .eraseTenant, .restore:
             writes.wroteSubscriptions = true
             writes.wroteClock = true
@@ -258,7 +284,7 @@ struct PostgresTransaction: StorageTransaction {
                 pipeline.hold("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
             }
         case .eraseTenant:
-            for table in ["account", "store_transaction", "finished_transaction", "purchase_intent", "subscription", "notification", "store_clock"] {
+            for table in ["account", "store_transaction", "finished_transaction", "purchase_intent", "subscription", "notification", "store_clock", "mass_extension"] {
                 pipeline.hold("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
             }
             // The tenant's row stays, holding the lock; only its counter starts over.
@@ -348,6 +374,27 @@ struct PostgresTransaction: StorageTransaction {
                 """)
         case .saveNotificationDestinations(nil):
             pipeline.hold("DELETE FROM notification_destinations WHERE tenant = \(tenant)")
+        case .saveCatalog(let document):
+            let text = String(decoding: document, as: UTF8.self)
+            pipeline.hold("""
+                INSERT INTO tenant_catalog (tenant, version, document) VALUES (\(tenant), 1, \(text))
+                ON CONFLICT (tenant) DO UPDATE SET version = tenant_catalog.version + 1, document = excluded.document
+                """)
+        case .saveRetentionMessaging(let bundleID, let content?):
+            let body = try Self.encode(content)
+            pipeline.hold("""
+                INSERT INTO retention_messaging (tenant, bundle_id, body) VALUES (\(tenant), \(bundleID), \(body))
+                ON CONFLICT (tenant, bundle_id) DO UPDATE SET body = excluded.body
+                """)
+        case .saveRetentionMessaging(let bundleID, nil):
+            pipeline.hold("DELETE FROM retention_messaging WHERE tenant = \(tenant) AND bundle_id = \(bundleID)")
+        case .saveMassExtension(let record):
+            let body = try Self.encode(record)
+            pipeline.hold("""
+                INSERT INTO mass_extension (tenant, product_id, request_identifier, body)
+                VALUES (\(tenant), \(record.productID), \(record.requestIdentifier), \(body))
+                ON CONFLICT (tenant, product_id, request_identifier) DO UPDATE SET body = excluded.body
+                """)
         }
     }
 

@@ -240,6 +240,37 @@ public final class SQLiteStorage: Storage {
                 table.column("body", .jsonText).notNull()
             }
         }
+        migrator.registerMigration("v14: tenant catalogs") { db in
+            // One row per tenant given a catalog of its own; every operation reads its version by the primary key,
+            // the document only when the version moved. Catalogs kept as tenants/<name>.storekit files are imported
+            // by `storekit serve`, not here: a migration does not know the data directory.
+            try db.create(table: "tenantCatalog") { table in
+                table.primaryKey("tenant", .text)
+                table.column("version", .integer).notNull()
+                // The .storekit file's JSON.
+                table.column("document", .jsonText).notNull()
+            }
+        }
+        migrator.registerMigration("v15: retention messaging") { db in
+            // One row per app of a tenant given Retention Messaging content; each Retention Messaging request reads or
+            // writes it by the primary key.
+            try db.create(table: "retentionMessaging") { table in
+                table.column("tenant", .text).notNull()
+                table.column("bundleID", .text).notNull()
+                table.column("body", .jsonText).notNull()
+                table.primaryKey(["tenant", "bundleID"])
+            }
+        }
+        migrator.registerMigration("v16: mass extensions") { db in
+            // One row per mass renewal-date extension request, found by its product and request identifier.
+            try db.create(table: "massExtension") { table in
+                table.column("tenant", .text).notNull()
+                table.column("productID", .text).notNull()
+                table.column("requestIdentifier", .text).notNull()
+                table.column("body", .jsonText).notNull()
+                table.primaryKey(["tenant", "productID", "requestIdentifier"])
+            }
+        }
         return migrator
     }
 
@@ -251,6 +282,11 @@ public final class SQLiteStorage: Storage {
     /// The API key with the identifier, whichever tenant holds it: one read of the key table's primary key.
     public func apiKey(id: String) async throws -> StoredAPIKey? {
         try await pool.read { db in try SQLiteTransaction.apiKey(id: id, in: db) }
+    }
+
+    /// The tenants with a stored catalog, sorted by name.
+    public func tenantsWithCatalogs() async throws -> [String] {
+        try await pool.read { db in try String.fetchAll(db, sql: "SELECT tenant FROM tenantCatalog ORDER BY tenant") }
     }
 
     /// The tenant's clock state, read synchronously: what a store being opened needs before its first operation.
@@ -450,6 +486,31 @@ private struct SQLiteTransaction: StorageTransaction {
         ).map { try Self.decode(NotificationDestinations.self, from: $0) }
     }
 
+    func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent? {
+        try String.fetchOne(
+            try db.cachedStatement(sql: "SELECT body FROM retentionMessaging WHERE tenant = ? AND bundleID = ?"), arguments: [tenant, bundleID]
+        ).map { try Self.decode(RetentionMessagingContent.self, from: $0) }
+    }
+
+    func massExtension(productID: String, requestIdentifier: String) throws -> MassExtensionRecord? {
+        try String.fetchOne(
+            try db.cachedStatement(sql: "SELECT body FROM massExtension WHERE tenant = ? AND productID = ? AND requestIdentifier = ?"),
+            arguments: [tenant, productID, requestIdentifier]
+        ).map { try Self.decode(MassExtensionRecord.self, from: $0) }
+    }
+
+    func catalogVersion() throws -> Int {
+        try Int.fetchOne(try db.cachedStatement(sql: "SELECT version FROM tenantCatalog WHERE tenant = ?"), arguments: [tenant]) ?? 0
+    }
+
+    func storedCatalog() throws -> StoredCatalog {
+        guard let row = try Row.fetchOne(
+            try db.cachedStatement(sql: "SELECT version, document FROM tenantCatalog WHERE tenant = ?"), arguments: [tenant]
+        ) else { return StoredCatalog() }
+        let document: String = row[1]
+        return StoredCatalog(version: row[0], document: Data(document.utf8))
+    }
+
     /// The key with the identifier under any tenant, and that tenant.
     static func apiKey(id: String, in db: Database) throws -> StoredAPIKey? {
         let (sql, arguments) = SQLiteQueries.apiKey(id: id)
@@ -502,7 +563,7 @@ private struct SQLiteTransaction: StorageTransaction {
             try execute("DELETE FROM subscription WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM notification WHERE tenant = ?", arguments: [tenant])
         case .eraseTenant:
-            for table in ["account", "storeTransaction", "finishedTransaction", "purchaseIntent", "subscription", "notification"] {
+            for table in ["account", "storeTransaction", "finishedTransaction", "purchaseIntent", "subscription", "notification", "massExtension"] {
                 try execute("DELETE FROM \(table) WHERE tenant = ?", arguments: [tenant])
             }
             try execute("DELETE FROM storeClock WHERE tenant = ?", arguments: [tenant])
@@ -601,6 +662,26 @@ private struct SQLiteTransaction: StorageTransaction {
             )
         case .saveNotificationDestinations(nil):
             try execute("DELETE FROM notificationDestinations WHERE tenant = ?", arguments: [tenant])
+        case .saveCatalog(let document):
+            try execute(
+                """
+                INSERT INTO tenantCatalog (tenant, version, document) VALUES (?, 1, ?)
+                ON CONFLICT (tenant) DO UPDATE SET version = version + 1, document = excluded.document
+                """,
+                arguments: [tenant, String(decoding: document, as: UTF8.self)]
+            )
+        case .saveRetentionMessaging(let bundleID, let content?):
+            try execute(
+                "INSERT OR REPLACE INTO retentionMessaging (tenant, bundleID, body) VALUES (?, ?, ?)",
+                arguments: [tenant, bundleID, try Self.encode(content)]
+            )
+        case .saveRetentionMessaging(let bundleID, nil):
+            try execute("DELETE FROM retentionMessaging WHERE tenant = ? AND bundleID = ?", arguments: [tenant, bundleID])
+        case .saveMassExtension(let record):
+            try execute(
+                "INSERT OR REPLACE INTO massExtension (tenant, productID, requestIdentifier, body) VALUES (?, ?, ?, ?)",
+                arguments: [tenant, record.productID, record.requestIdentifier, try Self.encode(record)]
+            )
         }
     }
 

@@ -19,7 +19,8 @@ struct DeviceRoutes {
         router.get(RouterPath(DeviceProtocol.Route.products)) { request, _ in
             try await answer {
                 let identifiers = Set(request.uri.queryParameters.getAll("id").map { String($0) })
-                return await engine.catalog.products.filter { identifiers.contains($0.id) }
+                // Read anew: the tenant's catalog may have been changed through another server on the storage.
+                return try await engine.currentCatalog().products.filter { identifiers.contains($0.id) }
             }
         }
         router.get(RouterPath(DeviceProtocol.Route.account)) { request, _ in

@@ -139,12 +139,7 @@ struct PerformanceTest: Sendable {
     /// A stable stand-in for the app's Apple ID, which only App Store Connect assigns: ten digits derived from the
     /// bundle identifier (FNV-1a), the same in every run and process.
     static func appAppleID(bundleID: String) -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bundleID.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return Int64(1_000_000_000 + hash % 9_000_000_000)
+        StoreDefaults.appAppleID(bundleID: bundleID)
     }
 }
 

@@ -171,14 +171,15 @@ struct RetentionMessagingRoutes {
     let authenticator: ServerAPIAuthenticator
     let logger: Logger
     let performanceTestSettings: PerformanceTestSettings
-    /// The configuration, kept for as long as the routes.
-    let store = RetentionMessagingStore()
+    /// The content, kept in the tenant's storage, and the performance tests this server runs.
+    let store: RetentionMessagingStore
 
     /// The largest image upload read, 32 MB: more than any 3840 × 2160 PNG needs.
     static let maximumImageBytes = 32 << 20
 
     init(engine: StoreEngine, authenticator: ServerAPIAuthenticator, logger: Logger, performanceTest: PerformanceTestSettings = .standard) {
         self.engine = engine
+        self.store = RetentionMessagingStore(engine: engine)
         self.authenticator = authenticator
         self.logger = logger
         self.performanceTestSettings = performanceTest
@@ -212,7 +213,7 @@ struct RetentionMessagingRoutes {
         }
         messaging.get("image/list") { request, _ in
             try await respond(to: request) { bundleID in
-                GetImageListResponse(imageIdentifiers: await store.images(bundleID: bundleID).map { image in
+                GetImageListResponse(imageIdentifiers: try await store.images(bundleID: bundleID).map { image in
                     GetImageListResponse.Item(imageIdentifier: image.id.uuidString.lowercased(), imageState: image.state.rawValue, imageSize: image.size.rawValue)
                 })
             }
@@ -233,7 +234,7 @@ struct RetentionMessagingRoutes {
         }
         messaging.get("message/list") { request, _ in
             try await respond(to: request) { bundleID in
-                GetMessageListResponse(messageIdentifiers: await store.messages(bundleID: bundleID).map { message in
+                GetMessageListResponse(messageIdentifiers: try await store.messages(bundleID: bundleID).map { message in
                     GetMessageListResponse.Item(messageIdentifier: message.id.uuidString.lowercased(), messageState: message.state.rawValue)
                 })
             }
@@ -250,7 +251,7 @@ struct RetentionMessagingRoutes {
         messaging.get("default/:productId/:locale") { request, context in
             try await respond(to: request) { bundleID in
                 let (productID, locale) = try await productAndLocale(context)
-                guard let id = await store.defaultMessage(productID: productID, locale: locale, bundleID: bundleID) else {
+                guard let id = try await store.defaultMessage(productID: productID, locale: locale, bundleID: bundleID) else {
                     throw ServerAPIError.defaultMessageNotFound
                 }
                 return DefaultConfigurationResponse(messageIdentifier: id.uuidString.lowercased())
@@ -259,7 +260,7 @@ struct RetentionMessagingRoutes {
         messaging.delete("default/:productId/:locale") { request, context in
             try await respond(to: request) { bundleID in
                 let (productID, locale) = try await productAndLocale(context)
-                await store.deleteDefault(productID: productID, locale: locale, bundleID: bundleID)
+                try await store.deleteDefault(productID: productID, locale: locale, bundleID: bundleID)
                 return EmptyResponse()
             }
         }
@@ -269,19 +270,19 @@ struct RetentionMessagingRoutes {
                 guard let text = body?.realtimeURL, text.count <= 256, let url = URL(string: text),
                       ["https", "http"].contains(url.scheme?.lowercased() ?? ""), !(url.host ?? "").isEmpty
                 else { throw ServerAPIError.badRealtimeURL }
-                await store.setRealtimeURL(url, bundleID: bundleID)
+                try await store.setRealtimeURL(url, bundleID: bundleID)
                 return EmptyResponse()
             }
         }
         messaging.get("realtime/url") { request, _ in
             try await respond(to: request) { bundleID in
-                guard let url = await store.realtimeURL(bundleID: bundleID) else { throw ServerAPIError.realtimeURLNotFound }
+                guard let url = try await store.realtimeURL(bundleID: bundleID) else { throw ServerAPIError.realtimeURLNotFound }
                 return RealtimeURLBody(realtimeURL: url.absoluteString)
             }
         }
         messaging.delete("realtime/url") { request, _ in
             try await respond(to: request) { bundleID in
-                await store.setRealtimeURL(nil, bundleID: bundleID)
+                try await store.setRealtimeURL(nil, bundleID: bundleID)
                 return EmptyResponse()
             }
         }
@@ -319,9 +320,9 @@ struct RetentionMessagingRoutes {
                 }
                 let found: Bool
                 if kind == "images" {
-                    found = await store.setImageState(state, of: id, bundleID: bundleID)
+                    found = try await store.setImageState(state, of: id, bundleID: bundleID)
                 } else {
-                    found = await store.setMessageState(state, of: id, bundleID: bundleID)
+                    found = try await store.setMessageState(state, of: id, bundleID: bundleID)
                 }
                 guard found else {
                     return try Self.json(["error": "App \(bundleID) has no \(kind.dropLast()) \(id.uuidString.lowercased()); list them with the Retention Messaging API."], status: .notFound)
@@ -341,7 +342,7 @@ struct RetentionMessagingRoutes {
         guard record.origin != .familyShare else { throw ServerAPIError.familyTransactionNotSupported }
         guard record.id == record.originalID else { throw ServerAPIError.notOriginalTransactionID }
         guard record.productType == .autoRenewable else { throw ServerAPIError.invalidTransactionType }
-        guard let target = await store.realtimeURL(bundleID: bundleID) else { throw ServerAPIError.realtimeURLNotFound }
+        guard let target = try await store.realtimeURL(bundleID: bundleID) else { throw ServerAPIError.realtimeURLNotFound }
         let productID = (try? await engine.subscription(forTransaction: id))?.productID ?? record.productID
         let payload = RealtimeRequestPayload(
             originalTransactionId: text, appAppleId: PerformanceTest.appAppleID(bundleID: bundleID), productId: productID,

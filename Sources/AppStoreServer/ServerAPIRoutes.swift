@@ -98,22 +98,9 @@ struct MassExtendRenewalDateResponse: Encodable {
 struct MassExtendRenewalDateStatusResponse: Encodable {
     var requestIdentifier: String
     var complete: Bool
-    var completeDate: Int64
+    var completeDate: Int64?
     var succeededCount: Int
     var failedCount: Int
-}
-
-/// The outcomes of the mass extensions a server ran, by product and request identifier, kept while it runs.
-actor MassExtensionLog {
-    private var outcomes: [String: MassExtendRenewalDateStatusResponse] = [:]
-
-    func record(_ outcome: MassExtendRenewalDateStatusResponse, productID: String) {
-        outcomes["\(productID)\u{1F}\(outcome.requestIdentifier)"] = outcome
-    }
-
-    func outcome(productID: String, requestIdentifier: String) -> MassExtendRenewalDateStatusResponse? {
-        outcomes["\(productID)\u{1F}\(requestIdentifier)"]
-    }
 }
 
 /// `GET /inApps/v1/transactions/appTransactions/{transactionId}`.
@@ -257,7 +244,6 @@ struct ServerAPIRoutes {
     let authenticator: ServerAPIAuthenticator
     let notificationSender: NotificationSender?
     let logger: Logger
-    let massExtensions = MassExtensionLog()
 
     func add(to router: Router<StoreRequestContext>) {
         let api = router.group("inApps")
@@ -304,7 +290,7 @@ struct ServerAPIRoutes {
                 guard let requestIdentifier = body?.requestIdentifier, !requestIdentifier.isEmpty, requestIdentifier.count <= 128 else {
                     throw ServerAPIError.invalidRequestIdentifier
                 }
-                guard let productID = body?.productId, await engine.catalog.product(productID)?.subscription != nil else {
+                guard let productID = body?.productId, try await engine.currentCatalog().product(productID)?.subscription != nil else {
                     throw ServerAPIError.invalidProductID
                 }
                 var storefronts = Set<String>()
@@ -312,20 +298,24 @@ struct ServerAPIRoutes {
                     guard Storefront.named(code) != nil else { throw ServerAPIError.invalidStorefrontCountryCode }
                     storefronts.insert(code)
                 }
-                let (succeeded, failed) = try await engine.extendRenewalDates(productID: productID, bundleID: bundleID, byDays: days, storefronts: storefronts)
-                await massExtensions.record(MassExtendRenewalDateStatusResponse(
-                    requestIdentifier: requestIdentifier, complete: true,
-                    completeDate: Int64((engine.clock.now().timeIntervalSince1970 * 1000).rounded()), succeededCount: succeeded, failedCount: failed
-                ), productID: productID)
+                // The request and its outcome are rows of the tenant's storage: its status answers on every server.
+                _ = try await engine.massExtendRenewalDates(
+                    requestIdentifier: requestIdentifier, productID: productID, bundleID: bundleID, byDays: days, reasonCode: reason,
+                    storefronts: storefronts
+                )
                 return MassExtendRenewalDateResponse(requestIdentifier: requestIdentifier)
             }
         }
         api.get("v1/subscriptions/extend/mass/:productId/:requestIdentifier") { request, context in
-            try await respond(to: request) { _ in
-                guard let outcome = await massExtensions.outcome(
+            try await respond(to: request) { bundleID in
+                guard let record = try await engine.massExtension(
                     productID: try context.parameters.require("productId"), requestIdentifier: try context.parameters.require("requestIdentifier")
-                ) else { throw ServerAPIError.statusRequestNotFound }
-                return outcome
+                ), record.bundleID == bundleID else { throw ServerAPIError.statusRequestNotFound }
+                return MassExtendRenewalDateStatusResponse(
+                    requestIdentifier: record.requestIdentifier, complete: record.complete,
+                    completeDate: record.completeDate.map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) },
+                    succeededCount: record.succeededCount, failedCount: record.failedCount
+                )
             }
         }
         api.get("v1/transactions/appTransactions/:transactionId") { request, context in

@@ -103,7 +103,7 @@ public struct StoreServer: Sendable {
             HealthResponse(status: "ok", version: StoreDefaults.version, now: engine.clock.now())
         }
         router.get("v1/products") { _, _ -> ProductsResponse in
-            let catalog = await engine.catalog
+            let catalog = try await engine.currentCatalog()
             let settings = await engine.settings
             return ProductsResponse(catalog: catalog, storefront: Storefront.named(settings.storefront))
         }

@@ -22,7 +22,13 @@ struct TenantControlRoutes {
     func add(to router: Router<StoreRequestContext>) {
         let control = router.group("control/tenants")
         control.get { _, _ in
-            try json(["tenants": await tenants.summaries()], status: .ok)
+            let summaries: [TenantSummary]
+            do throws(StoreError) {
+                summaries = try await tenants.summaries()
+            } catch {
+                return try self.error(error.message, status: .internalServerError)
+            }
+            return try json(["tenants": summaries], status: .ok)
         }
         control.post { request, _ in
             // {"name": …, "configuration": {…a .storekit file…}}: read as plain JSON, since the configuration is a

@@ -1,5 +1,5 @@
 public import AppStoreEngine
-public import Foundation
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -31,31 +31,36 @@ public actor TenantDirectory {
     public typealias Opener = @Sendable (_ name: String, _ configuration: StoreKitConfigurationFile?) async throws(StoreError) -> Tenant
 
     private let open: Opener
-    private let catalogFolder: URL?
+    private let storage: (any Storage)?
     private let serverTenant: String?
     private var tenants: [String: Tenant] = [:]
     private var responders: [String: RouterResponder<StoreRequestContext>] = [:]
 
     /// Creates a directory that opens a tenant with `open` the first time it is asked for.
     ///
+    /// A tenant created or given a catalog keeps it as a row of its storage (`StoreEngine.setCatalog(_:)`), so every
+    /// server on the storage sells it, at once, and so does this one after a restart.
+    ///
     /// - Parameters:
-    ///   - catalogFolder: Where the catalogs tenants were created or reloaded with are kept (`<name>.storekit`), so a
-    ///     restarted server opens each tenant with its own; `nil` keeps them in memory only.
+    ///   - storage: The storage the tenants' stores are in: where the directory reads a tenant's catalog before opening
+    ///     it, and finds the tenants it lists without having opened them; `nil` lists only the tenants opened.
     ///   - serverTenant: The tenant the server's own store is (its bare paths). It always starts with the server's
-    ///     configuration: a catalog it is given lasts until the server stops, and is never saved.
+    ///     configuration: a catalog it is given lasts until the server stops, and is never stored.
     ///   - open: Opens a tenant, with the catalog it was given or the server's own.
-    public init(catalogFolder: URL? = nil, serverTenant: String? = nil, open: @escaping Opener) {
-        self.catalogFolder = catalogFolder
+    public init(storage: (any Storage)? = nil, serverTenant: String? = nil, open: @escaping Opener) {
+        self.storage = storage
         self.serverTenant = serverTenant
         self.open = open
     }
 
-    /// The tenant with the name, opened on first use with the catalog it was created with, else the server's.
+    /// The tenant with the name, opened on first use with the catalog stored for it, else the server's.
     ///
-    /// - Throws: `StoreError.storageFailure` when its store or its saved catalog cannot be read.
+    /// - Throws: `StoreError.storageFailure` when its store or its stored catalog cannot be read.
     public func tenant(_ name: String) async throws(StoreError) -> Tenant {
         if let tenant = tenants[name] { return tenant }
-        let tenant = try await open(name, try savedCatalog(of: name))
+        let tenant = try await open(name, try await storedCatalog(of: name))
+        // Learns the version of the stored catalog it was opened with (or adopts one an embedder's storage holds).
+        if name != serverTenant { _ = try await tenant.engine.currentCatalog() }
         // Another request may have opened it while this one waited; the first one stays.
         if let existing = tenants[name] { return existing }
         tenants[name] = tenant
@@ -73,23 +78,22 @@ public actor TenantDirectory {
         return true
     }
 
-    /// Creates the tenant `name`, selling `configuration`'s products (kept for later runs of the server), or the
-    /// server's own when it is `nil`.
+    /// Creates the tenant `name`, selling `configuration`'s products (stored with the tenant, for every server on the
+    /// storage and later runs), or the server's own when it is `nil`.
     ///
-    /// - Throws: ``TenantError`` `alreadyExists` when the name is taken — opened, created earlier, or holding
+    /// - Throws: ``TenantError`` `alreadyExists` when the name is taken — opened, given a catalog earlier, or holding
     ///   purchases — `invalidName` for a name ``isValidName(_:)`` refuses, `storeFailure` when the store cannot be opened.
     public func create(_ name: String, configuration: StoreKitConfigurationFile?) async throws(TenantError) -> Tenant {
         guard Self.isValidName(name) else { throw .invalidName(name) }
-        let saved: StoreKitConfigurationFile?
-        do { saved = try savedCatalog(of: name) } catch { throw .storeFailure(error) }
-        guard tenants[name] == nil, saved == nil else { throw .alreadyExists(name) }
         let tenant: Tenant
         do {
+            guard tenants[name] == nil, try await storedCatalog(of: name) == nil else { throw TenantError.alreadyExists(name) }
             tenant = try await open(name, configuration)
-            guard try await tenant.engine.accounts().isEmpty, try await tenant.engine.transactions().isEmpty else {
+            let ownCatalog = name == serverTenant ? nil : try await tenant.engine.storedCatalog()
+            guard try await tenant.engine.accounts().isEmpty, try await tenant.engine.transactions().isEmpty, ownCatalog == nil else {
                 throw TenantError.alreadyExists(name)
             }
-            if let configuration { try saveCatalog(configuration, of: name) }
+            if let configuration, name != serverTenant { try await tenant.engine.setCatalog(configuration) }
         } catch let error as TenantError {
             throw error
         } catch let error as StoreError {
@@ -102,13 +106,17 @@ public actor TenantDirectory {
         return tenant
     }
 
-    /// Replaces what the tenant `name` sells with `configuration`'s products and promotional offer keys, now and in
-    /// later runs of the server (the server's own tenant: until it stops). Purchases, settings and the clock stay.
+    /// Replaces what the tenant `name` sells with `configuration`'s products and promotional offer keys, on every
+    /// server on the storage and in later runs (the server's own tenant: on this server, until it stops). Purchases,
+    /// settings and the clock stay.
     ///
-    /// - Throws: `StoreError.storageFailure` when the catalog cannot be saved; nothing changes then.
+    /// - Throws: `StoreError.storageFailure` when the catalog cannot be stored; nothing changes then.
     public func replaceCatalog(of name: String, with configuration: StoreKitConfigurationFile) async throws(StoreError) {
         let tenant = try await tenant(name)
-        try saveCatalog(configuration, of: name)
+        guard name == serverTenant else {
+            try await tenant.engine.setCatalog(configuration)
+            return
+        }
         await tenant.engine.replaceCatalog(Catalog(configuration: configuration))
         for key in PromotionalOfferKey.keys(in: configuration) { await tenant.engine.addPromotionalOfferKey(key) }
     }
@@ -142,16 +150,26 @@ public actor TenantDirectory {
         _ = try await tenant(name)
     }
 
-    /// The tenants opened so far and those created with a catalog of their own, sorted by name.
-    public func summaries() async -> [TenantSummary] {
-        var names = Set(tenants.keys)
-        if let catalogFolder, let files = try? FileManager.default.contentsOfDirectory(atPath: catalogFolder.path) {
-            names.formUnion(files.filter { $0.hasSuffix(".storekit") }.map { String($0.dropLast(".storekit".count)) }.filter(Self.isValidName))
+    /// The tenants opened so far and those with a catalog of their own in the storage — given through any server on
+    /// it —, sorted by name.
+    ///
+    /// - Throws: `StoreError.storageFailure` when the storage cannot be read.
+    public func summaries() async throws(StoreError) -> [TenantSummary] {
+        let stored: Set<String>
+        do {
+            stored = Set(try await storage?.tenantsWithCatalogs() ?? []).filter { $0 != serverTenant && Self.isValidName($0) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .storageFailure("The tenants with a catalog cannot be read from the storage: \(error). Check the storage and try again.")
         }
         var summaries: [TenantSummary] = []
-        for name in names.sorted() {
-            let products = await tenants[name]?.engine.catalog.products.count
-            summaries.append(TenantSummary(name: name, isOpen: tenants[name] != nil, products: products, hasOwnCatalog: catalogURL(name).map { FileManager.default.fileExists(atPath: $0.path) } ?? false))
+        for name in stored.union(tenants.keys).sorted() {
+            let engine = tenants[name]?.engine
+            let products = try await engine?.currentCatalog().products.count
+            var hasOwnCatalog = stored.contains(name)
+            if storage == nil, name != serverTenant, let engine { hasOwnCatalog = try await engine.storedCatalog() != nil }
+            summaries.append(TenantSummary(name: name, isOpen: engine != nil, products: products, hasOwnCatalog: hasOwnCatalog))
         }
         return summaries
     }
@@ -167,27 +185,23 @@ public actor TenantDirectory {
         tenants.keys.sorted()
     }
 
-    private func catalogURL(_ name: String) -> URL? {
-        guard name != serverTenant else { return nil }
-        return catalogFolder?.appendingPathComponent("\(name).storekit")
-    }
-
-    private func savedCatalog(of name: String) throws(StoreError) -> StoreKitConfigurationFile? {
-        guard let url = catalogURL(name), FileManager.default.fileExists(atPath: url.path) else { return nil }
+    /// The catalog stored for the tenant `name`, which it is opened with; `nil` for the server's tenant and a tenant
+    /// given none.
+    private func storedCatalog(of name: String) async throws(StoreError) -> StoreKitConfigurationFile? {
+        guard name != serverTenant, let storage else { return nil }
+        let stored: StoredCatalog
         do {
-            return try StoreKitConfigurationFile.load(contentsOf: url)
+            stored = try await storage.read(tenant: name) { try $0.storedCatalog() }
+        } catch let error as StoreError {
+            throw error
         } catch {
-            throw StoreError.storageFailure("The saved catalog of tenant \(name) at \(url.path) cannot be read: \(error.description). Fix or delete the file.")
+            throw .storageFailure("The catalog of tenant \(name) cannot be read from the storage: \(error). Check the storage and try again.")
         }
-    }
-
-    private func saveCatalog(_ configuration: StoreKitConfigurationFile, of name: String) throws(StoreError) {
-        guard let url = catalogURL(name), let folder = catalogFolder else { return }
+        guard let document = stored.document else { return nil }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try configuration.encodedData().write(to: url, options: .atomic)
+            return try StoreKitConfigurationFile(data: document, sourceName: "the stored catalog of tenant \(name)")
         } catch {
-            throw StoreError.storageFailure("Cannot save the catalog of tenant \(name) to \(url.path): \(error.localizedDescription).")
+            throw .storageFailure("The stored catalog of tenant \(name) is not a usable .storekit file (\(error.description)). Store a valid one: PUT /control/tenants/\(name)/catalog.")
         }
     }
 

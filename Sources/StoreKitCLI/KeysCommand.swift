@@ -133,6 +133,21 @@ func importKeyFiles(_ location: StoreLocationOptions, into storage: any Storage)
     }
 }
 
+/// Moves the catalogs an earlier version kept in the data directory's `tenants/<name>.storekit` files into the tenants'
+/// storage, saying so on standard error when there were any; `serverTenant`'s file is left alone.
+func importCatalogFiles(_ location: StoreLocationOptions, into storage: any Storage, serverTenant: String) async throws {
+    let directory = location.directory
+    let imported: Int
+    do {
+        imported = try await TenantDirectory.importCatalogFiles(tenantFolder: directory.tenantCatalogsURL, into: storage, serverTenant: serverTenant)
+    } catch {
+        throw ValidationError(error.message)
+    }
+    if imported > 0 {
+        FileHandle.standardError.write(Data("Moved the catalogs of \(imported) tenant(s) from \(directory.tenantCatalogsURL.path)'s *.storekit files into the store's storage; the files are renamed *.imported.\n".utf8))
+    }
+}
+
 /// Moves the notification URLs an earlier version kept in the data directory's `tenants/<name>.notification-urls.json`
 /// files into the tenants' storage, saying so on standard error when there were any.
 func importNotificationURLFiles(_ location: StoreLocationOptions, into storage: any Storage) async throws {

@@ -287,6 +287,7 @@ struct ServeCommand: AsyncParsableCommand {
         await metrics.follow(engine)
         try await importKeyFiles(location, into: engine.storage)
         try await importNotificationURLFiles(location, into: engine.storage)
+        try await importCatalogFiles(location, into: engine.storage, serverTenant: engine.tenantID)
         let apiKeys = ServerAPIKeyRing(storage: engine.storage)
         let sender = NotificationSender(
             engine: engine, destinations: destinations, timeout: settings.notificationTimeout, metrics: metrics, logger: logger
@@ -297,7 +298,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Every tenant's sender runs: URLs set through another server on the storage count from its next pass.
         await sender.start()
         let directory = location.directory, notificationTimeout = settings.notificationTimeout
-        server.tenants = TenantDirectory(catalogFolder: directory.tenantCatalogsURL, serverTenant: engine.tenantID) { [logger] name, catalog throws(StoreError) in
+        server.tenants = TenantDirectory(storage: engine.storage, serverTenant: engine.tenantID) { [logger] name, catalog throws(StoreError) in
             if name == engine.tenantID {
                 // Opened again after a reset, which stopped its sender: sending resumes.
                 await sender.start()

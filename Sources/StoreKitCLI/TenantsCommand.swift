@@ -131,7 +131,7 @@ struct TenantAnswer: Codable {
 struct TenantsListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List a running server's tenants: those opened since it started and those created with a catalog.",
+        abstract: "List a running server's tenants: those opened since it started and those with a catalog of their own in its storage.",
         discussion: """
         One line per tenant: its name, its address, how many products it sells (when it is open) and whose catalog \
         it sells — its own, given when it was created, or the server's. --json prints the control API's entries \
@@ -164,7 +164,7 @@ struct TenantsListCommand: AsyncParsableCommand {
             try printJSON(tenants)
         } else if tenants.isEmpty {
             let address = try place.serverURL()?.absoluteString ?? server.baseURL.absoluteString
-            print("No tenants on the server at \(address) yet: it lists those opened since it started and those created with a catalog. Create one with `storekit tenants create NAME --server \(address)`.")
+            print("No tenants on the server at \(address) yet: it lists those opened since it started and those with a catalog of their own in its storage. Create one with `storekit tenants create NAME --server \(address)`.")
         } else {
             let width = tenants.map(\.name.count).max() ?? 0
             for tenant in tenants {
@@ -183,8 +183,8 @@ struct TenantsCreateCommand: AsyncParsableCommand {
         commandName: "create",
         abstract: "Create a tenant on a running server, selling a .storekit file's products or the server's.",
         discussion: """
-        The new tenant is empty and its clock at wall time; the server keeps its catalog in the data directory \
-        (tenants/<name>.storekit), so a restart opens it with the same. A name already taken is refused: reset \
+        The new tenant is empty and its clock at wall time; its catalog is stored with the tenant, so every server \
+        on the same storage sells it and a restart opens it with the same. A name already taken is refused: reset \
         that tenant (`storekit tenants reset NAME`) or pick another name. Afterwards every command acts on it with \
         --server URL --tenant NAME. --json prints the control API's answer (POST /control/tenants).
 

@@ -58,11 +58,15 @@ struct RowJSONEncoderTests {
         price: Decimal(string: "1.49")!, remainingPeriods: 2
     )
 
-    /// A notification with a subscription, two attempts, a redelivery and a claim.
+    /// A notification with a subscription, a mass extension, two attempts, a redelivery and a claim.
     static var fullNotification: NotificationRecord {
         var notification = NotificationRecord(
             type: .didFailToRenew, subtype: .gracePeriod, date: date, accountID: "ana", bundleID: "com.example.app",
-            transactionID: 2_000_000_000_000_017, subscription: fullSubscription
+            transactionID: 2_000_000_000_000_017, subscription: fullSubscription,
+            massExtension: MassExtensionRecord(
+                requestIdentifier: "mass-1", productID: "monthly", bundleID: "com.example.app", storefrontCountryCodes: ["USA"],
+                extendByDays: 5, extendReasonCode: 2, requestDate: date, completeDate: date.addingTimeInterval(1), succeededCount: 3, failedCount: 1
+            )
         )
         notification.delivery.record(.init(date: date, result: "UNSUCCESSFUL_HTTP_RESPONSE_CODE", httpStatusCode: 500, responseExcerpt: "down"))
         notification.delivery.record(.init(date: date.addingTimeInterval(3_600), result: "TIMED_OUT"))

@@ -42,6 +42,14 @@ struct RowJSONWritableTests {
         try Self.expectSameText(Account(id: "\u{0}\u{1F}\"\\", storefront: "USA"))
         let oneTimeCharge = NotificationRecord(type: .oneTimeCharge, date: Fixtures.date, accountID: "a", bundleID: "b", transactionID: 9)
         try Self.expectSameText(oneTimeCharge)
+        let summary = NotificationRecord(
+            type: .renewalExtension, subtype: .summary, date: Fixtures.date, accountID: "", bundleID: "b", transactionID: 0,
+            massExtension: MassExtensionRecord(
+                requestIdentifier: "r\"1", productID: "p", bundleID: "b", storefrontCountryCodes: ["USA", "FRA"], extendByDays: 3,
+                extendReasonCode: 1, requestDate: Fixtures.date, completeDate: Fixtures.date, succeededCount: 2, failedCount: 1
+            )
+        )
+        try Self.expectSameText(summary)
         var noDates = Fixtures.fullSubscription
         noDates.renewalExtensionDates = []
         try Self.expectSameText(noDates)

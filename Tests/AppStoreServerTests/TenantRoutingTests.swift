@@ -14,12 +14,13 @@ import Testing
 struct TenantRoutingTests {
     static let catalog = Catalog(products: [CatalogProduct(id: "premium", type: .nonConsumable, price: Decimal(string: "4.99")!)])
 
-    func makeServer(catalogFolder: URL? = nil) -> StoreServer {
+    /// A server whose tenants are in `storage`: a server made again on the same storage is the first one restarted, or
+    /// a second server sharing its database.
+    func makeServer(storage: InMemoryStorage = InMemoryStorage()) -> StoreServer {
         let start = Date(timeIntervalSince1970: 1_768_478_400)
         let main = StoreEngine(catalog: Self.catalog, storage: InMemoryStorage(), clock: VirtualClock(start: start), signer: .ephemeral)
-        let storage = InMemoryStorage()
         var server = StoreServer(engine: main, port: 0)
-        server.tenants = TenantDirectory(catalogFolder: catalogFolder) { name, configuration in
+        server.tenants = TenantDirectory(storage: storage) { name, configuration in
             TenantDirectory.Tenant(engine: StoreEngine(
                 tenantID: name, catalog: configuration.map(Catalog.init(configuration:)) ?? Self.catalog, storage: storage,
                 clock: VirtualClock(start: start), signer: .ephemeral
@@ -71,10 +72,9 @@ struct TenantRoutingTests {
 
     @Test("Tenants are created with a catalog of their own, listed, given a new catalog that outlives the server, and reset to new")
     func tenantLifecycle() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-tenants-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let storage = InMemoryStorage()
         let demo = try String(contentsOf: ChildProcess.packageRoot.appendingPathComponent("Examples/Demo.storekit"), encoding: .utf8)
-        try await makeServer(catalogFolder: folder).makeApplication().test(.router) { client in
+        try await makeServer(storage: storage).makeApplication().test(.router) { client in
             let (created, body) = try await call(client, .post, "/control/tenants", #"{"name": "checkout", "configuration": \#(demo)}"#)
             #expect(created == .created)
             #expect((body as? [String: Any])?["path"] as? String == "/t/checkout/")
@@ -103,12 +103,42 @@ struct TenantRoutingTests {
             let (_, bought) = try await call(client, .post, "/t/checkout/control/purchases", #"{"productId": "com.example.only"}"#)
             #expect((bought as? [String: Any])?["transactionId"] as? String == "2000000000000001")
         }
-        // A server started again on the same folder opens the tenant with the catalog it was last given.
-        try await makeServer(catalogFolder: folder).makeApplication().test(.router) { client in
+        // A server started again on the same storage opens the tenant with the catalog it was last given.
+        try await makeServer(storage: storage).makeApplication().test(.router) { client in
             #expect(try await call(client, .post, "/t/checkout/control/purchases", #"{"productId": "com.example.only"}"#).0 == .ok)
             let (_, listed) = try await call(client, .get, "/control/tenants")
             let entry = ((listed as? [String: Any])?["tenants"] as? [[String: Any]])?.first
             #expect(entry?["hasOwnCatalog"] as? Bool == true)
+        }
+    }
+
+    @Test("A tenants/<name>.storekit file of an earlier version is stored as the tenant's catalog once and renamed *.imported; a tenant with a stored catalog keeps it; the server's tenant's file is left")
+    func catalogFilesAreImported() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-tenants-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func document(selling productID: String) -> String {
+            #"{"identifier": "X", "products": [{"displayPrice": "1.99", "familyShareable": false, "internalID": "1", "localizations": [{"description": "d", "displayName": "n", "locale": "en_US"}], "productID": "\#(productID)", "referenceName": "Only", "type": "NonConsumable"}], "settings": {}, "subscriptionGroups": [], "version": {"major": 4, "minor": 0}}"#
+        }
+        try Data(document(selling: "com.example.legacy").utf8).write(to: folder.appendingPathComponent("legacy.storekit"))
+        try Data(document(selling: "com.example.file").utf8).write(to: folder.appendingPathComponent("kept.storekit"))
+        try Data(document(selling: "com.example.server").utf8).write(to: folder.appendingPathComponent("default.storekit"))
+        let storage = InMemoryStorage()
+        let newer = Data(document(selling: "com.example.newer").utf8)
+        try await storage.transaction(tenant: "kept") { try $0.write(.saveCatalog(newer)) }
+
+        #expect(try await TenantDirectory.importCatalogFiles(tenantFolder: folder, into: storage, serverTenant: "default") == 1)
+        #expect(try await TenantDirectory.importCatalogFiles(tenantFolder: folder, into: storage, serverTenant: "default") == 0, "imported once")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(files == ["default.storekit", "kept.storekit.imported", "legacy.storekit.imported"])
+        #expect(await storage.tenantsWithCatalogs() == ["kept", "legacy"])
+
+        try await makeServer(storage: storage).makeApplication().test(.router) { client in
+            #expect(try await call(client, .post, "/t/legacy/control/purchases", #"{"productId": "com.example.legacy"}"#).0 == .ok)
+            #expect(try await call(client, .post, "/t/kept/control/purchases", #"{"productId": "com.example.newer"}"#).0 == .ok)
+            let (_, listed) = try await call(client, .get, "/control/tenants")
+            let names = ((listed as? [String: Any])?["tenants"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+            #expect(names == ["kept", "legacy"])
         }
     }
 

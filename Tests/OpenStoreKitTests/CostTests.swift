@@ -30,6 +30,11 @@ final class CountingStorage: Storage {
         counts.withLock { $0.reads += 1 }
         return await base.apiKey(id: id)
     }
+
+    func tenantsWithCatalogs() async throws -> [String] {
+        counts.withLock { $0.reads += 1 }
+        return await base.tenantsWithCatalogs()
+    }
 }
 
 /// A connection that counts the app receipts it is asked for: each one is an RSA signature unless the

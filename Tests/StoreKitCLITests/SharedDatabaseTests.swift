@@ -385,4 +385,198 @@ struct SharedDatabaseTests {
         try await buy(first, "bo")
         #expect(try await received(atLeast: 2) == 2)
     }
+
+    /// A `.storekit` document selling one non-consumable, `productID`.
+    static func catalog(selling productID: String) -> String {
+        #"{"identifier": "X", "products": [{"displayPrice": "1.99", "familyShareable": false, "internalID": "1", "localizations": [{"description": "d", "displayName": "n", "locale": "en_US"}], "productID": "\#(productID)", "referenceName": "Only", "type": "NonConsumable"}], "settings": {}, "subscriptionGroups": [], "version": {"major": 4, "minor": 0}}"#
+    }
+
+    @Test("A tenant created or given a catalog through one server sells it on the other at once, is listed there, and keeps it on both after both restart; a tenants/<name>.storekit file is imported once")
+    func catalogsAreSharedByServers() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        defer { try? PostgresTestDatabase.dropSchema(of: configuration) }
+        let database = PostgresTestDatabase.url(of: configuration)
+        let dataDirectory = temporaryDataDirectory()
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let receiver = "http://127.0.0.1:9/unused"
+        func start() async throws -> (Server, Server) {
+            (
+                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("first"), receiver: receiver),
+                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("second"), receiver: receiver)
+            )
+        }
+        func buy(_ server: Server, _ tenant: String, _ productID: String) async throws -> Int {
+            try await server.post("/t/\(tenant)/control/purchases", #"{"productId": "\#(productID)", "account": "ana"}"#).status
+        }
+        func products(_ server: Server, _ tenant: String) async throws -> [String] {
+            let (data, _) = try await URLSession.shared.data(from: try #require(URL(string: server.baseURL + "/t/\(tenant)/v1/products")))
+            let answer = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            return (answer["products"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        }
+        func tenants(_ server: Server) async throws -> [String: Bool] {
+            let (data, _) = try await URLSession.shared.data(from: try #require(URL(string: server.baseURL + "/control/tenants")))
+            let answer = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let entries = try #require(answer["tenants"] as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: entries.compactMap { entry in
+                (entry["name"] as? String).map { ($0, entry["hasOwnCatalog"] as? Bool ?? false) }
+            })
+        }
+
+        var (first, second) = try await start()
+        defer { first.process.terminate(); second.process.terminate() } // the servers running when the test ends
+        // The second server has the tenant open, selling the server's catalog, when the first creates it.
+        #expect(try await products(second, "shop").contains("com.example.demo.premium"))
+        let (created, answer) = try await first.post("/control/tenants", #"{"name": "shop", "configuration": \#(Self.catalog(selling: "com.example.one"))}"#)
+        #expect(created == 201, "\(String(describing: answer))")
+        #expect(try await buy(second, "shop", "com.example.one") == 200, "in force on the other server at its next purchase")
+        #expect(try await buy(second, "shop", "com.example.demo.premium") == 404, "the server's catalog is no longer the tenant's")
+        #expect(try await products(second, "shop") == ["com.example.one"])
+        #expect(try await tenants(second)["shop"] == true, "listed with a catalog of its own")
+
+        let (replaced, replacedAnswer) = try await second.send("PUT", "/control/tenants/shop/catalog", Self.catalog(selling: "com.example.two"))
+        #expect(replaced == 200, "\(String(describing: replacedAnswer))")
+        #expect(try await products(first, "shop") == ["com.example.two"])
+        #expect(try await buy(first, "shop", "com.example.two") == 200)
+        #expect(try await buy(first, "shop", "com.example.one") == 404)
+        // A tenant the second server never opened is listed there and sells its own catalog.
+        #expect(try await first.post("/control/tenants", #"{"name": "fresh", "configuration": \#(Self.catalog(selling: "com.example.fresh"))}"#).status == 201)
+        #expect(try await tenants(second)["fresh"] == true)
+        #expect(try await buy(second, "fresh", "com.example.fresh") == 200)
+
+        first.process.terminate()
+        second.process.terminate()
+        _ = try await first.process.finished()
+        _ = try await second.process.finished()
+        // A catalog an earlier version kept as a file in the first server's data directory.
+        let tenantFolder = dataDirectory.appendingPathComponent("first/tenants")
+        try FileManager.default.createDirectory(at: tenantFolder, withIntermediateDirectories: true)
+        try Data(Self.catalog(selling: "com.example.legacy").utf8).write(to: tenantFolder.appendingPathComponent("legacy.storekit"))
+        (first, second) = try await start()
+        for server in [first, second] {
+            #expect(try await products(server, "shop") == ["com.example.two"], "kept after a restart")
+            #expect(try await buy(server, "fresh", "com.example.fresh") == 200)
+            let listed = try await tenants(server)
+            #expect(listed["shop"] == true && listed["fresh"] == true)
+        }
+        #expect(try await buy(second, "legacy", "com.example.legacy") == 200, "the file's catalog is the tenant's on every server")
+        #expect(!FileManager.default.fileExists(atPath: tenantFolder.appendingPathComponent("legacy.storekit").path))
+        #expect(FileManager.default.fileExists(atPath: tenantFolder.appendingPathComponent("legacy.storekit.imported").path))
+    }
+
+    @Test("A Retention Messaging message uploaded through one server is listed by the other at once, its review state set on the other holds on the first, and both keep it after both restart")
+    func retentionMessagingIsSharedByServers() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        defer { try? PostgresTestDatabase.dropSchema(of: configuration) }
+        let database = PostgresTestDatabase.url(of: configuration)
+        let dataDirectory = temporaryDataDirectory()
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let receiver = "http://127.0.0.1:9/unused"
+        func start() async throws -> (Server, Server) {
+            (
+                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("first"), receiver: receiver),
+                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("second"), receiver: receiver)
+            )
+        }
+        var (first, second) = try await start()
+        defer { first.process.terminate(); second.process.terminate() } // the servers running when the test ends
+        let (created, made) = try await first.post("/control/keys", #"{"issuer": "issuer-retention"}"#)
+        #expect(created == 201)
+        let answer = try #require(made as? [String: Any])
+        let bearer = try Self.bearer(
+            keyID: try #require(answer["keyId"] as? String), issuer: "issuer-retention", privateKeyPEM: try #require(answer["privateKey"] as? String)
+        )
+        func messaging(_ server: Server, _ method: String, _ path: String, _ body: String? = nil) async throws -> (status: Int, json: [String: Any]?) {
+            var request = URLRequest(url: try #require(URL(string: server.baseURL + "/inApps/v1/messaging/" + path)))
+            request.httpMethod = method
+            request.setValue(bearer, forHTTPHeaderField: "Authorization")
+            if let body {
+                request.httpBody = Data(body.utf8)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        func messages(_ server: Server) async throws -> [[String: String]] {
+            try await messaging(server, "GET", "message/list").json?["messageIdentifiers"] as? [[String: String]] ?? []
+        }
+
+        let id = "a1000000-0000-4000-8000-000000000001"
+        let uploaded = try await messaging(first, "PUT", "message/\(id)", #"{"header": "Stay with us", "body": "Your plan keeps your history."}"#)
+        #expect(uploaded.status == 200, "\(String(describing: uploaded.json))")
+        #expect(try await messages(second) == [["messageIdentifier": id, "messageState": "APPROVED"]], "listed by the other server at once")
+        #expect(try await messaging(second, "PUT", "message/\(id)", #"{"header": "Again", "body": "Twice."}"#).status == 409, "known to the other server")
+        let (reviewed, _) = try await second.send("PUT", "/control/retention/\(Self.bundleID)/messages/\(id)/state", #"{"state": "REJECTED"}"#)
+        #expect(reviewed == 200)
+        #expect(try await messages(first) == [["messageIdentifier": id, "messageState": "REJECTED"]])
+
+        first.process.terminate()
+        second.process.terminate()
+        _ = try await first.process.finished()
+        _ = try await second.process.finished()
+        (first, second) = try await start()
+        for server in [first, second] {
+            #expect(try await messages(server) == [["messageIdentifier": id, "messageState": "REJECTED"]], "kept after a restart")
+        }
+        #expect(try await messaging(first, "DELETE", "message/\(id)").status == 200)
+        #expect(try await messages(second).isEmpty)
+    }
+
+    @Test("A mass renewal-date extension requested through one server has its status answered by the other at once, and by both after both restart")
+    func massExtensionsAreSharedByServers() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        defer { try? PostgresTestDatabase.dropSchema(of: configuration) }
+        let database = PostgresTestDatabase.url(of: configuration)
+        let dataDirectory = temporaryDataDirectory()
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let receiver = "http://127.0.0.1:9/unused"
+        func start() async throws -> (Server, Server) {
+            (
+                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("first"), receiver: receiver),
+                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("second"), receiver: receiver)
+            )
+        }
+        var (first, second) = try await start()
+        defer { first.process.terminate(); second.process.terminate() } // the servers running when the test ends
+        let (created, made) = try await first.post("/control/keys", #"{"issuer": "issuer-mass"}"#)
+        #expect(created == 201)
+        let answer = try #require(made as? [String: Any])
+        let bearer = try Self.bearer(
+            keyID: try #require(answer["keyId"] as? String), issuer: "issuer-mass", privateKeyPEM: try #require(answer["privateKey"] as? String)
+        )
+        func serverAPI(_ server: Server, _ method: String, _ path: String, _ body: String? = nil) async throws -> (status: Int, json: [String: Any]?) {
+            var request = URLRequest(url: try #require(URL(string: server.baseURL + "/inApps/v1/subscriptions/extend/mass" + path)))
+            request.httpMethod = method
+            request.setValue(bearer, forHTTPHeaderField: "Authorization")
+            if let body {
+                request.httpBody = Data(body.utf8)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+        let product = "com.example.demo.plus.monthly"
+        let (bought, purchase) = try await second.post("/control/purchases", #"{"productId": "\#(product)", "account": "ana", "bundleId": "\#(Self.bundleID)"}"#)
+        #expect(bought == 200, "\(String(describing: purchase))")
+        let requested = try await serverAPI(
+            first, "POST", "", #"{"requestIdentifier": "mass-shared", "extendByDays": 3, "extendReasonCode": 1, "productId": "\#(product)"}"#
+        )
+        #expect(requested.status == 200, "\(String(describing: requested.json))")
+        let status = try await serverAPI(second, "GET", "/\(product)/mass-shared")
+        #expect(status.status == 200, "\(String(describing: status.json))")
+        #expect(status.json?["complete"] as? Bool == true && status.json?["succeededCount"] as? Int == 1, "answered by the other server at once")
+
+        first.process.terminate()
+        second.process.terminate()
+        _ = try await first.process.finished()
+        _ = try await second.process.finished()
+        (first, second) = try await start()
+        for server in [first, second] {
+            let kept = try await serverAPI(server, "GET", "/\(product)/mass-shared")
+            #expect(kept.status == 200 && kept.json?["succeededCount"] as? Int == 1, "kept after a restart")
+        }
+        #expect(try await serverAPI(first, "GET", "/\(product)/mass-unknown").status == 404)
+    }
 }

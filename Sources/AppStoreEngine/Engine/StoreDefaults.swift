@@ -14,4 +14,15 @@ public enum StoreDefaults {
     /// The device a transaction finished for every device is marked finished on (the App Store Server API's "Finish a
     /// transaction").
     public static let everyDevice = UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))
+
+    /// A stable stand-in for an app's Apple ID (`appAppleId`), which only App Store Connect assigns: ten digits derived
+    /// from the bundle identifier (FNV-1a), the same in every run and process.
+    public static func appAppleID(bundleID: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bundleID.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return Int64(1_000_000_000 + hash % 9_000_000_000)
+    }
 }

@@ -18,6 +18,7 @@ extension StoreEngine {
     public func addPurchaseIntent(
         productID: String, accountID: String = StoreDefaults.accountID, bundleID: String, winBackOfferID: String? = nil
     ) async throws(StoreError) -> PurchaseIntentRecord {
+        let catalog = try await catalog { $0.product(productID) != nil }
         guard let product = catalog.product(productID) else {
             throw StoreError.unknownProduct("No product \"\(productID)\" in this store, so it cannot be promoted. Use one of: \(catalog.products.map(\.id).joined(separator: ", ")).")
         }

@@ -1,3 +1,4 @@
+import AppStoreFormats
 import StoreKitConfiguration
 public import Foundation
 
@@ -85,6 +86,7 @@ extension StoreEngine {
     ///
     /// - Throws: `StoreError.unknownProduct`, or `invalidProductType` for a product that is not an auto-renewable subscription.
     public func isEligibleForIntroductoryOffer(productID: String, accountID: String, bundleID: String) async throws(StoreError) -> Bool {
+        let catalog = try await catalog { $0.product(productID) != nil }
         guard let product = catalog.product(productID) else {
             throw StoreError.unknownProduct("No product \"\(productID)\" in this store.")
         }
@@ -105,9 +107,11 @@ extension StoreEngine {
     ///   code's eligibility excludes the account.
     @discardableResult
     public func redeemOfferCode(_ code: String, accountID: String = StoreDefaults.accountID, bundleID: String) async throws(StoreError) -> TransactionRecord {
-        guard let product = catalog.products.first(where: { product in
+        func hasCode(_ product: CatalogProduct) -> Bool {
             product.subscription?.offerCodes.contains { $0.referenceName == code || $0.offerID == code } == true
-        }) else {
+        }
+        let catalog = try await catalog { $0.products.contains(where: hasCode) }
+        guard let product = catalog.products.first(where: hasCode) else {
             let codes = catalog.products.flatMap { $0.subscription?.offerCodes.compactMap { $0.referenceName ?? $0.offerID } ?? [] }
             throw StoreError.invalidOfferIdentifier("No product has the offer code \"\(code)\". The configuration's codes: \(codes.isEmpty ? "none" : codes.joined(separator: ", ")).")
         }
@@ -159,20 +163,80 @@ extension StoreEngine {
             throw StoreError.invalidQuantity("A renewal date extends by 1 to 90 days, not \(days).")
         }
         return try await perform { operation in
-            var succeeded = 0, failed = 0
-            for account in try operation.storage.accounts() where storefronts.isEmpty || storefronts.contains(account.storefront) {
-                for subscription in try operation.storage.subscriptions(accountID: account.id, bundleID: bundleID)
-                where subscription.productID == productID && subscription.status == .active && subscription.isActive(at: operation.now) {
-                    do {
-                        _ = try operation.extendRenewalDate(subscription.id, byDays: days)
-                        succeeded += 1
-                    } catch {
-                        failed += 1
+            try Self.extendRenewalDates(operation, productID: productID, bundleID: bundleID, byDays: days, storefronts: storefronts)
+        }
+    }
+
+    /// Runs a mass renewal-date extension request and records it with its outcome, in one storage transaction, as
+    /// the App Store Server API's "Extend Subscription Renewal Dates for All Active Subscribers" does: each extended
+    /// subscription's server hears `RENEWAL_EXTENDED`, each one that cannot be extended `RENEWAL_EXTENSION`/`FAILURE`,
+    /// and the app's server `RENEWAL_EXTENSION`/`SUMMARY` with the counts when the request completes.
+    /// ``massExtension(productID:requestIdentifier:)`` then answers its status through any engine on the storage.
+    ///
+    /// - Parameters:
+    ///   - requestIdentifier: The developer's identifier for the request.
+    ///   - productID: The subscription product.
+    ///   - bundleID: The app.
+    ///   - days: How many days to add, 1 to 90.
+    ///   - reasonCode: Apple's `extendReasonCode`, 0 to 3.
+    ///   - storefronts: Only subscribers in these storefronts (ISO 3166-1 alpha-3); every storefront when empty.
+    /// - Returns: The request as recorded, complete.
+    /// - Throws: ``StoreError/invalidQuantity`` for days out of range; nothing changes then.
+    public func massExtendRenewalDates(
+        requestIdentifier: String, productID: String, bundleID: String, byDays days: Int, reasonCode: Int, storefronts: Set<String> = []
+    ) async throws(StoreError) -> MassExtensionRecord {
+        guard (1...90).contains(days) else {
+            throw StoreError.invalidQuantity("A renewal date extends by 1 to 90 days, not \(days).")
+        }
+        return try await perform { operation in
+            let (succeeded, failed) = try Self.extendRenewalDates(
+                operation, productID: productID, bundleID: bundleID, byDays: days, storefronts: storefronts, notifyFailures: true
+            )
+            let record = MassExtensionRecord(
+                requestIdentifier: requestIdentifier, productID: productID, bundleID: bundleID, storefrontCountryCodes: storefronts.sorted(),
+                extendByDays: days, extendReasonCode: reasonCode, requestDate: operation.now, completeDate: operation.now,
+                succeededCount: succeeded, failedCount: failed
+            )
+            try operation.storage.write([
+                .saveMassExtension(record),
+                .saveNotification(NotificationRecord(
+                    type: .renewalExtension, subtype: .summary, date: operation.now, accountID: "", bundleID: bundleID, transactionID: 0,
+                    massExtension: record
+                )),
+            ])
+            return record
+        }
+    }
+
+    /// The mass renewal-date extension request of a product with the identifier, made through any engine on the
+    /// storage; `nil` when none was.
+    ///
+    /// - Throws: ``StoreError/storageFailure`` when the storage cannot be read.
+    public func massExtension(productID: String, requestIdentifier: String) async throws(StoreError) -> MassExtensionRecord? {
+        try await read { try $0.massExtension(productID: productID, requestIdentifier: requestIdentifier) }
+    }
+
+    /// Extends every active subscription of a product in an app; with `notifyFailures`, each one that cannot be extended
+    /// gets `RENEWAL_EXTENSION`/`FAILURE`. Returns how many were extended and how many not.
+    private static func extendRenewalDates(
+        _ operation: StoreOperation, productID: String, bundleID: String, byDays days: Int, storefronts: Set<String>, notifyFailures: Bool = false
+    ) throws -> (succeeded: Int, failed: Int) {
+        var succeeded = 0, failed = 0
+        for account in try operation.storage.accounts() where storefronts.isEmpty || storefronts.contains(account.storefront) {
+            for subscription in try operation.storage.subscriptions(accountID: account.id, bundleID: bundleID)
+            where subscription.productID == productID && subscription.status == .active && subscription.isActive(at: operation.now) {
+                do {
+                    _ = try operation.extendRenewalDate(subscription.id, byDays: days)
+                    succeeded += 1
+                } catch let error as StoreError where error == .invalidTransactionState {
+                    failed += 1
+                    if notifyFailures {
+                        try operation.storage.write(.saveNotification(operation.notification(.renewalExtension, .failure, about: subscription, at: operation.now)))
                     }
                 }
             }
-            return (succeeded, failed)
         }
+        return (succeeded, failed)
     }
 
     /// Sets the app account token of every transaction of a purchase, and of its subscription, as the App Store Server

@@ -12,8 +12,11 @@ import Synchronization
 public actor StoreEngine: ScheduledEventSource {
     /// The tenant this engine serves.
     public nonisolated let tenantID: String
-    /// What the store sells.
+    /// What the store sells, as of its last operation: the tenant's stored catalog (``setCatalog(_:)``, in this process
+    /// or another on the same storage), else the one it was opened with. ``currentCatalog()`` reads it anew.
     public private(set) var catalog: Catalog
+    /// The version of the tenant's stored catalog that ``catalog`` reflects (0: none stored).
+    var catalogVersion = 0
     /// How the store behaves, as of its last operation: the tenant's stored settings (``updateSettings(_:)``, in this
     /// process or another on the same storage), else its configuration's. ``currentSettings()`` reads them anew.
     public internal(set) var settings: StoreSettings {
@@ -237,16 +240,18 @@ public actor StoreEngine: ScheduledEventSource {
     /// - Throws: ``StoreError`` `unknownProduct` or `invalidQuantity` for a request the store cannot
     ///   take at all; nothing is recorded then.
     public func purchase(_ request: PurchaseRequest) async throws(StoreError) -> TransactionRecord {
-        guard let product = catalog.product(request.productID) else {
-            throw StoreError.unknownProduct("No product \"\(request.productID)\" in this store. Add it to the .storekit configuration or use one of: \(catalog.products.map(\.id).joined(separator: ", ")).")
-        }
         guard (1...PurchaseRequest.maximumQuantity).contains(request.quantity) else {
             throw StoreError.invalidQuantity("Quantity \(request.quantity) is out of range. Buy between 1 and \(PurchaseRequest.maximumQuantity) at a time.")
         }
-        guard request.quantity == 1 || product.type == .consumable else {
-            throw StoreError.invalidQuantity("Quantity \(request.quantity) is not allowed for \(product.id): only consumables can be bought more than one at a time. Buy 1.")
-        }
         let (records, isRepeat) = try await perform { operation in
+            // The operation's catalog: the tenant's latest, which another engine on the storage may have stored.
+            let catalog = operation.catalog
+            guard let product = catalog.product(request.productID) else {
+                throw StoreError.unknownProduct("No product \"\(request.productID)\" in this store. Add it to the .storekit configuration or use one of: \(catalog.products.map(\.id).joined(separator: ", ")).")
+            }
+            guard request.quantity == 1 || product.type == .consumable else {
+                throw StoreError.invalidQuantity("Quantity \(request.quantity) is not allowed for \(product.id): only consumables can be bought more than one at a time. Buy 1.")
+            }
             if let earlier = try operation.purchase(repeatedBy: request) { return ([earlier], true) }
             return (try operation.purchase(request, of: product), false)
         }
@@ -464,28 +469,36 @@ public actor StoreEngine: ScheduledEventSource {
     /// "Now" is read inside the transaction: a ``TenantClock`` first picks up an offset another process stored.
     /// A store opened without products (no configuration) leaves due events for one that knows what they renew into.
     func perform<Result: Sendable>(_ body: @escaping @Sendable (StoreOperation) throws -> Result) async throws(StoreError) -> Result {
-        let catalog = catalog, clock = clock
+        let clock = clock
         let known = (version: settingsVersion, settings: settings), configured = configuredSettings
-        let offerVerifier = PromotionalOfferVerifier(keys: promotionalOfferKeys)
-        let (renewals, nextDue, notifications, subscriptions, settings, result) = try await storageCall { [tenantID] storage in
+        let knownCatalog = KnownCatalog(version: catalogVersion, catalog: catalog, offerKeys: promotionalOfferKeys)
+        let (renewals, nextDue, notifications, subscriptions, settings, catalog, result) = try await storageCall { [tenantID] storage in
             try await storage.transaction(tenant: tenantID) { base in
                 let transaction = OutboxWatchingTransaction(base)
                 let now = try Self.currentDate(on: clock, in: transaction)
                 var settings = try Self.settings(known: known, configured: configured, in: transaction)
-                let operation = StoreOperation(storage: transaction, catalog: catalog, settings: settings.settings, now: now, offerVerifier: offerVerifier)
-                let renewals = catalog.products.isEmpty ? [] : try operation.applyDueSubscriptionEvents()
+                var catalog = try Self.catalog(known: knownCatalog, tenant: tenantID, in: transaction)
+                let offerVerifier = PromotionalOfferVerifier(keys: catalog.offerKeys)
+                let operation = StoreOperation(
+                    storage: transaction, catalog: catalog.catalog, settings: settings.settings, now: now, offerVerifier: offerVerifier
+                )
+                let renewals = catalog.catalog.products.isEmpty ? [] : try operation.applyDueSubscriptionEvents()
                 let result = try body(operation)
                 if transaction.savedSettings {
                     settings = try Self.settings(known: settings, configured: configured, in: transaction)
                 }
+                if transaction.savedCatalog {
+                    catalog = try Self.catalog(known: catalog, tenant: tenantID, in: transaction)
+                }
                 return (
                     renewals, try transaction.nextSubscriptionEventDate(),
                     (recorded: transaction.recordedNotifications, changed: transaction.changedNotifications),
-                    Array(transaction.savedSubscriptions.values), settings, result
+                    Array(transaction.savedSubscriptions.values), settings, catalog, result
                 )
             }
         }
         adoptSettings(settings)
+        adoptCatalog(catalog)
         for renewal in renewals { publish(.transactionUpdated(renewal)) }
         if !subscriptions.isEmpty { publish(.subscriptionsChanged(subscriptions.sorted { $0.id < $1.id })) }
         if notifications.changed { publish(.notificationsChanged) }
@@ -546,7 +559,7 @@ public actor StoreEngine: ScheduledEventSource {
         try? await applyDueEvents()
     }
 
-    private func storageCall<Result: Sendable>(_ body: @Sendable (any Storage) async throws -> Result) async throws(StoreError) -> Result {
+    func storageCall<Result: Sendable>(_ body: @Sendable (any Storage) async throws -> Result) async throws(StoreError) -> Result {
         do {
             return try await body(storage)
         } catch let error as StoreError {
@@ -582,6 +595,8 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     private(set) var savedSubscriptions: [UInt64: SubscriptionRecord] = [:]
     /// Whether the tenant's settings were saved.
     private(set) var savedSettings = false
+    /// Whether the tenant's catalog was saved.
+    private(set) var savedCatalog = false
 
     init(_ base: any StorageTransaction) {
         self.base = base
@@ -595,6 +610,7 @@ private final class OutboxWatchingTransaction: StorageTransaction {
         case .updateNotification: changedNotifications = true
         case .saveSubscription(let subscription): savedSubscriptions[subscription.id] = subscription
         case .saveSettings: savedSettings = true
+        case .saveCatalog: savedCatalog = true
         default: break
         }
         try base.write(change)
@@ -627,4 +643,10 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     func settingsVersion() throws -> Int { try base.settingsVersion() }
     func storedSettings() throws -> StoredSettings { try base.storedSettings() }
     func notificationDestinations() throws -> NotificationDestinations? { try base.notificationDestinations() }
+    func catalogVersion() throws -> Int { try base.catalogVersion() }
+    func storedCatalog() throws -> StoredCatalog { try base.storedCatalog() }
+    func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent? { try base.retentionMessaging(bundleID: bundleID) }
+    func massExtension(productID: String, requestIdentifier: String) throws -> MassExtensionRecord? {
+        try base.massExtension(productID: productID, requestIdentifier: requestIdentifier)
+    }
 }

@@ -28,6 +28,9 @@ public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
     /// For an auto-renewable subscription: the subscription as it stood just after the change, which the
     /// notification carries as `signedRenewalInfo` and `status`.
     public var subscription: SubscriptionRecord?
+    /// For `RENEWAL_EXTENSION`/`SUMMARY`: the mass renewal-date extension request whose outcome the notification
+    /// carries as `summary` (it carries no transaction then, and ``transactionID`` is 0).
+    public var massExtension: MassExtensionRecord?
     /// Whether, when and how the notification was sent to the app's server.
     public var delivery: NotificationDelivery
 
@@ -35,7 +38,8 @@ public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
     /// (a version 7 UUID: the outbox's index on identifiers then grows at its end).
     public init(
         id: UUID? = nil, type: NotificationTypeV2, subtype: Subtype? = nil, date: Date, accountID: String,
-        bundleID: String, transactionID: UInt64, originalTransactionID: UInt64? = nil, subscription: SubscriptionRecord? = nil
+        bundleID: String, transactionID: UInt64, originalTransactionID: UInt64? = nil, subscription: SubscriptionRecord? = nil,
+        massExtension: MassExtensionRecord? = nil
     ) {
         self.id = id ?? .timeOrdered(at: date)
         self.type = type
@@ -46,6 +50,7 @@ public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID ?? subscription?.id ?? transactionID
         self.subscription = subscription
+        self.massExtension = massExtension
         self.delivery = NotificationDelivery(nextAttemptDate: date)
     }
 

@@ -118,6 +118,20 @@ extension StoreEngine {
     ///
     /// - Throws: `StoreError.unknownTransaction` when the transaction was deleted since, `signingFailure` if signing fails.
     public func signedNotification(_ notification: NotificationRecord) async throws(StoreError) -> String {
+        if let request = notification.massExtension {
+            // RENEWAL_EXTENSION/SUMMARY: `summary` in place of `data`.
+            var summary = NotificationSummary(bundleId: request.bundleID, environment: environment)
+            summary.appAppleId = StoreDefaults.appAppleID(bundleID: request.bundleID)
+            summary.productId = request.productID
+            summary.requestIdentifier = request.requestIdentifier
+            summary.storefrontCountryCodes = request.storefrontCountryCodes
+            summary.succeededCount = Int64(request.succeededCount)
+            summary.failedCount = Int64(request.failedCount)
+            var payload = ResponseBodyV2DecodedPayload(notificationType: notification.type, subtype: notification.subtype, notificationUUID: notification.id)
+            payload.summary = summary
+            payload.signedDate = clock.now()
+            return try sign(payload)
+        }
         let record = try await transaction(notification.transactionID)
         var data = NotificationData(bundleId: notification.bundleID, environment: environment)
         data.signedTransactionInfo = try sign(transactionPayload(record))

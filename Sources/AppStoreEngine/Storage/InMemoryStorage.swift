@@ -16,12 +16,26 @@ public actor InMemoryStorage: Storage {
         /// In the order written.
         var notifications: [NotificationRecord] = []
         var clock = StoreClockState()
+        /// Mass renewal-date extension requests by product and request identifier.
+        var massExtensions: [String: MassExtensionRecord] = [:]
         /// The tenant's API keys by identifier; they outlive erasing and restoring the tenant.
         var apiKeys: [String: APIKeyRecord] = [:]
         /// The tenant's settings; they outlive erasing and restoring the tenant.
         var settings = StoredSettings()
         /// Where the tenant's notifications go; they outlive erasing and restoring the tenant.
         var notificationDestinations: NotificationDestinations?
+        /// The tenant's catalog; it outlives erasing and restoring the tenant.
+        var catalog = StoredCatalog()
+        /// The Retention Messaging content of each app; it outlives erasing and restoring the tenant.
+        var retentionMessaging: [String: RetentionMessagingContent] = [:]
+
+        /// A tenant with nothing but what outlives erasing and restoring it: its configuration.
+        var configurationOnly: Tenant {
+            Tenant(
+                apiKeys: apiKeys, settings: settings, notificationDestinations: notificationDestinations, catalog: catalog,
+                retentionMessaging: retentionMessaging
+            )
+        }
     }
 
     private var tenants: [String: Tenant] = [:]
@@ -51,6 +65,11 @@ public actor InMemoryStorage: Storage {
     public func apiKey(id: String) -> StoredAPIKey? {
         guard let tenant = apiKeyTenants[id], let key = tenants[tenant]?.apiKeys[id] else { return nil }
         return StoredAPIKey(tenant: tenant, key: key)
+    }
+
+    /// The tenants with a stored catalog, sorted.
+    public func tenantsWithCatalogs() -> [String] {
+        tenants.filter { $0.value.catalog.document != nil }.keys.sorted()
     }
 }
 
@@ -158,6 +177,16 @@ private final class MemoryTransaction: StorageTransaction {
 
     func notificationDestinations() -> NotificationDestinations? { state.notificationDestinations }
 
+    func catalogVersion() -> Int { state.catalog.version }
+
+    func storedCatalog() -> StoredCatalog { state.catalog }
+
+    func retentionMessaging(bundleID: String) -> RetentionMessagingContent? { state.retentionMessaging[bundleID] }
+
+    func massExtension(productID: String, requestIdentifier: String) -> MassExtensionRecord? {
+        state.massExtensions["\(productID)\u{1F}\(requestIdentifier)"]
+    }
+
     func allocateTransactionID() -> UInt64 {
         defer { state.nextTransactionID += 1 }
         return state.nextTransactionID
@@ -198,11 +227,9 @@ private final class MemoryTransaction: StorageTransaction {
         case .saveClockState(let clock):
             state.clock = clock
         case .eraseTenant:
-            state = InMemoryStorage.Tenant(apiKeys: state.apiKeys, settings: state.settings, notificationDestinations: state.notificationDestinations)
+            state = state.configurationOnly
         case .restore(let snapshot):
-            var restored = InMemoryStorage.Tenant(
-                apiKeys: state.apiKeys, settings: state.settings, notificationDestinations: state.notificationDestinations
-            )
+            var restored = state.configurationOnly
             restored.nextTransactionID = snapshot.nextTransactionID
             restored.accounts = Dictionary(snapshot.accounts.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             restored.transactions = Dictionary(snapshot.transactions.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
@@ -221,6 +248,12 @@ private final class MemoryTransaction: StorageTransaction {
             state.settings = StoredSettings(version: state.settings.version + 1, settings: settings)
         case .saveNotificationDestinations(let destinations):
             state.notificationDestinations = destinations
+        case .saveCatalog(let document):
+            state.catalog = StoredCatalog(version: state.catalog.version + 1, document: document)
+        case .saveRetentionMessaging(let bundleID, let content):
+            state.retentionMessaging[bundleID] = content
+        case .saveMassExtension(let record):
+            state.massExtensions["\(record.productID)\u{1F}\(record.requestIdentifier)"] = record
         }
     }
 }

@@ -110,6 +110,17 @@ package struct RowJSONObjectWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// An array of strings.
+    mutating func write(_ key: StaticString, _ values: [String]) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.appendJSONString(value)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     /// An array of nested records.
     mutating func write(_ key: StaticString, _ values: [some RowJSONWritable]) throws {
         self.key(key)
@@ -270,7 +281,24 @@ extension NotificationRecord: RowJSONWritable {
         json.write("transactionID", transactionID)
         json.write("originalTransactionID", originalTransactionID)
         try json.writeIfPresent("subscription", subscription)
+        try json.writeIfPresent("massExtension", massExtension)
         try json.write("delivery", delivery)
+    }
+}
+
+extension MassExtensionRecord: RowJSONWritable {
+    package func writeRowJSON(to json: inout RowJSONObjectWriter) throws {
+        json.write("requestIdentifier", requestIdentifier)
+        json.write("productID", productID)
+        json.write("bundleID", bundleID)
+        json.write("storefrontCountryCodes", storefrontCountryCodes)
+        json.write("extendByDays", extendByDays)
+        json.write("extendReasonCode", extendReasonCode)
+        try json.write("requestDate", requestDate)
+        json.write("complete", complete)
+        try json.writeIfPresent("completeDate", completeDate)
+        json.write("succeededCount", succeededCount)
+        json.write("failedCount", failedCount)
     }
 }
 

@@ -81,6 +81,14 @@ public enum StorageChange: Sendable, Hashable {
     /// Stores where the tenant's App Store Server Notifications go, for the senders of every server on the storage,
     /// or `nil` to forget them (each server's own default destinations apply again).
     case saveNotificationDestinations(NotificationDestinations?)
+    /// Stores the `.storekit` document (its JSON) the tenant sells from now on, in every engine on the storage; the
+    /// tenant's ``StoredCatalog/version`` grows by one.
+    case saveCatalog(Data)
+    /// Stores what the Retention Messaging API keeps for one app of the tenant, for every server on the storage, or
+    /// `nil` to forget it.
+    case saveRetentionMessaging(bundleID: String, RetentionMessagingContent?)
+    /// Inserts or replaces a mass renewal-date extension request, by its product and request identifier.
+    case saveMassExtension(MassExtensionRecord)
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
@@ -130,6 +138,15 @@ public protocol StorageReader {
     func storedSettings() throws -> StoredSettings
     /// Where the tenant's App Store Server Notifications go, as stored; `nil` when none were stored.
     func notificationDestinations() throws -> NotificationDestinations?
+    /// The version of the tenant's stored catalog (``StoredCatalog/version``): one small read every operation makes to
+    /// learn whether the catalog it sells is still the tenant's.
+    func catalogVersion() throws -> Int
+    /// The tenant's stored catalog and its version.
+    func storedCatalog() throws -> StoredCatalog
+    /// What the Retention Messaging API keeps for an app of the tenant; `nil` when nothing was stored.
+    func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent?
+    /// The mass renewal-date extension request of a product with the identifier, if one was made.
+    func massExtension(productID: String, requestIdentifier: String) throws -> MassExtensionRecord?
 }
 
 /// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together
@@ -170,6 +187,10 @@ public protocol Storage: Sendable {
     /// tenant does. One indexed read of the latest committed state: a server checks every Server API request's token
     /// with it, so keys added or revoked through any handle on the storage count at once.
     func apiKey(id: String) async throws -> StoredAPIKey?
+
+    /// The tenants that have a catalog stored (``StorageChange/saveCatalog(_:)``), sorted by name: those a server lists
+    /// although it has not opened them since it started.
+    func tenantsWithCatalogs() async throws -> [String]
 }
 
 /// A storage that tells when other handles on the same data — other processes, other servers — committed changes

@@ -25,7 +25,7 @@ struct ManagerPages: Sendable {
         if let tenants {
             // The server's own store first, at the bare paths; then every tenant, at its own.
             let current = engine.tenantID, own = serverStoreName ?? current
-            let others = Set(await tenants.summaries().map(\.name) + [current]).subtracting([own])
+            let others = Set(try await tenants.summaries().map(\.name) + [current]).subtracting([own])
             tenantOptions = [TenantOption(name: own, path: "/", selected: own == current)]
                 + others.sorted().map { TenantOption(name: $0, path: "/t/\($0)/", selected: $0 == current) }
         }

@@ -193,6 +193,14 @@ def main():
         for item in page.notificationHistory:
             decoded = verifier.verify_and_decode_notification(item.signedPayload)
             types.append(decoded.rawNotificationType)
+            if decoded.summary is not None:
+                summary = decoded.summary
+                result["summary"] = {
+                    "subtype": decoded.rawSubtype, "requestIdentifier": summary.requestIdentifier, "productId": summary.productId,
+                    "bundleId": summary.bundleId, "environment": summary.rawEnvironment, "appAppleId": summary.appAppleId,
+                    "storefrontCountryCodes": summary.storefrontCountryCodes, "succeededCount": summary.succeededCount,
+                    "failedCount": summary.failedCount,
+                }
         token = page.paginationToken
         if not page.hasMore:
             break
