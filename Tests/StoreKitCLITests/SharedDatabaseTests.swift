@@ -44,11 +44,11 @@ struct SharedDatabaseTests {
         }
     }
 
-    func startServer(database: String, dataDirectory: URL, receiver: String) async throws -> Server {
+    func startServer(database: String, dataDirectory: URL, receiver: String, options: [String] = []) async throws -> Server {
         let process = try ChildProcess(try ChildProcess.builtExecutable("storekit"), [
             "serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--database", database, "--port", "0",
             "--notification-url", "\(Self.bundleID)=\(receiver)",
-        ])
+        ] + options)
         let line = try await process.waitForLine(containing: "http://127.0.0.1:")
         let address = try #require(line.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
         return Server(process: process, baseURL: address)
@@ -348,7 +348,7 @@ struct SharedDatabaseTests {
         let receiver = try await startLineReceiver(log: log)
         defer { receiver.process.terminate() }
         func received(atLeast count: Int) async throws -> Int {
-            let deadline = Date().addingTimeInterval(30)
+            let deadline = Date().addingTimeInterval(90)
             var lines = 0
             repeat {
                 lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("signedPayload") }.count
@@ -358,7 +358,12 @@ struct SharedDatabaseTests {
             return lines
         }
         func start(_ name: String) async throws -> Server {
-            try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent(name), receiver: "http://127.0.0.1:9/unused")
+            // A long attempt timeout: on a loaded machine a slow answer must not push the notification to Apple's
+            // next retry, an hour later, past the test's wait.
+            try await startServer(
+                database: database, dataDirectory: dataDirectory.appendingPathComponent(name), receiver: "http://127.0.0.1:9/unused",
+                options: ["--notification-timeout", "60"]
+            )
         }
         func buy(_ server: Server, _ account: String) async throws {
             let (status, answer) = try await server.post("/control/purchases", #"{"productId": "com.example.demo.premium", "account": "\#(account)"}"#)
