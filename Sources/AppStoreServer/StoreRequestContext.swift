@@ -10,7 +10,7 @@ public struct StoreRequestContext: RequestContext {
 
     /// A `verifyReceipt` body the front door (``AppleHostResponder``) decoded, with its receipt read, to find the store
     /// that issued it; `nil` when the route has to read the body itself.
-    internal var verifyReceiptBody: VerifyReceiptBody?
+    var verifyReceiptBody: VerifyReceiptBody?
 
     /// Creates the context of a request from the channel it arrived on.
     public init(source: Source) {

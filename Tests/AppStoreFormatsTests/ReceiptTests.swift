@@ -100,6 +100,23 @@ struct ReceiptTests {
         #expect(try requireFailure(await verifier().verify(try signer.sign(receipt))) == .certificateNotValidAtCreationDate)
     }
 
+    @Test("A receipt read once (UnverifiedReceipt) names its issuing store before it is verified, and verifies as its bytes do")
+    func unverifiedReceiptIsReadOnce() async throws {
+        var receipt = Samples.receipt()
+        receipt.issuingStore = "checkout-tests"
+        let data = try signer.sign(receipt)
+        let unverified = try UnverifiedReceipt(receiptData: Data(data.base64EncodedString().utf8))
+        #expect(unverified.issuingStore == "checkout-tests")
+        let fromRead = try requireSuccess(await verifier().verify(unverified, deviceIdentifierBytes: Samples.device.data))
+        #expect(fromRead == (try requireSuccess(await verifier().verify(data, deviceIdentifier: Samples.device))))
+        #expect(try UnverifiedReceipt(receiptData: try signer.sign(Samples.receipt())).issuingStore == nil)
+        // What the read says is not trusted: a changed payload still fails the signature.
+        let payloadStart = try #require(locate(receipt.derEncoded, in: data))
+        let tampered = try UnverifiedReceipt(receiptData: Fixtures.flippingByte(of: data, at: payloadStart + 40))
+        #expect(try requireFailure(await verifier().verify(tampered)) == .invalidSignature)
+        #expect(throws: FormatError.self) { try UnverifiedReceipt(receiptData: Data("hello".utf8)) }
+    }
+
     @Test func garbageIsMalformed() async throws {
         #expect(try requireFailure(await verifier().verify(Data("hello".utf8))) == .malformedReceipt)
         #expect(throws: FormatError.malformedData) { try SignedReceipt(data: Data([0x30, 0x03, 0x02, 0x01, 0x01])) }
