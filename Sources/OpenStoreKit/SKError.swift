@@ -75,21 +75,26 @@ public struct SKError: _BridgedStoredNSError, CustomNSError, Hashable, Error, Se
         storedUserInfo = UserInfo(userInfo)
     }
 
-    /// The StoreKit error an `NSError` of ``SKErrorDomain`` stands for, as Foundation's bridging makes it.
+    /// The `NSError` the error wraps when it is of another domain than ``SKErrorDomain``; `nil` for StoreKit's own.
+    private var foreign: ForeignError?
+
+    /// The StoreKit error an `NSError` stands for, as Foundation's bridging makes it.
     ///
-    /// An unknown code becomes ``Code/unknown``. The error must be of ``SKErrorDomain``: bridging an error of
-    /// another domain stops the program, as it does on Apple platforms.
+    /// An unknown code becomes ``Code/unknown``. An error of another domain is wrapped whole, as Apple's bridged
+    /// `SKError` wraps it: its code is read as a StoreKit code and ``_nsError`` is the error given. (Casting such an
+    /// error with `as? SKError` still answers `nil`, as on Apple platforms.)
     public init(_nsError error: NSError) {
-        precondition(error.domain == SKErrorDomain, "SKError(_nsError:) needs an error of \(SKErrorDomain), not \(error.domain).")
         self.init(Code(rawValue: error.code) ?? .unknown, userInfo: error.userInfo)
+        if error.domain != SKErrorDomain { foreign = ForeignError(error: error) }
     }
 
     /// The user info, as on an `NSError`: at least a localized description saying what happened.
     public var userInfo: [String: Any] { errorUserInfo }
 
-    /// The error as an `NSError` of ``SKErrorDomain``, as Apple's bridged `SKError` exposes it.
+    /// The error as an `NSError`, as Apple's bridged `SKError` exposes it: of ``SKErrorDomain``, or the error of another
+    /// domain it wraps.
     public var _nsError: NSError {
-        NSError(domain: SKErrorDomain, code: code.rawValue, userInfo: errorUserInfo)
+        foreign?.error ?? NSError(domain: SKErrorDomain, code: code.rawValue, userInfo: errorUserInfo)
     }
 
     /// `"SKErrorDomain"`.
@@ -113,6 +118,11 @@ public struct SKError: _BridgedStoredNSError, CustomNSError, Hashable, Error, Se
 
     /// Hashes the code.
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+
+    /// An `NSError` is immutable, so sharing one between threads is safe.
+    private struct ForeignError: @unchecked Sendable {
+        let error: NSError
+    }
 
     /// `userInfo` is set once in `init` and never mutated, so sharing it between threads is safe.
     private struct UserInfo: @unchecked Sendable {
@@ -177,8 +187,9 @@ extension SKError: _ObjectiveCBridgeable {
     /// The error as an `NSError` of ``SKErrorDomain``.
     public func _bridgeToObjectiveC() -> NSError { _nsError }
 
-    /// The StoreKit error of an `NSError` of ``SKErrorDomain``; another domain stops the program.
+    /// The StoreKit error of an `NSError` of ``SKErrorDomain``; another domain stops the program, as `as!` does.
     public static func _forceBridgeFromObjectiveC(_ source: NSError, result: inout SKError?) {
+        precondition(source.domain == SKErrorDomain, "Cannot cast an NSError of \(source.domain) to SKError: use as? SKError.")
         result = SKError(_nsError: source)
     }
 
@@ -188,7 +199,7 @@ extension SKError: _ObjectiveCBridgeable {
         return result != nil
     }
 
-    /// The StoreKit error of an `NSError` of ``SKErrorDomain``; `nil` or another domain stops the program.
+    /// The StoreKit error of an `NSError`; `nil` stops the program.
     public static func _unconditionallyBridgeFromObjectiveC(_ source: NSError?) -> SKError {
         guard let source else { preconditionFailure("Cannot bridge a nil NSError to SKError.") }
         return SKError(_nsError: source)

@@ -20,7 +20,7 @@ open class SKProduct: NSObject, @unchecked Sendable {
         var price = Decimal(0)
         var priceLocale = Locale(identifier: "en_US@currency=USD")
         var isFamilyShareable = false
-        var subscriptionPeriod: SubscriptionPeriod?
+        var subscriptionPeriod: StoreKitConfiguration.SubscriptionPeriod?
         var subscriptionGroupIdentifier: String?
         var introductoryOffer: OfferDefinition?
         var promotionalOffers: [OfferDefinition] = []
@@ -145,7 +145,7 @@ open class SKProductSubscriptionPeriod: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    init(_ period: SubscriptionPeriod) {
+    init(_ period: StoreKitConfiguration.SubscriptionPeriod) {
         units = period.value
         periodUnit = switch period.unit {
         case .day: .day

@@ -29,4 +29,15 @@ struct ModuleTests {
         #expect(back.userInfo[NSLocalizedDescriptionKey] as? String == "Not in this storefront.")
         #expect(SKError.errorDomain == "SKErrorDomain")
     }
+
+    @Test("SKError(_nsError:) wraps an error of another domain whole, as Apple's bridged error does; as? SKError still refuses it")
+    func foreignErrorsAreWrapped() {
+        let foreign = NSError(domain: NSURLErrorDomain, code: 2, userInfo: [NSLocalizedDescriptionKey: "The network connection was lost."])
+        let wrapped = SKError(_nsError: foreign)
+        #expect(wrapped._nsError.domain == NSURLErrorDomain)
+        #expect(wrapped._nsError.code == 2)
+        #expect(wrapped.code == .paymentCancelled, "code 2 read as StoreKit's")
+        #expect(wrapped.localizedDescription == "The network connection was lost.")
+        #expect((foreign as any Error) as? SKError == nil)
+    }
 }

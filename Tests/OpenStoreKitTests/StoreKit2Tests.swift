@@ -556,6 +556,29 @@ struct StoreKit2Tests {
         }
     }
 
+    @Test("The members Apple deprecated answer what their replacements say: offerID/offerType from offer, currencyCode from currency, the string representations from environment, reason and storefront")
+    func deprecatedMembersFollowTheirReplacements() async throws {
+        let session = try makeSession()
+        try await session.run {
+            let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
+            let purchase = try #require(try await monthly.purchase().verifiedTransaction)
+            await purchase.finish()
+            #expect(purchase.offerID == purchase.offer?.id)
+            #expect(purchase.offerType == purchase.offer?.type)
+            #expect(purchase.offerPaymentModeStringRepresentation == purchase.offer?.paymentMode?.rawValue)
+            #expect(purchase.currencyCode == "USD")
+            #expect(purchase.environmentStringRepresentation == purchase.environment.rawValue)
+            #expect(purchase.reasonStringRepresentation == "PURCHASE")
+            #expect(purchase.storefrontCountryCode == purchase.storefront.countryCode)
+            #expect(!purchase.storefrontCountryCode.isEmpty)
+            let renewalInfo = try #require(try await monthly.subscription?.status.first).renewalInfo
+            let info = try renewalInfo.payloadValue
+            #expect(info.currencyCode == info.currency?.identifier)
+            #expect(info.environmentStringRepresentation == info.environment.rawValue)
+            #expect(info.offerID == info.offer?.id)
+        }
+    }
+
     @Test("AppTransaction, AppStore.sync, canMakePayments and Storefront")
     func appStore() async throws {
         let session = try makeSession()

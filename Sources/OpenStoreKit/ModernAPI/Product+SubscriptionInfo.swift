@@ -93,7 +93,7 @@ extension Product.SubscriptionInfo {
         /// A state by its App Store number.
         public init(rawValue: Int) { self.rawValue = rawValue }
 
-        init(_ status: SubscriptionStatus) {
+        init(_ status: AppStoreEngine.SubscriptionStatus) {
             switch status {
             case .active: self = .subscribed
             case .gracePeriod: self = .inGracePeriod

@@ -42,11 +42,11 @@ extension Product.SubscriptionInfo {
         public let appAccountToken: UUID?
         /// The app download's transaction identifier.
         public let appTransactionID: String
-        private let currencyCode: String?
+        private let currencyIdentifier: String?
         let token: SignedToken
 
         /// The currency of ``renewalPrice``.
-        public var currency: Locale.Currency? { currencyCode.map { Locale.Currency($0) } }
+        public var currency: Locale.Currency? { currencyIdentifier.map { Locale.Currency($0) } }
 
         /// The signed payload, as JSON.
         public var jsonRepresentation: Data { token.payload }
@@ -88,7 +88,7 @@ extension Product.SubscriptionInfo {
             renewalPrice = payload.renewalPrice.map { Decimal($0) / 1000 }
             appAccountToken = payload.appAccountToken
             appTransactionID = payload.appTransactionId ?? ""
-            currencyCode = payload.currency
+            currencyIdentifier = payload.currency
             self.token = token
         }
 

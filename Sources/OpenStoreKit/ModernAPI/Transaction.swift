@@ -57,11 +57,11 @@ public struct Transaction: Equatable, Hashable, Sendable, CustomDebugStringConve
     public let price: Decimal?
     /// The app download's transaction identifier, the same for every purchase of the account in the app.
     public let appTransactionID: String
-    private let currencyCode: String?
+    private let currencyIdentifier: String?
     let token: SignedToken
 
     /// The currency of ``price``.
-    public var currency: Locale.Currency? { currencyCode.map { Locale.Currency($0) } }
+    public var currency: Locale.Currency? { currencyIdentifier.map { Locale.Currency($0) } }
 
     /// The signed payload, as JSON.
     public var jsonRepresentation: Data { token.payload }
@@ -109,7 +109,7 @@ public struct Transaction: Equatable, Hashable, Sendable, CustomDebugStringConve
         deviceVerification = payload.deviceVerification.flatMap { Data(base64Encoded: $0) } ?? Data()
         deviceVerificationNonce = payload.deviceVerificationNonce ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         price = payload.price.map { Decimal($0) / 1000 }
-        currencyCode = payload.currency
+        currencyIdentifier = payload.currency
         appTransactionID = payload.appTransactionId ?? ""
         self.token = token
     }
