@@ -3,7 +3,7 @@ public import Foundation
 /// A receipt read but not yet verified: its PKCS#7 envelope and its payload's attributes, parsed once.
 ///
 /// A server that must look inside a receipt before it verifies it (to pick the store that issued it, say) reads it
-/// into this value and hands the same value to ``ReceiptVerifier/verify(_:deviceIdentifierBytes:)``, so the receipt
+/// into this value and hands the same value to a ``ReceiptVerifier`` (`verify(_:deviceIdentifierBytes:)`), so the receipt
 /// is parsed once however many steps look at it. Nothing read from it is trustworthy until it is verified.
 public struct UnverifiedReceipt: Sendable {
     /// The envelope, with the payload and the signature the verifier checks.

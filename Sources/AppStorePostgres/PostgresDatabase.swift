@@ -7,7 +7,7 @@ import Synchronization
 /// PostgreSQL as a data directory's database: `postgres://USER:PASSWORD@HOST:PORT/DATABASE` (`storekit serve
 /// --database`, `OPENSTOREKIT_DATABASE_URL`), shared by every server and command given the same URL.
 ///
-/// Register it once (``StoreFactory/register(_:)``, as the `storekit` command does) and ``StoreFactory`` opens
+/// Register it once (`StoreFactory.register(_:)`, as the `storekit` command does) and `StoreFactory` opens
 /// `postgres://` and `postgresql://` URLs with it. Stores on one database in a process share its connection pool,
 /// and sign with the certificate authority the database keeps, so what one server signed verifies against the root
 /// any other hands out.

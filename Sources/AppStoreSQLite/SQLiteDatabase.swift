@@ -5,10 +5,10 @@ public import AppStoreHosting
 /// A data directory's own database: the SQLite file `store.sqlite` in it, shared by every process that opens the
 /// directory, and its certificate authority in `ca/`.
 ///
-/// Register it once (``StoreFactory/register(_:)``) and ``StoreFactory`` opens data directories with it. The
+/// Register it once (`StoreFactory.register(_:)`) and `StoreFactory` opens data directories with it. The
 /// `storekit` command does, and so does `OpenStoreKit` when its `SQLite` package trait is on.
 public struct SQLiteDatabase: StoreDatabase {
-    /// `sqlite`: the scheme ``StoreFactory`` asks for a data directory given no database URL.
+    /// `sqlite`: the scheme `StoreFactory` asks for a data directory given no database URL.
     public var schemes: Set<String> { [StoreFactory.dataDirectoryScheme] }
 
     /// The database of data directories.

@@ -15,7 +15,7 @@ extension StoreEngine {
     /// or another, sells its products (and accepts promotional offers signed with its key) from its next operation,
     /// and so does the tenant when it is opened again. Purchases, settings and the clock stay.
     ///
-    /// The stored document is the configuration's JSON (``StoreKitConfigurationFile/encodedData()``), which keeps every
+    /// The stored document is the configuration's JSON (`StoreKitConfigurationFile.encodedData()`), which keeps every
     /// key of the file, known or not.
     ///
     /// - Throws: ``StoreError/storageFailure`` when the catalog cannot be stored; nothing changes then.
