@@ -37,11 +37,43 @@ struct SharedDatabaseTests {
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONSerialization.jsonObject(with: data))
         }
 
+        /// Sends an App Store Server API request signed with `bearer` and returns the status and the decoded answer.
+        func serverAPI(_ method: String, _ path: String, bearer: String, body: String? = nil) async throws -> (status: Int, json: [String: Any]?) {
+            var request = URLRequest(url: try #require(URL(string: baseURL + path)))
+            request.httpMethod = method
+            request.setValue(bearer, forHTTPHeaderField: "Authorization")
+            if let body {
+                request.httpBody = Data(body.utf8)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+
+        /// Makes an App Store Server API key through the control API and returns a bearer token it signs.
+        func makeBearer(issuer: String) async throws -> String {
+            let (created, made) = try await post("/control/keys", #"{"issuer": "\#(issuer)"}"#)
+            #expect(created == 201)
+            let answer = try #require(made as? [String: Any])
+            return try SharedDatabaseTests.bearer(
+                keyID: try #require(answer["keyId"] as? String), issuer: issuer, privateKeyPEM: try #require(answer["privateKey"] as? String)
+            )
+        }
+
         /// GETs a control API listing.
         func list(_ path: String) async throws -> [[String: Any]] {
             let (data, _) = try await URLSession.shared.data(from: try #require(URL(string: baseURL + path)))
             return try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]], "\(String(decoding: data, as: UTF8.self))")
         }
+    }
+
+    /// Two servers on one database, each with a data directory of its own (`first`, `second`) and no notification receiver.
+    func startPair(database: String, dataDirectory: URL) async throws -> (Server, Server) {
+        let receiver = "http://127.0.0.1:9/unused"
+        return (
+            try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("first"), receiver: receiver),
+            try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("second"), receiver: receiver)
+        )
     }
 
     func startServer(database: String, dataDirectory: URL, receiver: String, options: [String] = []) async throws -> Server {
@@ -271,13 +303,7 @@ struct SharedDatabaseTests {
         let dataDirectory = temporaryDataDirectory()
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let receiver = "http://127.0.0.1:9/unused"
-        func start() async throws -> (Server, Server) {
-            (
-                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("first"), receiver: receiver),
-                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("second"), receiver: receiver)
-            )
-        }
+        func start() async throws -> (Server, Server) { try await startPair(database: database, dataDirectory: dataDirectory) }
         func purchaseState(_ server: Server, account: String, prefix: String = "") async throws -> String? {
             let (status, answer) = try await server.post(
                 "\(prefix)/control/purchases", #"{"productId": "com.example.demo.premium", "account": "\#(account)"}"#
@@ -404,13 +430,7 @@ struct SharedDatabaseTests {
         let dataDirectory = temporaryDataDirectory()
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let receiver = "http://127.0.0.1:9/unused"
-        func start() async throws -> (Server, Server) {
-            (
-                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("first"), receiver: receiver),
-                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("second"), receiver: receiver)
-            )
-        }
+        func start() async throws -> (Server, Server) { try await startPair(database: database, dataDirectory: dataDirectory) }
         func buy(_ server: Server, _ tenant: String, _ productID: String) async throws -> Int {
             try await server.post("/t/\(tenant)/control/purchases", #"{"productId": "\#(productID)", "account": "ana"}"#).status
         }
@@ -477,31 +497,12 @@ struct SharedDatabaseTests {
         let dataDirectory = temporaryDataDirectory()
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let receiver = "http://127.0.0.1:9/unused"
-        func start() async throws -> (Server, Server) {
-            (
-                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("first"), receiver: receiver),
-                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("second"), receiver: receiver)
-            )
-        }
+        func start() async throws -> (Server, Server) { try await startPair(database: database, dataDirectory: dataDirectory) }
         var (first, second) = try await start()
         defer { first.process.terminate(); second.process.terminate() } // the servers running when the test ends
-        let (created, made) = try await first.post("/control/keys", #"{"issuer": "issuer-retention"}"#)
-        #expect(created == 201)
-        let answer = try #require(made as? [String: Any])
-        let bearer = try Self.bearer(
-            keyID: try #require(answer["keyId"] as? String), issuer: "issuer-retention", privateKeyPEM: try #require(answer["privateKey"] as? String)
-        )
+        let bearer = try await first.makeBearer(issuer: "issuer-retention")
         func messaging(_ server: Server, _ method: String, _ path: String, _ body: String? = nil) async throws -> (status: Int, json: [String: Any]?) {
-            var request = URLRequest(url: try #require(URL(string: server.baseURL + "/inApps/v1/messaging/" + path)))
-            request.httpMethod = method
-            request.setValue(bearer, forHTTPHeaderField: "Authorization")
-            if let body {
-                request.httpBody = Data(body.utf8)
-                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            }
-            let (data, response) = try await URLSession.shared.data(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+            try await server.serverAPI(method, "/inApps/v1/messaging/" + path, bearer: bearer, body: body)
         }
         func messages(_ server: Server) async throws -> [[String: String]] {
             try await messaging(server, "GET", "message/list").json?["messageIdentifiers"] as? [[String: String]] ?? []
@@ -536,31 +537,12 @@ struct SharedDatabaseTests {
         let dataDirectory = temporaryDataDirectory()
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let receiver = "http://127.0.0.1:9/unused"
-        func start() async throws -> (Server, Server) {
-            (
-                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("first"), receiver: receiver),
-                try await startServer(database: database, dataDirectory: dataDirectory.appendingPathComponent("second"), receiver: receiver)
-            )
-        }
+        func start() async throws -> (Server, Server) { try await startPair(database: database, dataDirectory: dataDirectory) }
         var (first, second) = try await start()
         defer { first.process.terminate(); second.process.terminate() } // the servers running when the test ends
-        let (created, made) = try await first.post("/control/keys", #"{"issuer": "issuer-mass"}"#)
-        #expect(created == 201)
-        let answer = try #require(made as? [String: Any])
-        let bearer = try Self.bearer(
-            keyID: try #require(answer["keyId"] as? String), issuer: "issuer-mass", privateKeyPEM: try #require(answer["privateKey"] as? String)
-        )
+        let bearer = try await first.makeBearer(issuer: "issuer-mass")
         func serverAPI(_ server: Server, _ method: String, _ path: String, _ body: String? = nil) async throws -> (status: Int, json: [String: Any]?) {
-            var request = URLRequest(url: try #require(URL(string: server.baseURL + "/inApps/v1/subscriptions/extend/mass" + path)))
-            request.httpMethod = method
-            request.setValue(bearer, forHTTPHeaderField: "Authorization")
-            if let body {
-                request.httpBody = Data(body.utf8)
-                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            }
-            let (data, response) = try await URLSession.shared.data(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+            try await server.serverAPI(method, "/inApps/v1/subscriptions/extend/mass" + path, bearer: bearer, body: body)
         }
         let product = "com.example.demo.plus.monthly"
         let (bought, purchase) = try await second.post("/control/purchases", #"{"productId": "\#(product)", "account": "ana", "bundleId": "\#(Self.bundleID)"}"#)
