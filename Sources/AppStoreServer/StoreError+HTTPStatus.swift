@@ -25,3 +25,15 @@ extension StoreError {
         }
     }
 }
+
+extension TenantError {
+    /// The HTTP status the control API answers this refusal with: 400 for a name that is not one, 409 for a name that
+    /// is taken, and for a store that failed, its error's status (``StoreError/httpStatus``).
+    var httpStatus: HTTPResponse.Status {
+        switch code {
+        case .invalidName: .badRequest
+        case .alreadyExists: .conflict
+        case .storeFailure(let error): error.httpStatus
+        }
+    }
+}

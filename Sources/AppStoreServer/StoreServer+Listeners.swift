@@ -4,7 +4,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import NIOCore
 import NIOSSL
-import ServiceLifecycle
+public import ServiceLifecycle
 import UnixSignals
 import Synchronization
 
@@ -69,11 +69,14 @@ public struct ListenerFailure: Error, Sendable, CustomStringConvertible {
 }
 
 extension StoreServer {
-    /// Runs every listener — plain HTTP, and ``https`` when set — over one set of routes, until SIGINT or SIGTERM;
-    /// then each stops accepting connections and answers the requests in flight before this returns.
+    /// Runs the server until SIGINT or SIGTERM — every listener (plain HTTP, and ``https`` when set) over one set of
+    /// routes, and the stores' work between requests (``StoreService``) — then shuts down in order: the listeners stop
+    /// accepting connections and answer the requests in flight, then each notification sender finishes and saves the
+    /// attempt under way, and this returns.
     ///
     /// A listener that cannot start is reported to `onListenerFailure` while the others keep serving; only when none
-    /// starts does this throw.
+    /// starts does this throw. To run the server in a `ServiceGroup` of your own, use
+    /// ``services(onListening:onListenerFailure:)``.
     ///
     /// - Parameters:
     ///   - onListening: called with each listener and its bound port once it accepts connections.
@@ -83,21 +86,42 @@ extension StoreServer {
         onListening: @escaping @Sendable (StoreListener, Int) async -> Void = { _, _ in },
         onListenerFailure: @escaping @Sendable (ListenerFailure) -> Void = { _ in }
     ) async throws {
+        let services = try await services(onListening: onListening, onListenerFailure: onListenerFailure)
+        try await ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)).run()
+    }
+
+    /// What running the server is, as services for a `ServiceGroup`, in the order the group must hold them: the
+    /// stores' work (a ``StoreService`` that the server's own store and every tenant joins as it opens), then each
+    /// listener. A group shuts its services down last to first, so on a graceful shutdown the listeners stop accepting
+    /// and answer the requests in flight before the notification senders stop.
+    ///
+    /// A listener that cannot start is reported to `onListenerFailure` and waits for the shutdown while the others
+    /// serve; the last one to fail ends the group with its ``ListenerFailure``.
+    ///
+    /// - Parameters:
+    ///   - onListening: called with each listener and its bound port once it accepts connections.
+    ///   - onListenerFailure: called with why a listener could not start.
+    /// - Throws: ``ListenerFailure`` when ``https`` is set and its certificate does not load.
+    public func services(
+        onListening: @escaping @Sendable (StoreListener, Int) async -> Void = { _, _ in },
+        onListenerFailure: @escaping @Sendable (ListenerFailure) -> Void = { _ in }
+    ) async throws -> [any Service] {
+        let work = StoreService(metrics: metrics)
+        await work.adopt(TenantDirectory.Tenant(engine: engine, notificationSender: notificationSender))
+        await tenants?.runWork(in: work)
         let responder = makeResponder()
         var listeners: [(StoreListener, String, Int)] = [(.http, host, port)]
         if let https { listeners.append((.https, https.host, https.port)) }
-        let services = try listeners.map { listener, host, port in
-            try application(listener, responder: responder, onListening: onListening)
-        }
         let failures = ListenerFailures(expected: listeners.count)
-        let tolerant = zip(listeners, services).map { listener, service in
-            TolerantListener(service: service) { error in
-                let failure = ListenerFailure(listener.0, host: listener.1, port: listener.2, error: error)
+        let running = try listeners.map { listener, host, port in
+            let service = try application(listener, responder: responder, onListening: onListening)
+            return TolerantListener(service: service, opensAfter: work) { error in
+                let failure = ListenerFailure(listener, host: host, port: port, error: error)
                 onListenerFailure(failure)
                 return failures.record(failure)
             }
         }
-        try await ServiceGroup(configuration: .init(services: tolerant, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)).run()
+        return [work] + running
     }
 }
 
@@ -162,10 +186,13 @@ private final class ListenerFailures: Sendable {
 /// server's shutdown instead of ending the service group, unless it was the last one standing.
 private struct TolerantListener: Service {
     let service: any Service
+    /// The stores' work, which runs before the listener accepts connections.
+    let opensAfter: StoreService
     /// Reports a failure; returns the error to end the server with, when no listener is left.
     let failed: @Sendable (any Error) -> (any Error)?
 
     func run() async throws {
+        await opensAfter.waitUntilRunning()
         do {
             try await service.run()
         } catch {

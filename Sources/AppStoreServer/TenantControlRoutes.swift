@@ -26,7 +26,7 @@ struct TenantControlRoutes {
             do throws(StoreError) {
                 summaries = try await tenants.summaries()
             } catch {
-                return try self.error(error.message, status: .internalServerError)
+                return try self.error(error)
             }
             return try json(["tenants": summaries], status: .ok)
         }
@@ -45,35 +45,38 @@ struct TenantControlRoutes {
             } catch {
                 return try self.error("The configuration is not a usable .storekit file: \(error)", status: .badRequest)
             }
-            do {
-                let tenant = try await tenants.create(name, configuration: configuration)
-                let products = await tenant.engine.catalog.products.count
-                return try json(TenantResponse(name: name, path: "/t/\(name)/", products: products), status: .created)
-            } catch let error as TenantError {
-                return try self.error(error.message, status: error.isConflict ? .conflict : error.isInvalidName ? .badRequest : .internalServerError)
+            let tenant: TenantDirectory.Tenant
+            do throws(TenantError) {
+                tenant = try await tenants.create(name, configuration: configuration)
+            } catch {
+                return try self.error(error.message, status: error.httpStatus)
             }
+            let products = await tenant.engine.catalog.products.count
+            return try json(TenantResponse(name: name, path: "/t/\(name)/", products: products), status: .created)
         }
         control.post(":name/reset") { _, context in
             guard let name = tenantName(context) else { return try invalidName(context) }
-            do {
+            let products: Int
+            do throws(StoreError) {
                 try await tenants.reset(name)
-                let products = try await tenants.tenant(name).engine.catalog.products.count
-                return try json(TenantResponse(name: name, path: "/t/\(name)/", products: products), status: .ok)
+                products = try await tenants.tenant(name).engine.catalog.products.count
             } catch {
-                return try self.error("\(error)", status: .internalServerError)
+                return try self.error(error)
             }
+            return try json(TenantResponse(name: name, path: "/t/\(name)/", products: products), status: .ok)
         }
         control.get(":name/export") { _, context in
             guard let name = tenantName(context) else { return try invalidName(context) }
-            do {
-                let snapshot = try await tenants.export(name)
-                return Response(
-                    status: .ok, headers: [.contentType: "application/json"],
-                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: try TenantSnapshot.makeEncoder().encode(snapshot)))
-                )
+            let snapshot: TenantSnapshot
+            do throws(StoreError) {
+                snapshot = try await tenants.export(name)
             } catch {
-                return try self.error("\(error)", status: .internalServerError)
+                return try self.error(error)
             }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: try TenantSnapshot.makeEncoder().encode(snapshot)))
+            )
         }
         control.put(":name/import") { request, context in
             guard let name = tenantName(context) else { return try invalidName(context) }
@@ -84,12 +87,12 @@ struct TenantControlRoutes {
             } catch {
                 return try self.error("The body is not a tenant export (GET /control/tenants/{name}/export): \(error)", status: .badRequest)
             }
-            do {
+            do throws(StoreError) {
                 try await tenants.restore(name, from: snapshot)
-                return try json(["name": name, "transactions": String(snapshot.transactions.count)], status: .ok)
             } catch {
-                return try self.error("\(error)", status: .badRequest)
+                return try self.error(error)
             }
+            return try json(["name": name, "transactions": String(snapshot.transactions.count)], status: .ok)
         }
         control.put(":name/catalog") { request, context in
             guard let name = tenantName(context) else { return try invalidName(context) }
@@ -100,13 +103,14 @@ struct TenantControlRoutes {
             } catch {
                 return try self.error("The body is not a usable .storekit file: \(error)", status: .badRequest)
             }
-            do {
+            let products: Int
+            do throws(StoreError) {
                 try await tenants.replaceCatalog(of: name, with: configuration)
-                let products = try await tenants.tenant(name).engine.catalog.products.count
-                return try json(TenantResponse(name: name, path: "/t/\(name)/", products: products), status: .ok)
+                products = try await tenants.tenant(name).engine.catalog.products.count
             } catch {
-                return try self.error("\(error)", status: .internalServerError)
+                return try self.error(error)
             }
+            return try json(TenantResponse(name: name, path: "/t/\(name)/", products: products), status: .ok)
         }
     }
 
@@ -125,5 +129,10 @@ struct TenantControlRoutes {
 
     private func error(_ message: String, status: HTTPResponse.Status) throws -> Response {
         try ControlResponse.error(message, status: status)
+    }
+
+    /// A store's refusal, with the status every surface gives it (``StoreError/httpStatus``).
+    private func error(_ error: StoreError) throws -> Response {
+        try ControlResponse.error(error.message, status: error.httpStatus)
     }
 }

@@ -35,6 +35,8 @@ public actor TenantDirectory {
     private let serverTenant: String?
     private var tenants: [String: Tenant] = [:]
     private var responders: [String: RouterResponder<StoreRequestContext>] = [:]
+    /// What runs the tenants' work between requests: each tenant joins it as it opens.
+    private var service: StoreService?
 
     /// Creates a directory that opens a tenant with `open` the first time it is asked for.
     ///
@@ -63,8 +65,21 @@ public actor TenantDirectory {
         if name != serverTenant { _ = try await tenant.engine.currentCatalog() }
         // Another request may have opened it while this one waited; the first one stays.
         if let existing = tenants[name] { return existing }
+        return await keep(tenant, named: name)
+    }
+
+    /// Holds `tenant` as `name`, its work run by ``service`` from now on.
+    private func keep(_ tenant: Tenant, named name: String) async -> Tenant {
         tenants[name] = tenant
+        await service?.adopt(tenant)
         return tenant
+    }
+
+    /// Has `service` run the work of every tenant — the ones open now and each one opened later — until the server
+    /// shuts down: what ``StoreServer/services(onListening:onListenerFailure:)`` does.
+    public func runWork(in service: StoreService) async {
+        self.service = service
+        for tenant in tenants.values { await service.adopt(tenant) }
     }
 
     /// Adds a store opened elsewhere — an engine embedded in this process — as the tenant `name`.
@@ -72,9 +87,9 @@ public actor TenantDirectory {
     /// - Returns: `false`, changing nothing, when the directory already holds a tenant of that name or `name` is not
     ///   a valid tenant name (``isValidName(_:)``).
     @discardableResult
-    public func add(_ tenant: Tenant, named name: String) -> Bool {
+    public func add(_ tenant: Tenant, named name: String) async -> Bool {
         guard Self.isValidName(name), tenants[name] == nil else { return false }
-        tenants[name] = tenant
+        _ = await keep(tenant, named: name)
         return true
     }
 
@@ -102,8 +117,7 @@ public actor TenantDirectory {
             throw .storeFailure(.storageFailure("\(error)"))
         }
         if let existing = tenants[name] { return existing }
-        tenants[name] = tenant
-        return tenant
+        return await keep(tenant, named: name)
     }
 
     /// Replaces what the tenant `name` sells with `configuration`'s products and promotional offer keys, on every
@@ -174,12 +188,6 @@ public actor TenantDirectory {
         return summaries
     }
 
-    /// Stops every tenant's notification sender, each after the attempt under way is finished and saved: the last step
-    /// of a graceful shutdown.
-    public func stopSending() async {
-        for tenant in tenants.values { await tenant.notificationSender?.stop() }
-    }
-
     /// The names of the tenants opened so far, sorted.
     public func openedTenants() -> [String] {
         tenants.keys.sorted()
@@ -246,8 +254,8 @@ public struct TenantSummary: Codable, Sendable, Hashable {
 
 /// Why a tenant cannot be created.
 public struct TenantError: Error, Sendable, CustomStringConvertible {
-    private enum Code: Sendable { case invalidName, alreadyExists, storeFailure }
-    private let code: Code
+    enum Code: Sendable { case invalidName, alreadyExists, storeFailure(StoreError) }
+    let code: Code
     /// What went wrong and what to do.
     public let message: String
 
@@ -258,13 +266,17 @@ public struct TenantError: Error, Sendable, CustomStringConvertible {
         TenantError(code: .alreadyExists, message: "Tenant \(name) already exists. Reset it (POST /control/tenants/\(name)/reset) or pick another name.")
     }
     static func storeFailure(_ error: StoreError) -> TenantError {
-        TenantError(code: .storeFailure, message: error.message)
+        TenantError(code: .storeFailure(error), message: error.message)
     }
 
     /// Whether the name was taken; a request that did so is a conflict.
-    public var isConflict: Bool { code == .alreadyExists }
+    public var isConflict: Bool {
+        if case .alreadyExists = code { true } else { false }
+    }
     /// Whether the name itself was refused.
-    public var isInvalidName: Bool { code == .invalidName }
+    public var isInvalidName: Bool {
+        if case .invalidName = code { true } else { false }
+    }
 
     /// The message.
     public var description: String { message }

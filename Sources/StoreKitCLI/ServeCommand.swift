@@ -284,7 +284,6 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "storekit")
         logger.logLevel = settings.logLevel
         let metrics = StoreMetrics(registry: Self.metricsRegistry)
-        await metrics.follow(engine)
         try await importKeyFiles(location, into: engine.storage)
         try await importNotificationURLFiles(location, into: engine.storage)
         try await importCatalogFiles(location, into: engine.storage, serverTenant: engine.tenantID)
@@ -295,23 +294,20 @@ struct ServeCommand: AsyncParsableCommand {
         var server = StoreServer(engine: engine, host: host, port: settings.port, apiKeys: apiKeys, notificationSender: sender, logger: logger)
         server.sharedSecrets = settings.sharedSecrets
         server.metrics = metrics
-        // Every tenant's sender runs: URLs set through another server on the storage count from its next pass.
-        await sender.start()
+        // The server runs every tenant's sender (StoreService): URLs set through another server on the storage count
+        // from its next pass.
         let directory = location.directory, notificationTimeout = settings.notificationTimeout
         server.tenants = TenantDirectory(storage: engine.storage, serverTenant: engine.tenantID) { [logger] name, catalog throws(StoreError) in
             if name == engine.tenantID {
-                // Opened again after a reset, which stopped its sender: sending resumes.
-                await sender.start()
+                // Opened again after a reset, which stopped its sender: it sends again once the server adopts it.
                 return TenantDirectory.Tenant(engine: engine, notificationSender: sender)
             }
             let tenantEngine = try StoreFactory.openWithLinkedDatabases(StoreSpecification(
                 location: .dataDirectory(directory), configuration: catalog ?? configuration, tenant: name, databaseURL: location.database
             ))
-            await metrics.follow(tenantEngine)
             let tenantSender = NotificationSender(
                 engine: tenantEngine, destinations: destinations, timeout: notificationTimeout, metrics: metrics, logger: logger
             )
-            await tenantSender.start()
             return TenantDirectory.Tenant(engine: tenantEngine, notificationSender: tenantSender)
         }
         if let httpsPort = settings.httpsPort {
@@ -331,10 +327,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Each listener's failure was printed with what to do.
             throw ExitCode.failure
         }
-        // Requests in flight were answered; each notification attempt under way is finished and saved before exit.
-        await sender.stop()
-        await server.tenants?.stopSending()
-        metrics.stopFollowing()
+        // Requests in flight were answered, then each notification attempt under way was finished and saved.
     }
 
     /// Runs the server's listeners, printing each one's address once it accepts connections and why one that cannot

@@ -35,6 +35,32 @@ struct TenantRoutingTests {
         }
     }
 
+    @Test("The tenant routes answer a store that cannot open with the status every surface gives its error: 503 unreachable, 500 a storage failure; a taken name 409, a bad one 400")
+    func tenantErrorStatuses() async throws {
+        let main = StoreEngine(catalog: Self.catalog, storage: InMemoryStorage(), clock: VirtualClock(start: Date()), signer: .ephemeral)
+        var server = StoreServer(engine: main, port: 0)
+        server.tenants = TenantDirectory { name, _ throws(StoreError) in
+            switch name {
+            case "away": throw StoreError.storeUnreachable
+            case "broken": throw StoreError.storageFailure("The disk is full.")
+            default: return TenantDirectory.Tenant(engine: StoreEngine(tenantID: name, catalog: Self.catalog, storage: InMemoryStorage(), clock: VirtualClock(start: Date()), signer: .ephemeral))
+            }
+        }
+        try await server.makeApplication().test(.router) { client in
+            let (away, awayBody) = try await call(client, .post, "/control/tenants", #"{"name": "away"}"#)
+            #expect(away == .serviceUnavailable)
+            #expect((awayBody as? [String: Any])?["error"] as? String == StoreError.storeUnreachable.message)
+            let (broken, brokenBody) = try await call(client, .post, "/control/tenants", #"{"name": "broken"}"#)
+            #expect(broken == .internalServerError)
+            #expect((brokenBody as? [String: Any])?["error"] as? String == "The disk is full.")
+            #expect(try await call(client, .post, "/control/tenants/away/reset").0 == .serviceUnavailable)
+            #expect(try await call(client, .get, "/control/tenants/broken/export").0 == .internalServerError)
+            #expect(try await call(client, .post, "/control/tenants", #"{"name": "fine"}"#).0 == .created)
+            #expect(try await call(client, .post, "/control/tenants", #"{"name": "fine"}"#).0 == .conflict)
+            #expect(try await call(client, .post, "/control/tenants", #"{"name": "-bad"}"#).0 == .badRequest)
+        }
+    }
+
     @Test("Each tenant is its own store: purchases under /t/alice/ are not /t/bob/'s nor the bare paths'")
     func isolation() async throws {
         let server = makeServer()

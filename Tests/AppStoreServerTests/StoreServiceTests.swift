@@ -1,0 +1,188 @@
+import AppStoreEngine
+import AppStoreFormats
+import AppStoreServer
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+/// A server run as services of a `ServiceGroup`: the stores' work (notification senders, metrics) runs for every store
+/// the server opens, and a graceful shutdown stops the listeners before the senders, which finish what they started.
+@Suite("Store service")
+struct StoreServiceTests {
+    static let bundleID = "com.example.demo"
+    static let catalog = Catalog(products: [CatalogProduct(id: "coins", type: .consumable, price: 1)])
+
+    static func makeEngine(tenant: String = StoreDefaults.tenant) -> StoreEngine {
+        StoreEngine(tenantID: tenant, catalog: catalog, storage: InMemoryStorage(), clock: SystemClock(), signer: .ephemeral)
+    }
+
+    /// The server's services in a group of the test's own, running; returns the group and the HTTP port.
+    static func run(_ server: StoreServer) async throws -> (ServiceGroup, Task<Void, any Error>, port: Int) {
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let services = try await server.services(onListening: { _, port in listening.yield(port) })
+        let group = ServiceGroup(services: services, logger: Logger(label: "test"))
+        let running = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        return (group, running, port)
+    }
+
+    static func purchase(port: Int, path: String = "") async throws -> Int {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)/control/purchases")!)
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"productId": "coins", "bundleId": "\#(bundleID)"}"#.utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? 0
+    }
+
+    @Test("A graceful shutdown closes the listeners while a notification attempt is under way, then the attempt finishes and is saved, and nothing is sent afterwards")
+    func shutdownOrder() async throws {
+        let receiver = try await HeldReceiver.start()
+        defer { receiver.stop() }
+        let engine = Self.makeEngine()
+        let sender = NotificationSender(engine: engine, destinations: NotificationDestinations(defaultURL: receiver.url))
+        let server = StoreServer(engine: engine, port: 0, notificationSender: sender)
+        let (group, running, port) = try await Self.run(server)
+
+        #expect(try await Self.purchase(port: port) == 200)
+        await receiver.waitForRequests(1)
+        await group.triggerGracefulShutdown()
+
+        // The attempt is still held, yet the listener no longer accepts: it shut down first.
+        var refused = false
+        for _ in 0..<100 where !refused {
+            refused = (try? await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/health")!)) == nil
+            if !refused { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(refused, "the listener still answers while the sender's attempt is held")
+        #expect(try await engine.notifications().first?.delivery.attempts.isEmpty == true, "the attempt is not saved before it is answered")
+
+        receiver.release()
+        try await running.value
+        let delivered = try #require(try await engine.notifications().first)
+        #expect(delivered.delivery.state == .delivered)
+        #expect(delivered.delivery.attempts.map(\.result) == ["SUCCESS"])
+
+        // The senders stopped with the server: a purchase made afterwards is recorded, and not sent.
+        _ = try await engine.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID))
+        try await Task.sleep(for: .seconds(NotificationSender.pickupInterval + 1))
+        #expect(receiver.requestCount == 1)
+        #expect(try await engine.notifications().last?.delivery.attempts.isEmpty == true)
+    }
+
+    @Test("A tenant the server opens while it runs joins its work: its notifications are sent and its purchases counted at /metrics")
+    func tenantsJoinTheWork() async throws {
+        let receiver = try await HeldReceiver.start()
+        defer { receiver.stop() }
+        receiver.release()
+        let destinations = NotificationDestinations(defaultURL: receiver.url)
+        var server = StoreServer(engine: Self.makeEngine(), port: 0)
+        server.metrics = StoreMetrics()
+        server.tenants = TenantDirectory(serverTenant: StoreDefaults.tenant) { name, _ in
+            // The opener only makes the store and its sender: the server starts them.
+            let engine = Self.makeEngine(tenant: name)
+            return TenantDirectory.Tenant(engine: engine, notificationSender: NotificationSender(engine: engine, destinations: destinations))
+        }
+        let (group, running, port) = try await Self.run(server)
+
+        #expect(try await Self.purchase(port: port, path: "/t/shop") == 200)
+        await receiver.waitForRequests(1)
+        let (body, _) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/metrics")!)
+        let metrics = String(decoding: body, as: UTF8.self)
+        #expect(metrics.contains(#"openstorekit_purchases_total{tenant="shop",result="purchased"} 1"#), "\(metrics)")
+
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+}
+
+/// An app server's notification endpoint on loopback that counts what it receives and, until ``release()``, holds
+/// each answer: a notification attempt stays under way for as long as the test wants.
+final class HeldReceiver: Sendable {
+    let url: URL
+    private let counter: Counter
+    private let gate: Gate
+    private let task: Task<Void, any Error>
+
+    private init(url: URL, counter: Counter, gate: Gate, task: Task<Void, any Error>) {
+        self.url = url
+        self.counter = counter
+        self.gate = gate
+        self.task = task
+    }
+
+    /// Starts a receiver on a free port.
+    static func start() async throws -> HeldReceiver {
+        let gate = Gate()
+        let counter = Counter()
+        let router = Router()
+        router.post("notifications") { _, _ -> HTTPResponse.Status in
+            counter.increment()
+            await gate.wait()
+            return .ok
+        }
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let application = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in listening.yield(channel.localAddress?.port ?? 0) },
+            logger: Self.quietLogger
+        )
+        let task = Task { try await application.runService() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        return HeldReceiver(url: URL(string: "http://127.0.0.1:\(port)/notifications")!, counter: counter, gate: gate, task: task)
+    }
+
+    /// A logger that reports only what stops the receiver: its cancellation at the end of a test is expected.
+    static let quietLogger = {
+        var logger = Logger(label: "test.receiver")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// How many notifications arrived.
+    var requestCount: Int { counter.value }
+
+    /// Returns once `count` notifications arrived.
+    func waitForRequests(_ count: Int) async {
+        while counter.value < count { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    /// Answers every held and later notification at once.
+    func release() {
+        Task { await gate.open() }
+    }
+
+    func stop() {
+        task.cancel()
+    }
+
+    final class Counter: Sendable {
+        private let count = Atomic(0)
+        var value: Int { count.load(ordering: .relaxed) }
+        func increment() { count.add(1, ordering: .relaxed) }
+    }
+
+    /// Holds its waiters until opened.
+    actor Gate {
+        private var isOpen = false
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+
+        func wait() async {
+            guard !isOpen else { return }
+            await withCheckedContinuation { waiters.append($0) }
+        }
+
+        func open() {
+            isOpen = true
+            for waiter in waiters { waiter.resume() }
+            waiters.removeAll()
+        }
+    }
+}
