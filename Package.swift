@@ -103,8 +103,14 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            // The control API's OpenAPI document is a file of its own, compiled in as ControlAPIDocument.json.
+            exclude: ["ControlAPI.json"],
+            plugins: ["EmbedText"]
         ),
+        // Compiles a text file into a module (the control API's document), so `storekit` stays one file.
+        .executableTarget(name: "EmbedTextTool"),
+        .plugin(name: "EmbedText", capability: .buildTool(), dependencies: ["EmbedTextTool"]),
         // The client: the store engine for an in-process store, the device protocol for a server's. No server and no
         // PostgreSQL; SQLite only with the SQLite trait (the default), for a store in a data directory.
         .target(
@@ -126,6 +132,7 @@ let package = Package(
             dependencies: [
                 "StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreSQLite", "AppStorePostgres", "AppStoreHosting",
                 "AppStoreServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -236,7 +243,7 @@ let package = Package(
 // Every target compiles with the checks Swift's next language mode turns on: `any` spelled out for existentials,
 // members visible only through the modules a file imports, and imports internal unless marked `public import`
 // (so a module's public API names exactly the modules it exposes).
-for target in package.targets {
+for target in package.targets where target.type != .plugin {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("ExistentialAny"),
         .enableUpcomingFeature("MemberImportVisibility"),

@@ -30,7 +30,7 @@ struct ControlEventStream {
     }
 
     func add(to router: Router<StoreRequestContext>) {
-        router.get("control/events") { _, _ -> Response in
+        router.on(.streamEvents) { _, _ -> Response in
             let events = await engine.events()
             let (lines, output) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(256))
             let relay = Task {

@@ -90,17 +90,16 @@ struct ControlRoutes {
     let notificationSender: NotificationSender?
 
     func add(to router: Router<StoreRequestContext>) {
-        let control = router.group("control")
-        control.get("openapi.json") { _, _ in
+        router.on(.getOpenAPIDocument) { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: ControlAPIDocument.json))
             )
         }
-        control.get("clock") { _, _ in
+        router.on(.getClock) { _, _ in
             try await answer { ControlClockResponse(now: engine.clock.now().formatted(.iso8601), timeRate: await engine.settings.timeRate.rawValue) }
         }
-        control.post("clock/advance") { request, context in
+        router.on(.advanceClock) { request, context in
             let body = try? await request.decodeJSON(as: ControlClockRequest.self, context: context)
             return try await answer {
                 let before = engine.clock.now()
@@ -128,7 +127,7 @@ struct ControlRoutes {
                 )
             }
         }
-        control.put("clock/rate") { request, context in
+        router.on(.setTimeRate) { request, context in
             let body = try? await request.decodeJSON(as: ControlRateRequest.self, context: context)
             return try await answer {
                 guard let body else { throw ControlError.badRequest(#"Give {"timeRate": "oneRenewalEveryTenSeconds"}, or {"timeRate": null} for the configuration's."#) }
@@ -142,7 +141,7 @@ struct ControlRoutes {
                 return ControlClockResponse(now: engine.clock.now().formatted(.iso8601), timeRate: await engine.settings.timeRate.rawValue)
             }
         }
-        control.post("purchase-intents") { request, context in
+        router.on(.addPurchaseIntent) { request, context in
             let body = try? await request.decodeJSON(as: ControlAccountRequest.self, context: context)
             return try await answer {
                 guard let productID = body?.productId else {
@@ -154,7 +153,7 @@ struct ControlRoutes {
                 )
             }
         }
-        control.post("offer-codes") { request, context in
+        router.on(.redeemOfferCode) { request, context in
             let body = try? await request.decodeJSON(as: ControlOfferCodeRequest.self, context: context)
             return try await answer {
                 guard let body else { throw ControlError.badRequest(#"Give {"code": "Launch code"} (the code offer's reference name) and optionally account and bundleId."#) }
@@ -163,7 +162,7 @@ struct ControlRoutes {
                 ))
             }
         }
-        control.post("families/:family/members") { request, context in
+        router.on(.joinFamily) { request, context in
             let body = try? await request.decodeJSON(as: ControlAccountRequest.self, context: context)
             return try await answer {
                 guard let account = body?.account, let family = context.parameters.get("family") else {
@@ -173,16 +172,16 @@ struct ControlRoutes {
                 return ["shared": shared.map { String($0.id) }]
             }
         }
-        control.delete("families/members/:account") { _, context in
+        router.on(.leaveFamily) { _, context in
             try await answer {
                 let revoked = try await engine.leaveFamily(accountID: context.parameters.get("account") ?? "")
                 return ["revoked": revoked.map { String($0.id) }]
             }
         }
-        control.get("settings") { _, _ in
+        router.on(.getSettings) { _, _ in
             try await answer { try await engine.currentSettings() }
         }
-        control.put("settings") { request, context in
+        router.on(.updateSettings) { request, context in
             let body = try? await request.decodeJSON(as: ControlSettingsRequest.self, context: context)
             return try await answer {
                 guard let body else { throw ControlError.badRequest("The body is not a settings object; see the control API documentation for its fields.") }
@@ -203,7 +202,7 @@ struct ControlRoutes {
                 return await engine.settings
             }
         }
-        control.post("purchases") { request, context in
+        router.on(.purchase) { request, context in
             let body = try? await request.decodeJSON(as: ControlPurchaseRequest.self, context: context)
             return try await answer {
                 guard let body else { throw ControlError.badRequest("Give {\"productId\": …} and optionally account, bundleId, quantity, offerCode.") }
@@ -215,53 +214,55 @@ struct ControlRoutes {
                 return try await transactionOutput(record)
             }
         }
-        control.get("transactions") { request, _ in
+        router.on(.listTransactions) { request, _ in
             try await answer {
                 let parameters = request.uri.queryParameters
                 let query = TransactionQuery(accountID: parameters["account"].map(String.init), bundleID: parameters["bundleId"].map(String.init))
                 return try await engine.transactions(query).map { TransactionSummary($0) }
             }
         }
-        control.delete("transactions") { _, _ in
+        router.on(.clearTransactions) { _, _ in
             try await answer {
                 try await engine.clearTransactions()
                 return ["deleted": "all"]
             }
         }
-        control.get("transactions/:id") { _, context in
+        router.on(.getTransaction) { _, context in
             try await answer { try await transactionOutput(try await engine.transaction(try id(context))) }
         }
-        for action in ["refund", "approve", "decline", "resolve"] {
-            control.post("transactions/:id/\(action)") { request, context in
+        for action in [ControlOperation.refundTransaction, .approveTransaction, .declineTransaction, .resolveTransaction] {
+            router.on(action) { request, context in
                 let reason = (try? await request.decodeJSON(as: ControlRefundRequest.self, context: context))?.reason
                 return try await answer {
                     let id = try id(context)
                     let record: TransactionRecord = switch action {
-                    case "refund":
+                    case .refundTransaction:
                         try await engine.refund(transactionID: id, reason: reason == "app-issue" ? .refundedDueToIssue : .refundedForOtherReason)[0]
-                    case "approve": try await engine.approveAskToBuy(transactionID: id)
-                    case "decline": try await engine.declineAskToBuy(transactionID: id)
+                    case .approveTransaction: try await engine.approveAskToBuy(transactionID: id)
+                    case .declineTransaction: try await engine.declineAskToBuy(transactionID: id)
                     default: try await engine.resolveIssue(transactionID: id)
                     }
                     return try await transactionOutput(record)
                 }
             }
         }
-        control.delete("transactions/:id") { _, context in
+        router.on(.deleteTransaction) { _, context in
             try await answer { ["deleted": try await engine.deleteTransaction(try id(context)).map(String.init)] }
         }
-        for action in ["renew", "expire", "auto-renew", "price-increase", "price-increase/answer"] {
-            control.post("subscriptions/:id/\(action)") { request, context in
+        for action in [
+            ControlOperation.subscriptionRenew, .subscriptionExpire, .subscriptionAutoRenew, .subscriptionPriceIncrease, .subscriptionPriceIncreaseAnswer,
+        ] {
+            router.on(action) { request, context in
                 let body = try? await request.decodeJSON(as: ControlSwitchRequest.self, context: context)
                 return try await answer {
                     let subscription = try await engine.subscription(forTransaction: try id(context)).id
                     switch action {
-                    case "renew": try await engine.renewSubscription(subscription)
-                    case "expire": try await engine.expireSubscription(subscription)
-                    case "auto-renew":
+                    case .subscriptionRenew: try await engine.renewSubscription(subscription)
+                    case .subscriptionExpire: try await engine.expireSubscription(subscription)
+                    case .subscriptionAutoRenew:
                         guard let enabled = body?.enabled else { throw ControlError.badRequest("Give {\"enabled\": true} or {\"enabled\": false}.") }
                         try await engine.setAutoRenew(subscription: subscription, enabled: enabled)
-                    case "price-increase": try await engine.requestPriceIncreaseConsent(subscription: subscription)
+                    case .subscriptionPriceIncrease: try await engine.requestPriceIncreaseConsent(subscription: subscription)
                     default:
                         guard let consented = body?.consented else { throw ControlError.badRequest("Give {\"consented\": true} or {\"consented\": false}.") }
                         try await engine.answerPriceIncrease(subscription: subscription, consented: consented)
@@ -270,7 +271,7 @@ struct ControlRoutes {
                 }
             }
         }
-        control.get("subscriptions") { request, _ in
+        router.on(.listSubscriptions) { request, _ in
             try await answer {
                 let parameters = request.uri.queryParameters
                 return try await engine.subscriptions(
@@ -278,13 +279,13 @@ struct ControlRoutes {
                 )
             }
         }
-        control.get("notification-url") { _, _ in
+        router.on(.getNotificationURL) { _, _ in
             try await answer {
                 guard let notificationSender else { throw ControlError.badRequest("This server sends no notifications.") }
                 return try await notificationSender.destinations()
             }
         }
-        control.put("notification-url") { request, context in
+        router.on(.setNotificationURL) { request, context in
             let body = try? await request.decodeJSON(as: ControlNotificationURLRequest.self, context: context)
             return try await answer {
                 guard let notificationSender else { throw ControlError.badRequest("This server sends no notifications.") }
@@ -302,7 +303,7 @@ struct ControlRoutes {
                 return destinations
             }
         }
-        control.get("notifications") { request, _ in
+        router.on(.listNotifications) { request, _ in
             try await answer {
                 let parameters = request.uri.queryParameters
                 let since = try parameters["since"].map { text in
@@ -315,10 +316,10 @@ struct ControlRoutes {
                 return try await engine.notifications(query).map(NotificationLogEntry.init)
             }
         }
-        control.get("notifications/:uuid") { _, context in
+        router.on(.getNotification) { _, context in
             try await answer { try await NotificationLogEntry.signed(try await engine.notification(id: try notificationID(context)), by: engine) }
         }
-        control.post("notifications/:uuid/redeliver") { _, context in
+        router.on(.redeliverNotification) { _, context in
             try await answer { NotificationLogEntry(try await engine.redeliverNotification(id: try notificationID(context))) }
         }
         ControlEventStream(engine: engine).add(to: router)

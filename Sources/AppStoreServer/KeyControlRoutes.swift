@@ -36,15 +36,14 @@ struct KeyControlRoutes {
     let wallClock: any StoreClock = SystemClock()
 
     func add(to router: Router<StoreRequestContext>) {
-        let control = router.group("control/keys")
-        control.get { _, _ in
+        router.on(.listKeys) { _, _ in
             do {
                 return try json(["keys": try await keys.keys().map { KeyResponse($0) }], status: .ok)
             } catch let error as StoreError {
                 return try json(["error": error.message], status: error.httpStatus)
             }
         }
-        control.post { request, context in
+        router.on(.createKey) { request, context in
             guard let body = try? await request.decodeJSON(as: CreateKeyRequest.self, context: context),
                   !body.issuer.trimmingCharacters(in: .whitespaces).isEmpty else {
                 return try json(["error": #"Give {"issuer": "57246542-96fe-1a63-e053-0824d011072a"}: the issuer ID your backend puts in its tokens' iss."#], status: .badRequest)
@@ -56,7 +55,7 @@ struct KeyControlRoutes {
                 return try json(["error": error.message], status: error.httpStatus)
             }
         }
-        control.post(":keyId/revoke") { _, context in
+        router.on(.revokeKey) { _, context in
             let keyID = context.parameters.get("keyId") ?? ""
             do {
                 guard let key = try await keys.revoke(keyID) else {

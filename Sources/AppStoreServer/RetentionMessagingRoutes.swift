@@ -302,13 +302,12 @@ struct RetentionMessagingRoutes {
         addReviewRoutes(to: router)
     }
 
-    /// `PUT /control/retention/{bundleId}/images/{imageIdentifier}/state` and `…/messages/{messageIdentifier}/state`
-    /// with `{"state": "PENDING" | "APPROVED" | "REJECTED"}`: App Review's verdict, which the store otherwise gives at
+    /// ``ControlOperation/setImageReviewState`` and ``ControlOperation/setMessageReviewState``, with `{"state":
+    /// "PENDING" | "APPROVED" | "REJECTED"}`: App Review's verdict, which the store otherwise gives at
     /// once (`APPROVED`). Unauthenticated, like the rest of the control API.
     private func addReviewRoutes(to router: Router<StoreRequestContext>) {
-        let control = router.group("control/retention")
-        for kind in ["images", "messages"] {
-            control.put(":bundleId/\(kind)/:identifier/state") { request, context -> Response in
+        for (kind, operation) in [("images", ControlOperation.setImageReviewState), ("messages", .setMessageReviewState)] {
+            router.on(operation) { request, context -> Response in
                 let body = try? await request.decodeJSON(as: RetentionReviewRequest.self, context: context)
                 let bundleID = context.parameters.get("bundleId") ?? ""
                 let text = context.parameters.get("identifier") ?? ""

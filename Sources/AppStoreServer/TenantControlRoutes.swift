@@ -20,8 +20,7 @@ struct TenantControlRoutes {
     let tenants: TenantDirectory
 
     func add(to router: Router<StoreRequestContext>) {
-        let control = router.group("control/tenants")
-        control.get { _, _ in
+        router.on(.listTenants) { _, _ in
             let summaries: [TenantSummary]
             do throws(StoreError) {
                 summaries = try await tenants.summaries()
@@ -30,7 +29,7 @@ struct TenantControlRoutes {
             }
             return try json(["tenants": summaries], status: .ok)
         }
-        control.post { request, _ in
+        router.on(.createTenant) { request, _ in
             // {"name": …, "configuration": {…a .storekit file…}}: read as plain JSON, since the configuration is a
             // whole file that its own loader parses and checks.
             let data = Data(try await request.body.collect(upTo: 16 << 20).readableBytesView)
@@ -54,7 +53,7 @@ struct TenantControlRoutes {
             let products = await tenant.engine.catalog.products.count
             return try json(TenantResponse(name: name, path: "/t/\(name)/", products: products), status: .created)
         }
-        control.post(":name/reset") { _, context in
+        router.on(.resetTenant) { _, context in
             guard let name = tenantName(context) else { return try invalidName(context) }
             let products: Int
             do throws(StoreError) {
@@ -65,7 +64,7 @@ struct TenantControlRoutes {
             }
             return try json(TenantResponse(name: name, path: "/t/\(name)/", products: products), status: .ok)
         }
-        control.get(":name/export") { _, context in
+        router.on(.exportTenant) { _, context in
             guard let name = tenantName(context) else { return try invalidName(context) }
             let snapshot: TenantSnapshot
             do throws(StoreError) {
@@ -78,7 +77,7 @@ struct TenantControlRoutes {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: try TenantSnapshot.makeEncoder().encode(snapshot)))
             )
         }
-        control.put(":name/import") { request, context in
+        router.on(.importTenant) { request, context in
             guard let name = tenantName(context) else { return try invalidName(context) }
             let data = Data(try await request.body.collect(upTo: 256 << 20).readableBytesView)
             let snapshot: TenantSnapshot
@@ -94,7 +93,7 @@ struct TenantControlRoutes {
             }
             return try json(["name": name, "transactions": String(snapshot.transactions.count)], status: .ok)
         }
-        control.put(":name/catalog") { request, context in
+        router.on(.replaceTenantCatalog) { request, context in
             guard let name = tenantName(context) else { return try invalidName(context) }
             let data = Data(try await request.body.collect(upTo: 16 << 20).readableBytesView)
             let configuration: StoreKitConfigurationFile

@@ -1,4 +1,5 @@
 import AppStoreEngine
+import AppStoreServer
 import AppStoreHosting
 import ArgumentParser
 import Foundation
@@ -120,7 +121,7 @@ struct ClockShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let server = try options.serverStore() {
-            let clock: ServerClock = try await server.call("GET", "control/clock")
+            let clock: ServerClock = try await server.call(.getClock)
             if json { try printJSON(clock) } else { print(clock.line(tenant: options.location.resolvedTenant)) }
             return
         }
@@ -170,7 +171,7 @@ struct ClockAdvanceCommand: AsyncParsableCommand {
     func run() async throws {
         let duration = try parsedDuration()
         if let server = try options.serverStore() {
-            let clock: ServerClock = try await server.call("POST", "control/clock/advance", ["by": self.duration])
+            let clock: ServerClock = try await server.call(.advanceClock, body: ["by": self.duration])
             print(clock.line(tenant: options.location.resolvedTenant))
             return
         }
@@ -211,7 +212,7 @@ struct ClockSetCommand: AsyncParsableCommand {
     func run() async throws {
         let target = try parseClockDate(date)
         if let server = try options.serverStore() {
-            let clock: ServerClock = try await server.call("POST", "control/clock/advance", ["to": target.formatted(.iso8601)])
+            let clock: ServerClock = try await server.call(.advanceClock, body: ["to": target.formatted(.iso8601)])
             print(clock.line(tenant: options.location.resolvedTenant))
             return
         }
@@ -256,7 +257,7 @@ struct ClockRateCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let server = try options.serverStore() {
-            let clock: ServerClock = try await server.call("PUT", "control/clock/rate", ["timeRate": rate?.name ?? NSNull()])
+            let clock: ServerClock = try await server.call(.setTimeRate, body: ["timeRate": rate?.name ?? NSNull()])
             print(clock.line(tenant: options.location.resolvedTenant))
             return
         }

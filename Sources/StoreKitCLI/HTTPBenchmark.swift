@@ -1,4 +1,6 @@
 import AppStoreEngine
+import AppStoreServer
+import HTTPTypes
 import AsyncHTTPClient
 import Crypto
 import Foundation
@@ -96,7 +98,7 @@ struct HTTPBenchmark {
         switch workload {
         case .purchases:
             let requests = (0..<Self.purchaseAccounts).map { account in
-                request("control/purchases", method: .POST, json: [
+                request(ControlOperation.purchase, json: [
                     "productId": productID, "bundleId": bundleID, "account": "bench-\(account)",
                 ])
             }
@@ -121,7 +123,7 @@ struct HTTPBenchmark {
 
     /// Buys the benchmark's product for `account` and returns the transaction identifier.
     private func purchase(_ client: HTTPClient, account: String) async throws -> String {
-        let request = request("control/purchases", method: .POST, json: ["productId": productID, "bundleId": bundleID, "account": account])
+        let request = request(ControlOperation.purchase, json: ["productId": productID, "bundleId": bundleID, "account": account])
         let body = try await body(of: request, through: client, "a purchase of \(productID) for \(bundleID)")
         guard let answer = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any], let id = answer["transactionId"] as? String else {
             throw FormatsCLI.failure("The server's answer to a purchase has no transactionId: \(String(buffer: body))")
@@ -144,6 +146,11 @@ struct HTTPBenchmark {
             request.body = ByteBuffer(bytes: data)
         }
         return request
+    }
+
+    /// A request for a control API operation, at the path its document gives it.
+    private func request(_ operation: ControlOperation, json: [String: String]) -> LoadRequest {
+        request(String(operation.path().dropFirst()), method: HTTPMethod(rawValue: operation.method.rawValue), json: json)
     }
 
     /// Sends `request` once, to set the workload up, and returns the answer's body.

@@ -1,6 +1,7 @@
 import AppStoreEngine
 import AppStoreFormats
 import AppStoreServer
+import HTTPTypes
 import AppStoreHosting
 import StoreKitConfiguration
 import ArgumentParser
@@ -57,6 +58,15 @@ protocol StoreControl: Sendable {
 /// What `approve`, `decline` and `resolve` do.
 enum TransactionAction: String, Sendable {
     case approve, decline, resolve
+
+    /// The control API's operation that does it.
+    var operation: ControlOperation {
+        switch self {
+        case .approve: .approveTransaction
+        case .decline: .declineTransaction
+        case .resolve: .resolveTransaction
+        }
+    }
 }
 
 /// What `expire`, `auto-renew` and `price-consent` do.
@@ -177,65 +187,65 @@ struct ServerControl: StoreControl {
     func purchase(_ request: PurchaseRequest) async throws -> TransactionSummary {
         var body: [String: Any] = ["productId": request.productID, "account": request.accountID, "bundleId": request.bundleID, "quantity": request.quantity]
         if case .code(let code) = request.offer { body["offerCode"] = code }
-        return try await call("POST", "control/purchases", body)
+        return try await call(.purchase, body: body)
     }
 
     func transactions(_ query: TransactionQuery) async throws -> [TransactionSummary] {
         var parameters: [URLQueryItem] = []
         if let account = query.accountID { parameters.append(URLQueryItem(name: "account", value: account)) }
         if let bundle = query.bundleID { parameters.append(URLQueryItem(name: "bundleId", value: bundle)) }
-        return try await call("GET", "control/transactions", query: parameters)
+        return try await call(.listTransactions, query: parameters)
     }
 
     func refund(_ id: UInt64, reason: RevocationReason) async throws -> [TransactionSummary] {
-        [try await call("POST", "control/transactions/\(id)/refund", ["reason": reason == .refundedDueToIssue ? "app-issue" : "other"])]
+        [try await call(.refundTransaction, ["id": String(id)], body: ["reason": reason == .refundedDueToIssue ? "app-issue" : "other"])]
     }
 
     func delete(_ id: UInt64) async throws -> [UInt64] {
-        let answer: [String: [String]] = try await call("DELETE", "control/transactions/\(id)")
+        let answer: [String: [String]] = try await call(.deleteTransaction, ["id": String(id)])
         return (answer["deleted"] ?? []).compactMap(UInt64.init)
     }
 
     func clear() async throws {
-        let _: [String: String] = try await call("DELETE", "control/transactions")
+        let _: [String: String] = try await call(.clearTransactions)
     }
 
     func act(_ action: TransactionAction, on id: UInt64) async throws -> TransactionSummary {
-        try await call("POST", "control/transactions/\(id)/\(action.rawValue)")
+        try await call(action.operation, ["id": String(id)])
     }
 
     func renew(subscriptionOf id: UInt64) async throws -> TransactionSummary {
-        let subscription: SubscriptionRecord = try await call("POST", "control/subscriptions/\(id)/renew")
-        return try await call("GET", "control/transactions/\(subscription.latestTransactionID)")
+        let subscription: SubscriptionRecord = try await call(.subscriptionRenew, ["id": String(id)])
+        return try await call(.getTransaction, ["id": String(subscription.latestTransactionID)])
     }
 
     func change(subscriptionOf id: UInt64, _ change: SubscriptionChange) async throws -> SubscriptionRecord {
         switch change {
-        case .expire: try await call("POST", "control/subscriptions/\(id)/expire")
-        case .autoRenew(let enabled): try await call("POST", "control/subscriptions/\(id)/auto-renew", ["enabled": enabled])
-        case .requestPriceConsent: try await call("POST", "control/subscriptions/\(id)/price-increase")
-        case .answerPriceConsent(let consented): try await call("POST", "control/subscriptions/\(id)/price-increase/answer", ["consented": consented])
+        case .expire: try await call(.subscriptionExpire, ["id": String(id)])
+        case .autoRenew(let enabled): try await call(.subscriptionAutoRenew, ["id": String(id)], body: ["enabled": enabled])
+        case .requestPriceConsent: try await call(.subscriptionPriceIncrease, ["id": String(id)])
+        case .answerPriceConsent(let consented): try await call(.subscriptionPriceIncreaseAnswer, ["id": String(id)], body: ["consented": consented])
         }
     }
 
     func redeem(code: String, accountID: String, bundleID: String) async throws -> TransactionSummary {
-        try await call("POST", "control/offer-codes", ["code": code, "account": accountID, "bundleId": bundleID])
+        try await call(.redeemOfferCode, body: ["code": code, "account": accountID, "bundleId": bundleID])
     }
 
     func promote(productID: String, accountID: String, bundleID: String, winBackOfferID: String?) async throws -> PurchaseIntentRecord {
         var body = ["productId": productID, "account": accountID, "bundleId": bundleID]
         body["winBackOfferId"] = winBackOfferID
-        return try await call("POST", "control/purchase-intents", body)
+        return try await call(.addPurchaseIntent, body: body)
     }
 
     func subscriptions(accountID: String, bundleID: String?) async throws -> [SubscriptionRecord] {
         var query = [URLQueryItem(name: "account", value: accountID)]
         if let bundleID { query.append(URLQueryItem(name: "bundleId", value: bundleID)) }
-        return try await call("GET", "control/subscriptions", query: query)
+        return try await call(.listSubscriptions, query: query)
     }
 
     func transaction(_ id: UInt64) async throws -> TransactionSummary {
-        try await call("GET", "control/transactions/\(id)")
+        try await call(.getTransaction, ["id": String(id)])
     }
 
     func subscription(of transaction: TransactionSummary) async throws -> SubscriptionRecord? {
@@ -247,45 +257,46 @@ struct ServerControl: StoreControl {
         var parameters: [URLQueryItem] = []
         if let bundle = query.bundleID { parameters.append(URLQueryItem(name: "bundleId", value: bundle)) }
         if let since = query.startDate { parameters.append(URLQueryItem(name: "since", value: since.formatted(.iso8601))) }
-        let entries: [NotificationLogEntry] = try await call("GET", "control/notifications", query: parameters)
+        let entries: [NotificationLogEntry] = try await call(.listNotifications, query: parameters)
         guard signed else { return entries }
         var signedEntries: [NotificationLogEntry] = []
         for entry in entries {
-            signedEntries.append(try await call("GET", "control/notifications/\(entry.notificationUUID)"))
+            signedEntries.append(try await call(.getNotification, ["uuid": entry.notificationUUID]))
         }
         return signedEntries
     }
 
     func notification(_ id: UUID) async throws -> NotificationLogEntry {
-        try await call("GET", "control/notifications/\(id.uuidString.lowercased())")
+        try await call(.getNotification, ["uuid": id.uuidString.lowercased()])
     }
 
     func redeliver(notification id: UUID) async throws -> NotificationLogEntry {
-        try await call("POST", "control/notifications/\(id.uuidString.lowercased())/redeliver")
+        try await call(.redeliverNotification, ["uuid": id.uuidString.lowercased()])
     }
 
     func joinFamily(accountID: String, familyID: String) async throws -> [TransactionSummary] {
-        let family = try pathSegment(familyID, naming: "family", in: "POST /control/families/{family}/members")
-        let answer: [String: [String]] = try await call("POST", "control/families/\(family)/members", ["account": accountID])
+        let family = try pathSegment(familyID, naming: "family", in: .joinFamily)
+        let answer: [String: [String]] = try await call(.joinFamily, ["family": family], body: ["account": accountID])
         return try await transactions(answer["shared"] ?? [])
     }
 
     func leaveFamily(accountID: String) async throws -> [TransactionSummary] {
-        let account = try pathSegment(accountID, naming: "account", in: "DELETE /control/families/members/{account}")
-        let answer: [String: [String]] = try await call("DELETE", "control/families/members/\(account)")
+        let account = try pathSegment(accountID, naming: "account", in: .leaveFamily)
+        let answer: [String: [String]] = try await call(.leaveFamily, ["account": account])
         return try await transactions(answer["revoked"] ?? [])
     }
 
     /// The transactions with the identifiers an answer listed, in full.
     private func transactions(_ ids: [String]) async throws -> [TransactionSummary] {
         var transactions: [TransactionSummary] = []
-        for id in ids { transactions.append(try await call("GET", "control/transactions/\(id)")) }
+        for id in ids { transactions.append(try await call(.getTransaction, ["id": id])) }
         return transactions
     }
 
     /// `text` as one segment of a control API path. The server matches a path's segments as they are written, without
     /// decoding them, so a name that would need percent-encoding cannot travel in a path and is refused here.
-    private func pathSegment(_ text: String, naming what: String, in route: String) throws -> String {
+    private func pathSegment(_ text: String, naming what: String, in operation: ControlOperation) throws -> String {
+        let route = "\(operation.method) \(operation.pathTemplate)"
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~!$&'()*+,;=:@"))
         guard !text.isEmpty, text != ".", text != "..", text.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) }) else {
             throw CommandFailure("""
@@ -298,7 +309,7 @@ struct ServerControl: StoreControl {
 
     /// Where the store sends its App Store Server Notifications: every app's URL and those of particular apps.
     func notificationURLs() async throws -> NotificationDestinations {
-        try await call("GET", "control/notification-url")
+        try await call(.getNotificationURL)
     }
 
     /// Sends the notifications of the app `bundleID` (of every app without a URL of its own when it is `nil`) to
@@ -306,40 +317,44 @@ struct ServerControl: StoreControl {
     func setNotificationURL(_ url: URL?, bundleID: String?) async throws -> NotificationDestinations {
         var body: [String: Any] = ["url": url.map { $0.absoluteString as Any } ?? NSNull()]
         body["bundleId"] = bundleID
-        return try await call("PUT", "control/notification-url", body)
+        return try await call(.setNotificationURL, body: body)
     }
 
     /// The store's settings: its test switches, storefront and locale.
     func settings() async throws -> StoreSettings {
-        try await call("GET", "control/settings")
+        try await call(.getSettings)
     }
 
     /// Changes the settings named in `changes` (the control API's field names); the settings afterwards.
     func updateSettings(_ changes: [String: Any]) async throws -> StoreSettings {
-        try await call("PUT", "control/settings", changes)
+        try await call(.updateSettings, body: changes)
     }
 
-    /// Sends a control request and decodes its JSON answer; a refusal becomes a ``CommandFailure`` with the server's
-    /// message.
-    func call<Answer: Decodable>(_ method: String, _ path: String, _ body: [String: Any]? = nil, query: [URLQueryItem] = []) async throws -> Answer {
-        let data = try await send(method, path, body: try body.map { try JSONSerialization.data(withJSONObject: $0) }, query: query)
+    /// Sends a control request — `operation`, at the path the control API's document gives it with `parameters`
+    /// filled in — and decodes its JSON answer; a refusal becomes a ``CommandFailure`` with the server's message.
+    func call<Answer: Decodable>(
+        _ operation: ControlOperation, _ parameters: [String: String] = [:], body: [String: Any]? = nil, query: [URLQueryItem] = []
+    ) async throws -> Answer {
+        let data = try await send(operation, parameters, body: try body.map { try JSONSerialization.data(withJSONObject: $0) }, query: query)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {
             return try decoder.decode(Answer.self, from: data)
         } catch {
-            throw CommandFailure("The server's answer to \(method) /\(path) is not what this storekit expects (\(error)). Are both the same version?")
+            throw CommandFailure("The server's answer to \(operation.method) \(operation.path(parameters)) is not what this storekit expects (\(error)). Are both the same version?")
         }
     }
 
     /// Sends a control request with `body` (JSON) and returns the answer's bytes; a refusal becomes a
     /// ``CommandFailure`` with the server's message.
-    func send(_ method: String, _ path: String, body: Data? = nil, query: [URLQueryItem] = []) async throws -> Data {
-        var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)
+    func send(_ operation: ControlOperation, _ parameters: [String: String] = [:], body: Data? = nil, query: [URLQueryItem] = []) async throws -> Data {
+        let path = operation.path(parameters)
+        // The base URL ends in "/" (the server's, or its tenant's): the operation's path is relative to it.
+        var components = URLComponents(url: baseURL.appendingPathComponent(String(path.dropFirst())), resolvingAgainstBaseURL: false)
         if !query.isEmpty { components?.queryItems = query }
         guard let url = components?.url else { throw CommandFailure("\(baseURL.absoluteString) is not a server URL.") }
         var request = URLRequest(url: url)
-        request.httpMethod = method
+        request.httpMethod = operation.method.rawValue
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
@@ -354,7 +369,7 @@ struct ServerControl: StoreControl {
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
             let message = (try? JSONDecoder().decode([String: String].self, from: data))?["error"] ?? String(decoding: data.prefix(300), as: UTF8.self)
-            throw CommandFailure("The server refused \(method) /\(path) (\(status)): \(message)")
+            throw CommandFailure("The server refused \(operation.method) \(path) (\(status)): \(message)")
         }
         return data
     }

@@ -158,7 +158,7 @@ struct TenantsListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let server = try requireServer()
-        let answer: [String: [TenantSummary]] = try await server.call("GET", "control/tenants")
+        let answer: [String: [TenantSummary]] = try await server.call(.listTenants)
         let tenants = answer["tenants"] ?? []
         if json {
             try printJSON(tenants)
@@ -227,7 +227,7 @@ struct TenantsCreateCommand: AsyncParsableCommand {
             // Sent as the file's own JSON; the server loads it as `storekit serve --config` does.
             body["configuration"] = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config)))
         }
-        let created: TenantAnswer = try await server.call("POST", "control/tenants", body)
+        let created: TenantAnswer = try await server.call(.createTenant, body: body)
         if json {
             try printJSON(created)
             return
@@ -283,9 +283,9 @@ struct TenantsResetCommand: AsyncParsableCommand {
         let erased: TenantContents
         if let server = try place.serverWideControl() {
             // What the tenant holds, counted from its export just before the reset.
-            let export = try await server.send("GET", "control/tenants/\(name)/export")
+            let export = try await server.send(.exportTenant, ["name": name])
             erased = TenantContents(try TenantSnapshot.makeDecoder().decode(TenantSnapshot.self, from: export))
-            let _: TenantAnswer = try await server.call("POST", "control/tenants/\(name)/reset")
+            let _: TenantAnswer = try await server.call(.resetTenant, ["name": name])
         } else {
             let store = try place.openStore(tenant: name)
             erased = TenantContents(try await store.exportState())
@@ -333,7 +333,7 @@ struct TenantsExportCommand: AsyncParsableCommand {
         let data: Data
         let contents: TenantContents
         if let server = try place.serverWideControl() {
-            data = try await server.send("GET", "control/tenants/\(name)/export")
+            data = try await server.send(.exportTenant, ["name": name])
             do {
                 contents = TenantContents(try TenantSnapshot.makeDecoder().decode(TenantSnapshot.self, from: data))
             } catch {
@@ -408,7 +408,7 @@ struct TenantsImportCommand: AsyncParsableCommand {
         let data = try readExport()
         let snapshot = try Self.snapshot(from: data, file: file)
         if let server = try place.serverWideControl() {
-            _ = try await server.send("PUT", "control/tenants/\(name)/import", body: data)
+            _ = try await server.send(.importTenant, ["name": name], body: data)
         } else {
             try await place.openStore(tenant: name).importState(snapshot)
         }

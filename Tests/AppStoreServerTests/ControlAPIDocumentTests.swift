@@ -81,4 +81,29 @@ struct ControlAPIDocumentTests {
             }
         }
     }
+
+    @Test("Every operation of the document is a ControlOperation with the document's method and path, and every ControlOperation is in the document")
+    func operationsAreTheDocuments() async throws {
+        let paths = try #require(try await document(from: makeServer())["paths"] as? [String: [String: [String: Any]]])
+        var documented: [String: String] = [:]
+        for (path, operations) in paths {
+            for (method, operation) in operations {
+                let id = try #require(operation["operationId"] as? String, "\(method) \(path) has no operationId")
+                documented[id] = "\(method.uppercased()) \(path)"
+            }
+        }
+        #expect(Set(documented.keys) == Set(ControlOperation.allCases.map(\.rawValue)))
+        for operation in ControlOperation.allCases {
+            #expect(documented[operation.rawValue] == "\(operation.method.rawValue) \(operation.pathTemplate)")
+        }
+    }
+
+    @Test("An operation's path takes its parameters' values")
+    func operationPaths() {
+        #expect(ControlOperation.refundTransaction.path(["id": "42"]) == "/control/transactions/42/refund")
+        #expect(ControlOperation.setMessageReviewState.path(["bundleId": "com.example.demo", "identifier": "abc"])
+            == "/control/retention/com.example.demo/messages/abc/state")
+        #expect(ControlOperation.purchase.path() == "/control/purchases")
+        #expect(ControlOperation.purchase.method == .post)
+    }
 }
