@@ -65,13 +65,26 @@ struct TransactionManagerTests {
             let older = try #require(whole.text.range(of: #"data-transaction="\#(premium)""#))
             #expect(newest.lowerBound < older.lowerBound)
             // A refunded transaction offers no second refund; the subscription's does.
-            #expect(!whole.text.contains("control/transactions/\(premium)/refund"))
-            #expect(whole.text.contains("control/transactions/\(monthly)/refund"))
+            func row(_ id: String) throws -> Substring {
+                let start = try #require(whole.text.range(of: #"data-transaction="\#(id)""#))
+                let end = try #require(whole.text.range(of: "</tr>", range: start.upperBound..<whole.text.endIndex))
+                return whole.text[start.lowerBound..<end.lowerBound]
+            }
+            #expect(!(try row(premium)).contains(#"data-operation="refundTransaction""#))
+            #expect((try row(monthly)).contains(#"data-operation="refundTransaction""#))
+            #expect((try row(monthly)).contains(#"data-id="\#(monthly)""#))
             // Every switch the control API takes, and the tenants to pick from.
             // Offer codes, Family Sharing and a reset, for a server with tenants.
-            #expect(whole.text.contains(#"data-path="control/offer-codes""#))
-            #expect(whole.text.contains(#"data-path="control/families/{family}/members""#))
-            #expect(whole.text.contains(#"data-path="/control/tenants/default/reset""#))
+            #expect(whole.text.contains(#"data-operation="redeemOfferCode""#))
+            #expect(whole.text.contains(#"data-operation="joinFamily""#))
+            #expect(whole.text.contains(#"data-operation="resetTenant" data-name="default" data-server-wide"#))
+            // The page sends each form where the control API's document puts its operation, and writes no path itself.
+            let operationsJSON = try #require(whole.text.range(of: #"<script type="application/json" id="control-operations">"#))
+            let operations = try #require(try JSONSerialization.jsonObject(
+                with: Data(whole.text[operationsJSON.upperBound...].prefix { $0 != "<" }.utf8)
+            ) as? [String: [String: String]])
+            #expect(operations["refundTransaction"] == ["method": "POST", "path": "control/transactions/{id}/refund"])
+            #expect(operations.count == ControlOperation.allCases.count)
             for field in ["askToBuyEnabled", "interruptedPurchasesEnabled", "failTransactionsEnabled", "renewalBillingIssuesEnabled", "billingGracePeriodEnabled", "renewalLimit", "storefront"] {
                 #expect(whole.text.contains(#"name="\#(field)""#), "no \(field) on the page")
             }
@@ -119,7 +132,8 @@ struct TransactionManagerTests {
             #expect(shown.contains(#""transactionId": "\#(monthly)""#))
             #expect(shown.contains(#""autoRenewProductId": "monthly""#))
             #expect(shown.contains(#""product_id" : "monthly""#))
-            #expect(shown.contains("control/subscriptions/\(monthly)/expire"))
+            #expect(shown.contains(#"<form data-id="\#(monthly)" class="inline" aria-label="Subscription actions">"#))
+            #expect(shown.contains(#"data-operation="subscriptionExpire""#))
             #expect(try await page(client, "/manage/transactions/2000000000000099").status == .notFound)
 
             let (_, log) = try await call(client, .get, "/control/notifications")

@@ -199,7 +199,7 @@ def run_scenario(page, store, receiver, driver, passed):
     page.open()
 
     # The notification URL, set where the log is.
-    form = 'form[data-path="control/notification-url"]'
+    form = 'form[data-operation="setNotificationURL"]'
     page.type(form + ' input[name="url"]', receiver.url)
     page.click(form + ' button[type="submit"]')
     page.wait("the notification URL to be taken", lambda: page.message(form) == "Done.")
@@ -233,24 +233,24 @@ def run_scenario(page, store, receiver, driver, passed):
     passed.append("refund on the page: state, REFUND in the log, decoded payload, delivered")
 
     # Redeliver it: the app's server receives the same notification again, and the row counts two attempts.
-    page.click(refund_row + ' form[data-path$="/redeliver"] button')
+    page.click(refund_row + ' form[data-operation="redeliverNotification"] button')
     page.wait("the redelivery", lambda: receiver.count(uuid) == 2)
     page.wait("two attempts in the row", lambda: "2 attempts" in page.find(refund_row).text)
     passed.append("redeliver sends the notification again")
 
     # Ask to Buy: switch it on, buy on the page, approve.
-    switches = 'form[data-path="control/settings"]'
+    switches = 'form[data-operation="updateSettings"]'
     page.click(switches + ' input[name="askToBuyEnabled"]')
     page.click(switches + ' button[type="submit"]')
     page.wait("the switches to be saved", lambda: page.message(switches) == "Done.")
-    buy = 'form[data-path="control/purchases"]'
+    buy = 'form[data-operation="purchase"]'
     page.choose(buy + ' select[name="productId"]', THEME)
     page.type(buy + ' input[name="account"]', "bob")
     page.click(buy + ' button[type="submit"]')
     page.wait("the purchase to wait for approval", lambda: (page.message(buy) or "").endswith("pending-approval."))
     asked = re.search(r"Transaction (\d+)", page.message(buy)).group(1)
     page.wait(f"row {asked} pending approval", lambda: page.state_of(asked) == "pending-approval")
-    page.click(page.row(asked) + ' button[data-path$="/approve"]')
+    page.click(page.row(asked) + ' button[data-operation="approveTransaction"]')
     page.wait(f"row {asked} to be approved", lambda: page.state_of(asked) == "purchased")
     page.click(switches + ' input[name="askToBuyEnabled"]')
     page.click(switches + ' button[type="submit"]')
@@ -260,7 +260,7 @@ def run_scenario(page, store, receiver, driver, passed):
     # A month on the clock renews a monthly subscription; the renewal and DID_RENEW appear.
     monthly = store.buy(MONTHLY, "carol")
     page.wait(f"row {monthly}", lambda: page.state_of(monthly) == "purchased")
-    clock = 'form[data-path="control/clock/advance"]'
+    clock = 'form[data-operation="advanceClock"]'
     page.click(clock + ' button[data-body*="1mo"]')
     page.wait("the renewal to be fired", lambda: "DID_RENEW" in (page.text(clock + " [data-fired]") or ""))
     renewals = lambda: [row for row in page.all("tr[data-transaction]") if MONTHLY in row.text and "renewal" in row.text]
@@ -285,7 +285,7 @@ def run_scenario(page, store, receiver, driver, passed):
     passed.append("a refused action shows the store's message in place")
 
     # An offer code redeemed on the App Store, and Family Sharing, from their forms.
-    redeem = 'form[data-path="control/offer-codes"]'
+    redeem = 'form[data-operation="redeemOfferCode"]'
     page.type(redeem + ' input[name="code"]', "Launch code")
     page.type(redeem + ' input[name="account"]', "erin")
     page.click(redeem + ' button[type="submit"]')
@@ -294,7 +294,7 @@ def run_scenario(page, store, receiver, driver, passed):
     family = 'form[aria-label="Family Sharing"]'
     page.type(family + ' input[name="account"]', "bob")
     page.type(family + ' input[name="family"]', "smiths")
-    page.click(family + ' button:not([data-path])')
+    page.click(family + ' button:not([data-operation])')
     page.wait("bob in the family", lambda: (page.message(family) or "").startswith("Shared"))
     page.wait("the family column", lambda: "smiths" in (page.text("#catalog") or ""))
     passed.append("offer code and Family Sharing forms")

@@ -202,7 +202,9 @@ enum ManagerAssets {
       if (event.target.closest("#transaction-filters")) render("transactions").catch(() => false).then(ok => ok || schedule(["transactions"]));
     });
 
-    // Forms: the submit button may name its own path, method and body; fields carry their type.
+    // Forms: each names the control operation it sends (the submit button may name its own, and a body); the
+    // operations' methods and paths are the control API document's, which the page carries.
+    const operations = JSON.parse(document.getElementById("control-operations").textContent);
     function bodyOf(form, submitter) {
       const body = {};
       for (const field of form.querySelectorAll("input[name], select[name]")) {
@@ -237,19 +239,21 @@ enum ManagerAssets {
     document.addEventListener("submit", async event => {
       const form = event.target;
       const submitter = event.submitter;
-      const template = (submitter && submitter.dataset.path) || form.dataset.path;
-      if (!template) { event.preventDefault(); return; }
+      const operation = operations[(submitter && submitter.dataset.operation) || form.dataset.operation];
+      if (!operation) { event.preventDefault(); return; }
       event.preventDefault();
-      // A path may name fields ("control/families/{family}/members"); one starting with "/" is server-wide.
+      // The operation's path names its parameters ("control/families/{family}/members"): each is the submit button's
+      // or the form's data attribute of that name, else the form's field. A server-wide form's path is the server's.
       let missing = null;
-      const path = template.replace(/\{(\w+)\}/g, (_, name) => {
-        const value = form.elements[name] ? form.elements[name].value.trim() : "";
+      const path = operation.path.replace(/\{(\w+)\}/g, (_, name) => {
+        const given = (submitter && submitter.dataset[name]) || form.dataset[name];
+        const value = given || (form.elements[name] ? form.elements[name].value.trim() : "");
         if (!value) missing = missing || name;
         return encodeURIComponent(value);
       });
       if (missing) { say(form, "Fill in " + missing + " first.", true); return; }
-      const url = path.startsWith("/") ? path : base + path;
-      const method = (submitter && submitter.dataset.method) || form.dataset.method || "POST";
+      const url = (form.hasAttribute("data-server-wide") ? "/" : base) + path;
+      const method = operation.method;
       const confirmation = (submitter && submitter.dataset.confirm) || form.dataset.confirm;
       if (confirmation && !confirm(confirmation)) return;
       // The form is sent: whatever field still has the focus (a click does not move it in every browser) is no

@@ -10,8 +10,10 @@ struct PageModel {
     var version: String
     var tenants: [TenantOption]
     var hasTenants: Bool
-    /// The control API route that resets this store, on a server with tenants.
-    var resetPath: String?
+    /// Whether the page offers to reset the store: on a server with tenants.
+    var canReset: Bool
+    /// Every control API operation's method and path, as JSON the page's script reads (see ``ManagerPages/operationsJSON``).
+    var operations: String
     var clock: ClockModel
     var settings: SettingsModel
     var buy: BuyModel

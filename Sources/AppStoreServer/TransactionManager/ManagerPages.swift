@@ -1,6 +1,7 @@
 import AppStoreEngine
 import AppStoreFormats
 import Foundation
+import HTTPTypes
 import Mustache
 import StoreKitConfiguration
 
@@ -19,6 +20,17 @@ struct ManagerPages: Sendable {
     /// The sections the page re-renders on its own when the store changes.
     static let sectionNames = ["clock", "settings", "buy", "transactions", "notifications", "catalog"]
 
+    /// Where the page's forms send what they send: each control operation's method and path (relative to the store's
+    /// routes, `{name}` for each parameter), by `operationId`, from the control API's document — the page writes no
+    /// path of its own.
+    static let operationsJSON: String = {
+        let operations = Dictionary(uniqueKeysWithValues: ControlOperation.allCases.map { operation in
+            (operation.rawValue, ["method": operation.method.rawValue, "path": String(operation.pathTemplate.dropFirst())])
+        })
+        let data = (try? JSONSerialization.data(withJSONObject: operations, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }()
+
     /// The whole page.
     func page(filters: TransactionFilters) async throws -> String {
         var tenantOptions: [TenantOption] = []
@@ -32,7 +44,7 @@ struct ManagerPages: Sendable {
         let model = PageModel(
             tenant: engine.tenantID, basePath: basePath, version: StoreDefaults.version,
             tenants: tenantOptions, hasTenants: tenantOptions.count > 1,
-            resetPath: tenants == nil ? nil : "/control/tenants/\(engine.tenantID)/reset",
+            canReset: tenants != nil, operations: Self.operationsJSON,
             clock: await clockModel(), settings: await settingsModel(), buy: try await buyModel(),
             transactions: try await transactionsModel(filters), notifications: try await notificationsModel(),
             catalog: try await catalogModel()

@@ -37,6 +37,7 @@ enum ManagerTemplates {
     <script src="{{basePath}}manage/assets/manager.js" defer></script>
     </head>
     <body data-base="{{basePath}}">
+    <script type="application/json" id="control-operations">{{{operations}}}</script>
     <a class="skip" href="#transactions-title">Skip to transactions</a>
     <header class="top">
       <h1>OpenStoreKit <span>transaction manager</span></h1>
@@ -50,12 +51,12 @@ enum ManagerTemplates {
         {{/hasTenants}}
         {{^hasTenants}}<span class="tenant">Store <strong>{{tenant}}</strong></span>{{/hasTenants}}
       </nav>
-      {{#resetPath}}
-      <form data-path="{{resetPath}}" data-method="POST" data-reload data-confirm="Erase every account, purchase, subscription and notification of store {{tenant}}, and set its clock back to wall time?" class="inline" aria-label="Reset the store">
+      {{#canReset}}
+      <form data-operation="resetTenant" data-name="{{tenant}}" data-server-wide data-reload data-confirm="Erase every account, purchase, subscription and notification of store {{tenant}}, and set its clock back to wall time?" class="inline" aria-label="Reset the store">
         <button type="submit" class="danger quiet">Reset store</button>
         <span class="message" data-message role="status" aria-live="polite"></span>
       </form>
-      {{/resetPath}}
+      {{/canReset}}
       <span id="live" class="live" role="status" aria-live="polite">connecting…</span>
       <button type="button" id="theme-toggle" class="quiet" aria-label="Colour theme: automatic">Theme: auto</button>
     </header>
@@ -79,7 +80,7 @@ enum ManagerTemplates {
     private static let clock = """
     <h2 id="clock-title">Clock</h2>
     <p class="now"><time datetime="{{now}}" id="clock-now">{{nowReadable}}</time></p>
-    <form data-path="control/clock/advance" data-method="POST" class="stack" aria-label="Advance the clock">
+    <form data-operation="advanceClock" class="stack" aria-label="Advance the clock">
       <div class="buttons" role="group" aria-label="Advance by">
         {{#presets}}<button type="submit" data-body='{"by": "{{by}}"}'>{{label}}</button>{{/presets}}
       </div>
@@ -88,7 +89,7 @@ enum ManagerTemplates {
       <p class="message" data-message role="status" aria-live="polite"></p>
       <ul class="fired" data-fired aria-label="What the move fired"></ul>
     </form>
-    <form data-path="control/clock/rate" data-method="PUT" class="stack" aria-label="Time rate">
+    <form data-operation="setTimeRate" class="stack" aria-label="Time rate">
       <label>Time rate
         <select name="timeRate">{{#rates}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/rates}}</select>
       </label>
@@ -99,7 +100,7 @@ enum ManagerTemplates {
 
     private static let settings = """
     <h2 id="settings-title">Test switches</h2>
-    <form data-path="control/settings" data-method="PUT" class="stack" aria-label="Test switches">
+    <form data-operation="updateSettings" class="stack" aria-label="Test switches">
       <fieldset>
         <legend>Switches</legend>
         {{#switches}}<label class="check"><input type="checkbox" name="{{name}}" data-type="bool"{{#checked}} checked{{/checked}}> {{label}}</label>{{/switches}}
@@ -118,7 +119,7 @@ enum ManagerTemplates {
     private static let buy = """
     <h2 id="buy-title">Buy and promote</h2>
     <datalist id="known-accounts">{{#accounts}}<option value="{{.}}">{{/accounts}}</datalist>
-    <form data-path="control/purchases" data-method="POST" class="stack" aria-label="Buy for an account">
+    <form data-operation="purchase" class="stack" aria-label="Buy for an account">
       <label>Product<select name="productId" required>{{#products}}<option value="{{value}}">{{label}}</option>{{/products}}</select></label>
       <label>Account<input name="account" value="{{defaultAccount}}" list="known-accounts" autocomplete="off" required></label>
       <label>App (bundle ID)<input name="bundleId" value="{{defaultBundle}}" autocomplete="off" required></label>
@@ -127,7 +128,7 @@ enum ManagerTemplates {
       <button type="submit" class="primary">Buy</button>
       <p class="message" data-message role="status" aria-live="polite"></p>
     </form>
-    <form data-path="control/purchase-intents" data-method="POST" class="stack" aria-label="Promote a purchase">
+    <form data-operation="addPurchaseIntent" class="stack" aria-label="Promote a purchase">
       <label>Promoted product<select name="productId">{{#products}}<option value="{{value}}">{{label}}</option>{{/products}}</select></label>
       <label>Account<input name="account" value="{{defaultAccount}}" list="known-accounts" autocomplete="off"></label>
       <label>App (bundle ID)<input name="bundleId" value="{{defaultBundle}}" autocomplete="off"></label>
@@ -135,19 +136,19 @@ enum ManagerTemplates {
       <button type="submit">Promote</button>
       <p class="message" data-message role="status" aria-live="polite"></p>
     </form>
-    <form data-path="control/offer-codes" data-method="POST" class="stack" aria-label="Redeem an offer code">
+    <form data-operation="redeemOfferCode" class="stack" aria-label="Redeem an offer code">
       <label>Offer code (reference name)<input name="code" autocomplete="off" required></label>
       <label>Account<input name="account" value="{{defaultAccount}}" list="known-accounts" autocomplete="off"></label>
       <label>App (bundle ID)<input name="bundleId" value="{{defaultBundle}}" autocomplete="off"></label>
       <button type="submit">Redeem on the App Store</button>
       <p class="message" data-message role="status" aria-live="polite"></p>
     </form>
-    <form data-path="control/families/{family}/members" data-method="POST" data-refresh="catalog" class="stack" aria-label="Family Sharing">
+    <form data-operation="joinFamily" data-refresh="catalog" class="stack" aria-label="Family Sharing">
       <label>Account<input name="account" list="known-accounts" autocomplete="off" required></label>
       <label>Family<input name="family" autocomplete="off" placeholder="smiths"></label>
       <div class="buttons">
         <button type="submit">Join family</button>
-        <button type="submit" data-path="control/families/members/{account}" data-method="DELETE">Leave family</button>
+        <button type="submit" data-operation="leaveFamily">Leave family</button>
       </div>
       <p class="message" data-message role="status" aria-live="polite"></p>
     </form>
@@ -156,7 +157,7 @@ enum ManagerTemplates {
     private static let transactions = """
     <div class="section-head">
       <h2 id="transactions-title">Transactions <span class="count">{{shown}}{{#isFiltered}} of {{total}}{{/isFiltered}}</span></h2>
-      <form data-path="control/transactions" data-method="DELETE" data-confirm="Delete every transaction of this store?" class="inline">
+      <form data-operation="clearTransactions" data-confirm="Delete every transaction of this store?" class="inline">
         <button type="submit" class="danger">Clear all</button>
         <span class="message" data-message role="status" aria-live="polite"></span>
       </form>
@@ -181,17 +182,17 @@ enum ManagerTemplates {
         <td><span class="badge {{tone}}" data-state-label>{{state}}</span>{{#subscriptionStatus}}<small>{{subscriptionStatus}}</small>{{/subscriptionStatus}}</td>
         <td><time datetime="{{purchaseDate}}">{{purchaseDateText}}</time>{{#expiresDate}}<small>expires <time datetime="{{expiresDate}}">{{expiresDateText}}</time></small>{{/expiresDate}}</td>
         <td class="actions">
-          <form data-method="POST" class="inline" aria-label="Actions on transaction {{id}}">
+          <form data-id="{{id}}" class="inline" aria-label="Actions on transaction {{id}}">
             {{#isPendingApproval}}
-            <button type="submit" data-path="control/transactions/{{id}}/approve" class="primary">Approve</button>
-            <button type="submit" data-path="control/transactions/{{id}}/decline">Decline</button>
+            <button type="submit" data-operation="approveTransaction" class="primary">Approve</button>
+            <button type="submit" data-operation="declineTransaction">Decline</button>
             {{/isPendingApproval}}
-            {{#canResolve}}<button type="submit" data-path="control/transactions/{{id}}/resolve">Resolve issue</button>{{/canResolve}}
+            {{#canResolve}}<button type="submit" data-operation="resolveTransaction">Resolve issue</button>{{/canResolve}}
             {{#canRefund}}
             <label class="compact">Reason<select name="reason"><option value="other">other</option><option value="app-issue">app issue</option></select></label>
-            <button type="submit" data-path="control/transactions/{{id}}/refund" data-action="refund">Refund</button>
+            <button type="submit" data-operation="refundTransaction" data-action="refund">Refund</button>
             {{/canRefund}}
-            <button type="submit" data-path="control/transactions/{{id}}" data-method="DELETE" data-confirm="Delete transaction {{id}} and what derives from it?" class="danger quiet">Delete</button>
+            <button type="submit" data-operation="deleteTransaction" data-confirm="Delete transaction {{id}} and what derives from it?" class="danger quiet">Delete</button>
             <span class="message" data-message role="status" aria-live="polite"></span>
           </form>
         </td>
@@ -211,17 +212,17 @@ enum ManagerTemplates {
       <div class="panel">
         <h3>Subscription {{productId}}</h3>
         <p>Status <strong>{{status}}</strong> · renews into {{autoRenewProductId}} · period ends <time>{{expiresDate}}</time> · {{renewalCount}} renewals</p>
-        <form data-method="POST" class="inline" aria-label="Subscription actions">
+        <form data-id="{{id}}" class="inline" aria-label="Subscription actions">
           {{#isLive}}
-          <button type="submit" data-path="control/subscriptions/{{id}}/renew">Renew now</button>
-          <button type="submit" data-path="control/subscriptions/{{id}}/expire">Expire now</button>
-          {{#autoRenewEnabled}}<button type="submit" data-path="control/subscriptions/{{id}}/auto-renew" data-body='{"enabled": false}'>Turn auto-renew off</button>{{/autoRenewEnabled}}
-          {{^autoRenewEnabled}}<button type="submit" data-path="control/subscriptions/{{id}}/auto-renew" data-body='{"enabled": true}'>Turn auto-renew on</button>{{/autoRenewEnabled}}
+          <button type="submit" data-operation="subscriptionRenew">Renew now</button>
+          <button type="submit" data-operation="subscriptionExpire">Expire now</button>
+          {{#autoRenewEnabled}}<button type="submit" data-operation="subscriptionAutoRenew" data-body='{"enabled": false}'>Turn auto-renew off</button>{{/autoRenewEnabled}}
+          {{^autoRenewEnabled}}<button type="submit" data-operation="subscriptionAutoRenew" data-body='{"enabled": true}'>Turn auto-renew on</button>{{/autoRenewEnabled}}
           {{/isLive}}
-          {{#canRequestPriceConsent}}<button type="submit" data-path="control/subscriptions/{{id}}/price-increase">Request price consent</button>{{/canRequestPriceConsent}}
+          {{#canRequestPriceConsent}}<button type="submit" data-operation="subscriptionPriceIncrease">Request price consent</button>{{/canRequestPriceConsent}}
           {{#priceConsentPending}}
-          <button type="submit" data-path="control/subscriptions/{{id}}/price-increase/answer" data-body='{"consented": true}'>Consent to price</button>
-          <button type="submit" data-path="control/subscriptions/{{id}}/price-increase/answer" data-body='{"consented": false}'>Decline price</button>
+          <button type="submit" data-operation="subscriptionPriceIncreaseAnswer" data-body='{"consented": true}'>Consent to price</button>
+          <button type="submit" data-operation="subscriptionPriceIncreaseAnswer" data-body='{"consented": false}'>Decline price</button>
           {{/priceConsentPending}}
           <span class="message" data-message role="status" aria-live="polite"></span>
         </form>
@@ -253,7 +254,7 @@ enum ManagerTemplates {
       <h2 id="notifications-title">Notifications <span class="count">{{count}}</span></h2>
     </div>
     {{#sends}}
-    <form data-path="control/notification-url" data-method="PUT" class="filters" aria-label="Notification URL">
+    <form data-operation="setNotificationURL" class="filters" aria-label="Notification URL">
       <label>Send to (every app)<input type="url" name="url" data-null-if-empty value="{{defaultURL}}" placeholder="http://127.0.0.1:9000/notifications"></label>
       <button type="submit">Set URL</button>
       {{#appURLs}}<small>{{bundleId}} → {{url}}</small>{{/appURLs}}
@@ -274,7 +275,7 @@ enum ManagerTemplates {
         <td>{{transactionId}}</td>
         <td><span class="badge {{tone}}">{{delivery}}</span><small>{{attemptCount}} attempts{{#nextAttemptDate}} · next <time datetime="{{nextAttemptDate}}">{{nextAttemptDateText}}</time>{{/nextAttemptDate}}</small></td>
         <td class="actions">
-          <form data-path="control/notifications/{{uuid}}/redeliver" data-method="POST" class="inline" aria-label="Redeliver notification">
+          <form data-operation="redeliverNotification" data-uuid="{{uuid}}" class="inline" aria-label="Redeliver notification">
             <button type="submit">Redeliver</button>
             <span class="message" data-message role="status" aria-live="polite"></span>
           </form>
