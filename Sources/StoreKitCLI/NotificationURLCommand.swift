@@ -1,13 +1,14 @@
 import AppStoreEngine
 import AppStoreServer
+import AppStoreHosting
 import ArgumentParser
 import Foundation
 
-/// `storekit notifications url …`: where a running server sends App Store Server Notifications.
+/// `storekit notifications url …`: where a store's App Store Server Notifications go.
 struct NotificationURLCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "url",
-        abstract: "Show or change where a running server sends App Store Server Notifications.",
+        abstract: "Show or change where a store's App Store Server Notifications are sent.",
         discussion: """
         A store sends its notifications to one URL for every app, and to URLs of their own for particular apps \
         (--bundle-id). `storekit serve --notification-url` gives the first ones; these commands change them while \
@@ -18,12 +19,14 @@ struct NotificationURLCommand: AsyncParsableCommand {
         kept in tenants/<tenant>.notification-urls.json are moved into storage when `storekit serve` starts, and \
         the file renamed *.imported.
 
-        These commands act through a running server's control API, so they need --server URL (or \
-        $OPENSTOREKIT_SERVER); --tenant picks a tenant of it. Without a subcommand, `storekit notifications url` \
-        shows the URLs.
+        With --server URL (or $OPENSTOREKIT_SERVER) these commands act through a running server's control API; \
+        without, on the storage itself — the data directory's database, or --database —, which every server on it \
+        reads from its next pass, so URLs can be set before `storekit serve` starts. --tenant picks the tenant. \
+        Without a subcommand, `storekit notifications url` shows the URLs.
 
         Example:
           storekit notifications url --server http://127.0.0.1:8080
+          storekit notifications url set http://127.0.0.1:9000/apple --data-dir .storekit
           storekit notifications url set http://127.0.0.1:9000/apple --server http://127.0.0.1:8080
           storekit notifications url set https://example.com/apple --bundle-id com.example.demo --tenant qa-1
           storekit notifications url clear --server http://127.0.0.1:8080
@@ -33,7 +36,8 @@ struct NotificationURLCommand: AsyncParsableCommand {
     )
 }
 
-/// The options the `storekit notifications url` subcommands share: the running server, its tenant, and how to print.
+/// The options the `storekit notifications url` subcommands share: the store — a running server's tenant, or one in
+/// the data directory or `--database` — and how to print.
 struct NotificationURLOptions: ParsableArguments {
     @OptionGroup var location: StoreLocationOptions
     @OptionGroup var remote: ServerOptions
@@ -41,20 +45,22 @@ struct NotificationURLOptions: ParsableArguments {
     @Flag(help: #"Print the URLs as one JSON object: {"defaultURL": …, "urlsByBundleID": {…}}."#)
     var json = false
 
-    func validate() throws {
-        _ = try server()
+    /// Where the tenant's notifications go now. A running server answers with what it sends by (its
+    /// `--notification-url` while the tenant stored none); the storage, with what the tenant stored.
+    func destinations() async throws -> NotificationDestinations {
+        if let server = try remote.serverControl(location: location) { return try await server.notificationURLs() }
+        return try await location.openStore().notificationDestinations() ?? NotificationDestinations()
     }
 
-    /// The running server's store; without `--server`, an error that says why one is needed.
-    func server() throws -> ServerControl {
-        guard let server = try remote.serverControl(location: location) else {
-            throw ValidationError("""
-                Notification URLs belong to a running server, and no server was given. Give --server URL (or set \
-                OPENSTOREKIT_SERVER) to see or change where a running `storekit serve` sends notifications; to send \
-                from the start, run `storekit serve --notification-url URL`.
-                """)
-        }
-        return server
+    /// Sends the notifications of the app `bundleID` (of every app without a URL of its own when it is `nil`) to
+    /// `url`, or to nowhere for `nil`; the destinations afterwards.
+    func setURL(_ url: URL?, bundleID: String?) async throws -> NotificationDestinations {
+        if let server = try remote.serverControl(location: location) { return try await server.setNotificationURL(url, bundleID: bundleID) }
+        let store = try location.openStore()
+        var destinations = try await store.notificationDestinations() ?? NotificationDestinations()
+        if let bundleID { destinations.urlsByBundleID[bundleID] = url } else { destinations.defaultURL = url }
+        try await store.setNotificationDestinations(destinations)
+        return destinations
     }
 
     /// Prints the destinations, after `heading` for people.
@@ -63,7 +69,9 @@ struct NotificationURLOptions: ParsableArguments {
             try printJSON(destinations)
             return
         }
-        print("\(heading) (store \"\(location.resolvedTenant)\" on \(try remote.place(location: location))):")
+        let place = try remote.serverURL() != nil ? try remote.place(location: location)
+            : location.database.map { _ in "the database given with --database" } ?? location.directory.url.path
+        print("\(heading) (store \"\(location.resolvedTenant)\" on \(place)):")
         print("  every app:  \(destinations.defaultURL?.absoluteString ?? "none (notifications of apps without a URL of their own are kept as not sent)")")
         for (bundleID, url) in destinations.urlsByBundleID.sorted(by: { $0.key < $1.key }) {
             print("  \(bundleID):  \(url.absoluteString)")
@@ -75,7 +83,7 @@ struct NotificationURLOptions: ParsableArguments {
 struct NotificationURLShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show where a running server sends each app's notifications.",
+        abstract: "Show where each app's notifications are sent.",
         discussion: """
         One line for every app's URL, then one per app with a URL of its own. --json prints the control API's \
         object (GET /control/notification-url).
@@ -89,7 +97,7 @@ struct NotificationURLShowCommand: AsyncParsableCommand {
     @OptionGroup var options: NotificationURLOptions
 
     func run() async throws {
-        try options.show(try await options.server().notificationURLs(), heading: "Notifications are sent to")
+        try options.show(try await options.destinations(), heading: "Notifications are sent to")
     }
 }
 
@@ -97,7 +105,7 @@ struct NotificationURLShowCommand: AsyncParsableCommand {
 struct NotificationURLSetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Send a running server's notifications to a URL: every app's, or one app's with --bundle-id.",
+        abstract: "Send a store's notifications to a URL: every app's, or one app's with --bundle-id.",
         discussion: """
         The server POSTs each notification there as {"signedPayload": "<JWS>"}, starting at once with what the \
         outbox owes (notifications kept as not sent stay so: `storekit notifications redeliver` sends one). \
@@ -131,7 +139,7 @@ struct NotificationURLSetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let destinations = try await options.server().setNotificationURL(try parsedURL(), bundleID: bundleID)
+        let destinations = try await options.setURL(try parsedURL(), bundleID: bundleID)
         try options.show(destinations, heading: "Notifications \(bundleID.map { "of \($0) " } ?? "")are now sent to \(url); all URLs")
     }
 }
@@ -140,7 +148,7 @@ struct NotificationURLSetCommand: AsyncParsableCommand {
 struct NotificationURLClearCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear",
-        abstract: "Stop sending a running server's notifications: every app's URL, or one app's with --bundle-id.",
+        abstract: "Stop sending a store's notifications: every app's URL, or one app's with --bundle-id.",
         discussion: """
         Without --bundle-id, every app's URL is removed (apps with a URL of their own keep it); with it, that app's \
         own URL is removed, so its notifications go to every app's URL, if any. Notifications that fall due without \
@@ -162,7 +170,7 @@ struct NotificationURLClearCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let destinations = try await options.server().setNotificationURL(nil, bundleID: bundleID)
+        let destinations = try await options.setURL(nil, bundleID: bundleID)
         try options.show(destinations, heading: bundleID.map { "\($0) has no URL of its own now; all URLs" } ?? "Every app's URL is removed; all URLs")
     }
 }
