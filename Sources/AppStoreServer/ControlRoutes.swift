@@ -33,6 +33,7 @@ struct ControlClockResponse: Encodable {
 struct ControlSettingsRequest: Decodable {
     var storefront: String?
     var locale: String?
+    var environment: String?
     var askToBuyEnabled: Bool?
     var interruptedPurchasesEnabled: Bool?
     var failTransactionsEnabled: Bool?
@@ -188,9 +189,13 @@ struct ControlRoutes {
                 if let storefront = body.storefront, Storefront.named(storefront) == nil {
                     throw ControlError.badRequest("Unknown storefront \"\(storefront)\". Use an ISO 3166-1 alpha-3 code such as USA or FRA.")
                 }
+                if let environment = body.environment, !StoreSettings.signingEnvironments.contains(environment) {
+                    throw ControlError.badRequest("Unknown environment \"\(environment)\". Use \(StoreSettings.signingEnvironments.joined(separator: ", ")).")
+                }
                 try await engine.updateSettings { settings in
                     if let value = body.storefront { settings.storefront = value }
                     if let value = body.locale { settings.locale = value }
+                    if let value = body.environment { settings.environment = value }
                     if let value = body.askToBuyEnabled { settings.askToBuyEnabled = value }
                     if let value = body.interruptedPurchasesEnabled { settings.interruptedPurchasesEnabled = value }
                     if let value = body.failTransactionsEnabled { settings.failTransactionsEnabled = value }

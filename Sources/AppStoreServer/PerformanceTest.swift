@@ -135,12 +135,6 @@ struct PerformanceTest: Sendable {
             return PerformanceTestRun.Outcome(result: "OTHER", milliseconds: nil)
         }
     }
-
-    /// A stable stand-in for the app's Apple ID, which only App Store Connect assigns: ten digits derived from the
-    /// bundle identifier (FNV-1a), the same in every run and process.
-    static func appAppleID(bundleID: String) -> Int64 {
-        StoreDefaults.appAppleID(bundleID: bundleID)
-    }
 }
 
 /// A performance test as far as it has run, and its result as Apple reports it.

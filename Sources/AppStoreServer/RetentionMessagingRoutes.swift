@@ -344,7 +344,7 @@ struct RetentionMessagingRoutes {
         guard let target = try await store.realtimeURL(bundleID: bundleID) else { throw ServerAPIError.realtimeURLNotFound }
         let productID = (try? await engine.subscription(forTransaction: id))?.productID ?? record.productID
         let payload = RealtimeRequestPayload(
-            originalTransactionId: text, appAppleId: PerformanceTest.appAppleID(bundleID: bundleID), productId: productID,
+            originalTransactionId: text, appAppleId: await engine.appAppleID(bundleID: bundleID), productId: productID,
             userLocale: await engine.settings.locale.replacingOccurrences(of: "_", with: "-"), requestIdentifier: UUID(),
             signedDate: engine.clock.now(), environment: engine.environment.rawValue
         )

@@ -147,6 +147,7 @@ struct HistoryResponse: Encodable {
     var revision: String
     var hasMore: Bool
     var bundleId: String
+    var appAppleId: Int64
     var environment: String
     var signedTransactions: [String]
 }
@@ -235,6 +236,7 @@ struct StatusResponse: Encodable {
 
     var environment: String
     var bundleId: String
+    var appAppleId: Int64
     var data: [Group]
 }
 
@@ -543,8 +545,8 @@ struct ServerAPIRoutes {
         var signed: [String] = []
         for record in page.items { signed.append(try engine.signedTransaction(record)) }
         return HistoryResponse(
-            revision: page.token, hasMore: page.hasMore, bundleId: bundleID, environment: engine.environment.rawValue,
-            signedTransactions: signed
+            revision: page.token, hasMore: page.hasMore, bundleId: bundleID, appAppleId: await engine.appAppleID(bundleID: bundleID),
+            environment: engine.environment.rawValue, signedTransactions: signed
         )
     }
 
@@ -603,7 +605,7 @@ struct ServerAPIRoutes {
             groups[subscription.groupID, default: []].append(item)
         }
         return StatusResponse(
-            environment: engine.environment.rawValue, bundleId: bundleID,
+            environment: engine.environment.rawValue, bundleId: bundleID, appAppleId: await engine.appAppleID(bundleID: bundleID),
             data: order.map { StatusResponse.Group(subscriptionGroupIdentifier: $0, lastTransactions: groups[$0] ?? []) }
         )
     }

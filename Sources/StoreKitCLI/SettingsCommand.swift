@@ -90,6 +90,8 @@ struct SettingsChange: Sendable {
     var renewalLimit: Int?
     var storefront: String?
     var locale: String?
+    /// The environment the store signs as: Sandbox, Production or Xcode.
+    var environment: String?
 
     /// The control API's body (`PUT /control/settings`): the switches given, by their field names.
     var body: [String: Any] {
@@ -103,6 +105,7 @@ struct SettingsChange: Sendable {
         body["renewalLimit"] = renewalLimit
         body["storefront"] = storefront
         body["locale"] = locale
+        body["environment"] = environment
         return body
     }
 
@@ -117,6 +120,7 @@ struct SettingsChange: Sendable {
         if let renewalLimit { settings.renewalLimit = renewalLimit > 0 ? renewalLimit : nil }
         if let storefront { settings.storefront = storefront }
         if let locale { settings.locale = locale }
+        if let environment { settings.environment = environment }
     }
 }
 
@@ -210,6 +214,13 @@ struct SettingsSetCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The locale product names are shown in, e.g. fr_FR.", valueName: "locale"))
     var locale: String?
 
+    @Option(help: ArgumentHelp(
+        "The environment the store signs as: Sandbox (default), Production or Xcode.",
+        discussion: "Production payloads carry the app's Apple ID (appAppleId: the .storekit file's _applicationInternalID, else one derived from the bundle ID), which Apple's verifiers check in Production mode.",
+        valueName: "name"
+    ))
+    var environment: String?
+
     @Flag(help: "Print the settings afterwards as one JSON object.")
     var json = false
 
@@ -218,7 +229,7 @@ struct SettingsSetCommand: AsyncParsableCommand {
         SettingsChange(
             askToBuy: askToBuy?.isOn, interruptedPurchases: interruptedPurchases?.isOn, failTransactions: failTransactions?.isOn,
             failureErrorCode: failureErrorCode, billingIssues: billingIssues?.isOn, gracePeriod: gracePeriod?.isOn,
-            renewalLimit: renewalLimit, storefront: storefront, locale: locale
+            renewalLimit: renewalLimit, storefront: storefront, locale: locale, environment: environment
         )
     }
 
@@ -234,6 +245,9 @@ struct SettingsSetCommand: AsyncParsableCommand {
         }
         if let storefront, Storefront.named(storefront) == nil {
             throw ValidationError("Unknown storefront \"\(storefront)\". Use an ISO 3166-1 alpha-3 code such as USA or FRA.")
+        }
+        if let environment, !StoreSettings.signingEnvironments.contains(environment) {
+            throw ValidationError("Unknown environment \"\(environment)\". Use \(StoreSettings.signingEnvironments.joined(separator: ", ")).")
         }
     }
 

@@ -244,4 +244,72 @@ struct AppleLibraryEndToEndTests {
     func openssl(_ arguments: [String]) async throws -> Int32 {
         try await tool("openssl", arguments).status
     }
+
+    @Test("A store signing as Production: Apple's verifier in Production mode, given the app's Apple ID from the .storekit file, accepts its transactions, renewal info, app transaction and notifications; history and statuses carry the ID")
+    func productionVerifies() async throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let root = try await exportJWSRoot()
+        // The demo catalog as App Store Connect syncs it: with the app's Apple ID.
+        let appAppleID = "6756204776"
+        var catalog = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: demoConfiguration))) as? [String: Any])
+        var settings = catalog["settings"] as? [String: Any] ?? [:]
+        settings["_applicationInternalID"] = appAppleID
+        catalog["settings"] = settings
+        let config = dataDirectory.appendingPathComponent("Synced.storekit")
+        try JSONSerialization.data(withJSONObject: catalog).write(to: config)
+
+        let switched = try await storekit(["settings", "set", "--environment", "Production", "--config", config.path, "--data-dir", dataDirectory.path])
+        #expect(switched.status == 0, "\(switched.errorOutput)")
+        #expect(switched.output.contains("Production"), "\(switched.output)")
+        let refused = try await storekit(["settings", "set", "--environment", "Staging", "--data-dir", dataDirectory.path])
+        #expect(refused.errorOutput.contains("Unknown environment \"Staging\". Use Sandbox, Production, Xcode."), "\(refused.errorOutput)")
+
+        let bought = try await storekit(["purchase", "com.example.demo.plus.monthly", "--config", config.path, "--data-dir", dataDirectory.path, "--bundle-id", bundleID, "--json"])
+        #expect(bought.status == 0, "\(bought.errorOutput)")
+        let subscriptionID = try #require((try JSONSerialization.jsonObject(with: Data(bought.output.utf8)) as? [String: Any])?["transactionId"] as? String)
+
+        // Apple's API client against the server, verifying everything in Production mode.
+        let issuer = "57246542-96fe-1a63-e053-0824d011072a"
+        let created = try await storekit(["keys", "create", "--issuer", issuer, "--out", dataDirectory.path, "--data-dir", dataDirectory.path])
+        let keyID = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let server = try ChildProcess(try ChildProcess.builtExecutable("storekit"), [
+            "serve", "--config", config.path, "--data-dir", dataDirectory.path, "--port", "0",
+        ])
+        defer { server.terminate() }
+        let line = try await server.waitForLine(containing: "http://127.0.0.1:")
+        let baseURL = try #require(line.split(separator: " ").last.map(String.init)?.trimmingCharacters(in: .whitespacesAndNewlines))
+        let result = try await python("production_client.py", [
+            "--base-url", baseURL, "--key-file", dataDirectory.appendingPathComponent("SubscriptionKey_\(keyID).p8").path,
+            "--key-id", keyID, "--issuer", issuer, "--bundle-id", bundleID, "--app-apple-id", appAppleID, "--root", root.path,
+            "--transaction-id", subscriptionID,
+        ])
+        #expect((result["transaction"] as? [String: Any])?["environment"] as? String == "Production", "\(result)")
+        let statuses = result["statuses"] as? [String: Any]
+        #expect(statuses?["appAppleId"] as? Int == Int(appAppleID))
+        #expect((statuses?["renewalInfo"] as? [String: Any])?["environment"] as? String == "Production", "\(result)")
+        let history = result["history"] as? [String: Any]
+        #expect(history?["appAppleId"] as? Int == Int(appAppleID))
+        #expect(history?["transactions"] as? [String] == [subscriptionID], "\(result)")
+        let app = result["appTransaction"] as? [String: Any]
+        #expect(app?["appAppleId"] as? Int == Int(appAppleID), "\(result)")
+        #expect(app?["receiptType"] as? String == "Production")
+        #expect(app?["versionExternalIdentifier"] as? Int == 1)
+        #expect(app?["applicationVersion"] as? String == "1")
+
+        // The SUBSCRIBED notification the server signs: accepted with the app's Apple ID, refused with another, as
+        // Apple's checks go.
+        let listed = try await storekit(["notifications", "list", "--server", baseURL, "--signed"])
+        let notifications = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]], "\(listed.errorOutput)")
+        let tokenFile = dataDirectory.appendingPathComponent("notification.jws")
+        try Data(try #require(notifications.first?["signedPayload"] as? String).utf8).write(to: tokenFile)
+        let common = ["notification", tokenFile.path, "--root", root.path, "--bundle-id", bundleID, "--environment", "PRODUCTION"]
+        let accepted = try await python("verify_signed_data.py", common + ["--app-apple-id", appAppleID])
+        #expect(accepted["status"] as? String == "OK", "\(accepted)")
+        let data = (accepted["payload"] as? [String: Any])?["data"] as? [String: Any]
+        #expect(data?["appAppleId"] as? Int == Int(appAppleID))
+        #expect(data?["rawEnvironment"] as? String == "Production")
+        #expect(data?["bundleVersion"] as? String == "1")
+        let otherApp = try await python("verify_signed_data.py", common + ["--app-apple-id", "1234567890"])
+        #expect(otherApp["status"] as? String == "INVALID_APP_IDENTIFIER", "\(otherApp)")
+    }
 }

@@ -5,7 +5,8 @@ public import StoreKitConfiguration
 extension Catalog {
     /// The catalog a `.storekit` configuration describes: every product of every kind, in file order.
     ///
-    /// A product whose price was never set (`""`) sells for zero.
+    /// A product whose price was never set (`""`) sells for zero. A file synced with App Store Connect names the app's
+    /// Apple ID (`_applicationInternalID`), which becomes ``appAppleID``.
     public init(configuration: StoreKitConfigurationFile) {
         var groupNames: [String: [LocalizedText]] = [:]
         for group in configuration.subscriptionGroups {
@@ -14,6 +15,7 @@ extension Catalog {
             groupNames[group.id] = localized.isEmpty ? [LocalizedText(locale: "", displayName: group.name, description: "")] : localized
         }
         self.init(products: configuration.allProducts.map { CatalogProduct(configured: $0, groupNames: groupNames) })
+        appAppleID = configuration.settings.applicationInternalID.flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 }
 

@@ -110,6 +110,10 @@ public struct Catalog: Sendable, Equatable {
     /// The products in configuration order.
     public private(set) var products: [CatalogProduct]
     private var indexByID: [String: Int]
+    /// The app's Apple ID (`appAppleId`) when the catalog names it — a `.storekit` file synced with App Store
+    /// Connect does, as `_applicationInternalID` —; `nil` derives one per bundle identifier
+    /// (``StoreDefaults/appAppleID(bundleID:)``).
+    public var appAppleID: Int64?
 
     /// Creates a catalog. Later duplicates of an identifier are ignored (configuration validation rejects them).
     public init(products: [CatalogProduct]) {

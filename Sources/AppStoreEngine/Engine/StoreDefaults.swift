@@ -15,6 +15,13 @@ public enum StoreDefaults {
     /// transaction").
     public static let everyDevice = UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))
 
+    /// The app's version (`CFBundleVersion`) where no app says its own: the receipts' and app transactions'
+    /// `applicationVersion`, and notifications' `bundleVersion`.
+    public static let appVersion = "1"
+    /// The App Store's identifier of the app's version (`versionExternalIdentifier`) in a Production app transaction;
+    /// sandbox ones have none.
+    public static let versionExternalIdentifier: Int64 = 1
+
     /// A stable stand-in for an app's Apple ID (`appAppleId`), which only App Store Connect assigns: ten digits derived
     /// from the bundle identifier (FNV-1a), the same in every run and process.
     public static func appAppleID(bundleID: String) -> Int64 {

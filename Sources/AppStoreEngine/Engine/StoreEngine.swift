@@ -511,11 +511,18 @@ public actor StoreEngine: ScheduledEventSource {
     ///
     /// The snapshot tells when the next subscription event is due; only when that is already past — another process
     /// bought a subscription, or nobody ran the store for a while — does the read first catch up in a transaction.
+    ///
+    /// The read also looks at the settings' version, so what it signs afterwards claims the environment another
+    /// process set (a fresh server's first request is often a read).
     func read<Result: Sendable>(_ body: @escaping @Sendable (any StorageReader) throws -> Result) async throws(StoreError) -> Result {
         let now = clock.now()
-        let (nextDue, result) = try await storageCall { [tenantID] storage in
-            try await storage.read(tenant: tenantID) { reader in (try reader.nextSubscriptionEventDate(), try body(reader)) }
+        let known = (version: settingsVersion, settings: settings), configured = configuredSettings
+        let (nextDue, latestSettings, result) = try await storageCall { [tenantID] storage in
+            try await storage.read(tenant: tenantID) { reader in
+                (try reader.nextSubscriptionEventDate(), try Self.settings(known: known, configured: configured, in: reader), try body(reader))
+            }
         }
+        adoptSettings(latestSettings)
         guard let nextDue, nextDue <= now, !catalog.products.isEmpty else {
             scheduleWake(at: nextDue)
             return result

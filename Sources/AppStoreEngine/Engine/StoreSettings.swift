@@ -4,8 +4,11 @@ public struct StoreSettings: Sendable, Hashable, Codable {
     public var storefront: String
     /// The locale product names are shown in, e.g. `en_US`.
     public var locale: String
-    /// The environment signed data claims: `Sandbox` (default), `Production` or `Xcode`.
+    /// The environment signed data claims: `Sandbox` (default), `Production` or `Xcode` (``signingEnvironments``).
     public var environment: String
+
+    /// The environments a store can sign as.
+    public static let signingEnvironments = ["Sandbox", "Production", "Xcode"]
     /// Ask to Buy: purchases wait for a parent's approval.
     public var askToBuyEnabled: Bool
     /// Interrupted purchases: purchases wait until the customer resolves a billing issue.

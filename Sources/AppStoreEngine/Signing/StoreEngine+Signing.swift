@@ -121,7 +121,7 @@ extension StoreEngine {
         if let request = notification.massExtension {
             // RENEWAL_EXTENSION/SUMMARY: `summary` in place of `data`.
             var summary = NotificationSummary(bundleId: request.bundleID, environment: environment)
-            summary.appAppleId = StoreDefaults.appAppleID(bundleID: request.bundleID)
+            summary.appAppleId = appAppleID(bundleID: request.bundleID)
             summary.productId = request.productID
             summary.requestIdentifier = request.requestIdentifier
             summary.storefrontCountryCodes = request.storefrontCountryCodes
@@ -134,6 +134,9 @@ extension StoreEngine {
         }
         let record = try await transaction(notification.transactionID)
         var data = NotificationData(bundleId: notification.bundleID, environment: environment)
+        // Apple leaves the app's Apple ID out of sandbox notifications; its verifier checks it in Production.
+        if environment == .production { data.appAppleId = appAppleID(bundleID: notification.bundleID) }
+        data.bundleVersion = StoreDefaults.appVersion
         data.signedTransactionInfo = try sign(transactionPayload(record))
         if let subscription = notification.subscription {
             var renewalInfo = renewalInfoPayload(subscription, storefront: record.storefront)
@@ -164,13 +167,25 @@ extension StoreEngine {
         let first = try await transactions(TransactionQuery(accountID: accountID, bundleID: bundleID)).first
         var payload = AppTransactionPayload(receiptType: environment)
         payload.bundleId = bundleID
-        payload.applicationVersion = "1"
-        payload.originalApplicationVersion = "1.0"
+        payload.applicationVersion = StoreDefaults.appVersion
+        payload.originalApplicationVersion = environment == .production ? StoreDefaults.appVersion : "1.0"
+        if environment == .production {
+            // Only an app downloaded from the App Store has these; Apple's verifier checks the first in Production.
+            payload.appAppleId = appAppleID(bundleID: bundleID)
+            payload.versionExternalIdentifier = StoreDefaults.versionExternalIdentifier
+        }
         payload.receiptCreationDate = clock.now()
         payload.originalPurchaseDate = first?.originalPurchaseDate ?? clock.now()
         payload.appTransactionId = Self.appTransactionID(tenant: tenantID, accountID: accountID, bundleID: bundleID)
         payload.rawOriginalPlatform = PurchasePlatform.iOS.rawValue
         return payload
+    }
+
+    /// The app's Apple ID (`appAppleId`): the catalog's (a `.storekit` file's `_applicationInternalID`) when it names
+    /// one, else the one ``StoreDefaults/appAppleID(bundleID:)`` derives from the bundle identifier. The same in every
+    /// process and server on the same catalog.
+    public func appAppleID(bundleID: String) -> Int64 {
+        catalog.appAppleID ?? StoreDefaults.appAppleID(bundleID: bundleID)
     }
 
     /// A 19-digit identifier derived from the tenant, account and app, so it is the same in every process.
@@ -255,13 +270,15 @@ extension StoreEngine {
         let opaque = AppReceipt.deviceHash(deviceIdentifier: deviceID, opaque: Data("\(tenantID)\u{1F}\(accountID)".utf8), bundleID: bundleID).prefix(16)
         return AppReceipt(
             receiptType: environment.receiptType,
+            // The app's Apple ID; 0 outside Production, as Apple's sandbox receipts carry.
+            appItemID: environment == .production ? appAppleID(bundleID: bundleID) : 0,
             bundleID: bundleID,
             appVersion: appVersion,
             opaqueValue: Data(opaque),
             sha1Hash: AppReceipt.deviceHash(deviceIdentifier: deviceID, opaque: Data(opaque), bundleID: bundleID),
             creationDate: clock.now(),
             originalPurchaseDate: purchases.first?.originalPurchaseDate,
-            originalAppVersion: "1.0",
+            originalAppVersion: environment == .production ? StoreDefaults.appVersion : "1.0",
             // Names the tenant, so a receipt posted to Apple's bare verifyReceipt reaches the store that issued it.
             issuingStore: tenantID,
             inAppPurchases: purchases.map { record in
