@@ -115,6 +115,42 @@ struct StoreKit2Tests {
         }
     }
 
+    @Test("A finished consumable leaves Transaction.latest(for:), Transaction.all(for:) and Product.latestTransaction; a refunded one stays")
+    func finishedConsumablesLeaveTheHistory() async throws {
+        let session = try makeSession()
+        try await session.run {
+            let coins = try #require(try await Product.products(for: [Demo.coins]).first)
+            let first = try #require(try await coins.purchase().verifiedTransaction)
+            #expect(await Transaction.latest(for: Demo.coins)?.unsafePayloadValue.id == first.id, "unfinished, it is the latest")
+            await first.finish()
+            #expect(await Transaction.latest(for: Demo.coins) == nil, "finished, it leaves the history")
+            #expect(await coins.latestTransaction == nil)
+            #expect(await verifiedIDs(Transaction.all(for: Demo.coins)).isEmpty)
+
+            let second = try #require(try await coins.purchase().verifiedTransaction)
+            await second.finish()
+            try session.refundTransaction(identifier: Int(second.id))
+            #expect(await Transaction.latest(for: Demo.coins)?.unsafePayloadValue.id == second.id, "refunded, it stays")
+            #expect(await verifiedIDs(Transaction.all) == [second.id])
+        }
+    }
+
+    @Test("With SKIncludeConsumableInAppPurchaseHistory, finished consumables stay in Transaction.all and Transaction.latest(for:)")
+    func consumableHistoryOptIn() async throws {
+        let session = try SKTestSession(
+            contentsOf: demoConfiguration, scope: .isolated, includesConsumableInAppPurchaseHistory: true,
+            clock: VirtualClock(start: testStart), transport: sessionTransport
+        )
+        #expect(session.environment.includesConsumableInAppPurchaseHistory)
+        try await session.run {
+            let coins = try #require(try await Product.products(for: [Demo.coins]).first)
+            let transaction = try #require(try await coins.purchase().verifiedTransaction)
+            await transaction.finish()
+            #expect(await Transaction.latest(for: Demo.coins)?.unsafePayloadValue.id == transaction.id)
+            #expect(await verifiedIDs(Transaction.all) == [transaction.id])
+        }
+    }
+
     @Test("Promotional offers: a version 1 signature, a version 2 compact JWS, and SKTestSession.buyProduct's promotionalOffer(id:)")
     func promotionalOffers() async throws {
         let session = try makeSession()
