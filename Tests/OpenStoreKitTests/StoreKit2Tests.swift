@@ -592,6 +592,28 @@ struct StoreKit2Tests {
         }
     }
 
+    @Test("AppStore.requestReview(in:) shows every request, as for an app in development, and the session counts them; a purchase confirmed in a view controller completes")
+    func reviewRequestsAndViewControllerPurchases() async throws {
+        let session = try makeSession()
+        #expect(session.reviewRequestsShown == 0)
+        try await session.run {
+            await MainActor.run {
+                AppStore.requestReview(in: UIWindowScene())
+                AppStore.requestReview(in: UIWindowScene())
+            }
+            let premium = try #require(try await Product.products(for: [Demo.premium]).first)
+            let transaction = try #require(try await premium.purchase(confirmIn: UIViewController(), options: [.quantity(1)]).verifiedTransaction)
+            #expect(transaction.productID == Demo.premium)
+            #expect(premium.subscriptionPeriodUnitFormatStyle.format(.month) == "month")
+            guard case .verified(let app) = try await AppTransaction.shared else {
+                Issue.record("the app transaction verifies")
+                return
+            }
+            #expect(app.originalPlatformStringRepresentation == app.originalPlatform.rawValue)
+        }
+        #expect(session.reviewRequestsShown == 2)
+    }
+
     @Test("The members Apple deprecated answer what their replacements say: offerID/offerType from offer, currencyCode from currency, the string representations from environment, reason and storefront")
     func deprecatedMembersFollowTheirReplacements() async throws {
         let session = try makeSession()
