@@ -166,8 +166,6 @@ struct TransactionConformance {
         #expect(Transaction.Reason.purchase.rawValue == "PURCHASE")
         // B.4 Transaction.Reason.renewal
         #expect(Transaction.Reason.renewal.rawValue == "RENEWAL")
-        // B.4 Transaction.Reason.localizedDescription
-        let _: KeyPath<Transaction.Reason, String> = \.localizedDescription
 
         // B.4 Transaction.OfferType — RawRepresentable (Int), Hashable, Sendable
         requireRawValue(Transaction.OfferType.self, Int.self)
@@ -182,8 +180,6 @@ struct TransactionConformance {
         #expect(Transaction.OfferType.code.rawValue == 3)
         // B.4 Transaction.OfferType.winBack (iOS 18, back-deployed)
         #expect(Transaction.OfferType.winBack.rawValue == 4)
-        // B.4 Transaction.OfferType.localizedDescription
-        let _: KeyPath<Transaction.OfferType, String> = \.localizedDescription
 
         // B.4 Transaction.Offer (iOS 17.2) — struct: Hashable, Sendable
         requireHashable(Transaction.Offer.self)
@@ -205,7 +201,7 @@ struct TransactionConformance {
         #expect(Transaction.Offer.PaymentMode.payAsYouGo.rawValue == "PAY_AS_YOU_GO")
         // B.4 Transaction.Offer.PaymentMode.payUpFront
         #expect(Transaction.Offer.PaymentMode.payUpFront.rawValue == "PAY_UP_FRONT")
-        // B.4 Transaction.Offer.PaymentMode.localizedDescription
-        let _: KeyPath<Transaction.Offer.PaymentMode, String> = \.localizedDescription
+        // B.4 Transaction.Offer.PaymentMode.oneTime (back-deployed, iOS 26 SDK): offers on one-time products
+        #expect(Transaction.Offer.PaymentMode.oneTime.rawValue == "ONE_TIME")
     }
 }
