@@ -154,6 +154,8 @@ struct ProductConformance {
         let _: (String, Product.SubscriptionOffer.Signature) -> Option = Option.promotionalOffer(offerID:signature:)
         // B.1 Product.PurchaseOption.promotionalOffer(_:compactJWS:) — an array of options
         let _: (String, String) -> [Option] = Option.promotionalOffer(_:compactJWS:)
+        // B.1 Product.PurchaseOption.introductoryOfferEligibility(compactJWS:) (back-deployed, iOS 18.4 SDK)
+        let _: (String) -> Option = Option.introductoryOfferEligibility(compactJWS:)
         // B.1 Product.PurchaseOption.winBackOffer(_:) (iOS 18)
         let _: (Product.SubscriptionOffer) -> Option = Option.winBackOffer(_:)
         // B.1 Product.PurchaseOption.onStorefrontChange(shouldContinuePurchase:)

@@ -151,6 +151,57 @@ struct StoreKit2Tests {
         }
     }
 
+    @Test("introductoryOfferEligibility(compactJWS:): the signed decision replaces the store's eligibility check, through Product.purchase and SKTestSession.buyProduct; one that does not verify fails the purchase")
+    func signedIntroductoryOfferEligibility() async throws {
+        func signedSession() async throws -> (SKTestSession, PromotionalOfferSigner) {
+            let session = try makeSession()
+            let signer = PromotionalOfferSigner(privateKey: P256.Signing.PrivateKey(), keyID: "IAPKEY", bundleID: session.environment.bundleID)
+            await session.engine.addPromotionalOfferKey(signer.key)
+            return (session, signer)
+        }
+        let issuedAt = Int64(testStart.timeIntervalSince1970)
+
+        // A new customer is eligible; the developer's server says no.
+        let (refused, refusing) = try await signedSession()
+        try await refused.run {
+            let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
+            #expect(await monthly.subscription?.isEligibleForIntroOffer == true)
+            let jws = try refusing.signIntroductoryOfferEligibility(
+                productID: Demo.monthly, allowIntroductoryOffer: false, issuerID: "issuer", nonce: UUID(), issuedAt: issuedAt
+            )
+            let transaction = try #require(try await monthly.purchase(options: [.introductoryOfferEligibility(compactJWS: jws)]).verifiedTransaction)
+            #expect(transaction.offer == nil, "no free trial: the server's decision wins")
+            #expect(transaction.price == monthly.price)
+        }
+
+        // The server says yes: the introductory offer applies, through StoreKit Test's purchase outside the app too.
+        let (allowed, allowing) = try await signedSession()
+        let allow = try allowing.signIntroductoryOfferEligibility(
+            productID: Demo.monthly, allowIntroductoryOffer: true, issuerID: "issuer", nonce: UUID(), issuedAt: issuedAt
+        )
+        let bought = try await allowed.buyProduct(identifier: Demo.monthly, options: [.introductoryOfferEligibility(compactJWS: allow)])
+        #expect(bought.offer?.type == .introductory)
+
+        // A JWS for another product, or signed with a key the store does not know, fails the purchase.
+        let (checked, checking) = try await signedSession()
+        try await checked.run {
+            let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
+            let otherProduct = try checking.signIntroductoryOfferEligibility(
+                productID: Demo.yearly, allowIntroductoryOffer: true, issuerID: "issuer", nonce: UUID(), issuedAt: issuedAt
+            )
+            await #expect(throws: Product.PurchaseError.invalidOfferSignature) {
+                try await monthly.purchase(options: [.introductoryOfferEligibility(compactJWS: otherProduct)])
+            }
+            let stranger = PromotionalOfferSigner(privateKey: P256.Signing.PrivateKey(), keyID: "OTHERKEY", bundleID: checked.environment.bundleID)
+            let unknownKey = try stranger.signIntroductoryOfferEligibility(
+                productID: Demo.monthly, allowIntroductoryOffer: true, issuerID: "issuer", nonce: UUID(), issuedAt: issuedAt
+            )
+            await #expect(throws: Product.PurchaseError.invalidOfferSignature) {
+                try await monthly.purchase(options: [.introductoryOfferEligibility(compactJWS: unknownKey)])
+            }
+        }
+    }
+
     @Test("Promotional offers: a version 1 signature, a version 2 compact JWS, and SKTestSession.buyProduct's promotionalOffer(id:)")
     func promotionalOffers() async throws {
         let session = try makeSession()
