@@ -231,7 +231,11 @@ let package = Package(
         .target(name: "PurchaseKit", dependencies: ["OpenStoreKit"], path: "Examples/PurchaseKit"),
         // Compile-time conformance: every declaration of StoreKit's Original API and StoreKitTest (api-surface.md parts
         // A and C) named with Apple's exact shape, so a drift fails the build at a line that names the declaration.
-        .testTarget(name: "APIConformanceTests", dependencies: ["OpenStoreKit", "OpenStoreKitTest"]),
+        // Crypto: the module StoreKit code on Linux imports for CryptoKit's `P256` (`VerificationResult.signature`).
+        .testTarget(
+            name: "APIConformanceTests",
+            dependencies: ["OpenStoreKit", "OpenStoreKitTest", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(
             name: "PurchaseKitTests",
             dependencies: ["PurchaseKit", "OpenStoreKit", "OpenStoreKitTest", "AppStoreEngine", "AppStoreFormats"]

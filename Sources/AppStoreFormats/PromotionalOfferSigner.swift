@@ -74,6 +74,30 @@ public struct PromotionalOfferSigner: Sendable {
             bundleID: bundleID, issuerID: issuerID, issuedAt: issuedAt, nonce: nonce, productID: productID,
             offerIdentifier: offerID, transactionID: transactionID
         )
+        return try signJWS(claims)
+    }
+
+    /// Signs an introductory offer eligibility as a JWS, as Apple's `IntroductoryOfferEligibilitySignatureCreator`
+    /// does, with the same header as ``signV2(productID:offerID:transactionID:issuerID:nonce:issuedAt:)``.
+    /// - Parameters:
+    ///   - productID: The subscription the eligibility is for.
+    ///   - allowIntroductoryOffer: Whether the purchase gets the product's introductory offer.
+    ///   - transactionID: A transaction of the customer, if any.
+    ///   - issuerID: The In-App Purchase key's issuer, if any.
+    ///   - nonce: A fresh UUID.
+    ///   - issuedAt: Seconds since 1970.
+    public func signIntroductoryOfferEligibility(
+        productID: String, allowIntroductoryOffer: Bool, transactionID: String? = nil, issuerID: String?, nonce: UUID,
+        issuedAt: Int64
+    ) throws -> String {
+        try signJWS(IntroductoryOfferEligibilityClaims(
+            bundleID: bundleID, issuerID: issuerID, issuedAt: issuedAt, nonce: nonce, productID: productID,
+            allowIntroductoryOffer: allowIntroductoryOffer, transactionID: transactionID
+        ))
+    }
+
+    /// `claims` signed as a compact JWS: header `{"alg":"ES256","typ":"JWT","kid":keyID}`.
+    private func signJWS(_ claims: some Encodable) throws -> String {
         var header = [UInt8]()
         JSONValue.object([
             .init(key: "alg", value: .string("ES256")), .init(key: "typ", value: .string("JWT")),

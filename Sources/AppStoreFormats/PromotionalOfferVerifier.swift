@@ -76,4 +76,40 @@ public struct PromotionalOfferVerifier: Sendable {
         }
         return .success(claims)
     }
+
+    /// Verifies a signed introductory offer eligibility (a JWS like a V2 promotional offer's, with the audience
+    /// `introductory-offer-eligibility`) at time `now` for the given app and product.
+    public func verifyIntroductoryOfferEligibility(
+        _ compactJWS: String, bundleID: String, productID: String, now: Date
+    ) -> Result<IntroductoryOfferEligibilityClaims, PromotionalOfferVerificationFailure> {
+        guard let token = try? CompactJWS(compactJWS), token.algorithm == "ES256", let keyID = token.keyID else {
+            return .failure(.malformedSignature.with("The token is not an ES256 compact JWS with a kid header."))
+        }
+        guard let key = keys[keyID] else {
+            return .failure(.unknownKey.with("No In-App Purchase key with ID \(keyID) is registered."))
+        }
+        guard let signature = try? P256.Signing.ECDSASignature(rawRepresentation: token.signature) else {
+            return .failure(.malformedSignature.with("The signature is not a 64-byte raw ES256 signature."))
+        }
+        guard key.publicKey.isValidSignature(signature, for: token.signingInput) else {
+            return .failure(.invalidSignature)
+        }
+        guard let claims = try? token.decodePayload(as: IntroductoryOfferEligibilityClaims.self) else {
+            return .failure(.malformedSignature.with("The token's claims are not an introductory offer eligibility."))
+        }
+        guard claims.audience == IntroductoryOfferEligibilityClaims.introductoryOfferEligibilityAudience else {
+            return .failure(.wrongAudience.with("The token's aud is \(claims.audience), not introductory-offer-eligibility."))
+        }
+        guard claims.bundleID == bundleID else {
+            return .failure(.wrongBundleID.with("The token is for \(claims.bundleID), not \(bundleID)."))
+        }
+        guard claims.productID == productID else {
+            return .failure(.wrongProduct.with("The token is for \(claims.productID), not \(productID)."))
+        }
+        let issuedAt = Date(timeIntervalSince1970: Double(claims.issuedAt))
+        guard abs(now.timeIntervalSince(issuedAt)) <= validity else {
+            return .failure(.timestampOutOfRange.with("The token was issued at \(issuedAt), more than 24 hours from \(now)."))
+        }
+        return .success(claims)
+    }
 }

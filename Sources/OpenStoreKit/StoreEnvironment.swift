@@ -27,11 +27,18 @@ public struct StoreEnvironment: Sendable {
     /// The storefront new accounts start in (the configuration's): what the queue reports before it first looked
     /// at the customer's account.
     public var defaultStorefront: String
+    /// Whether StoreKit 2's transaction history (`Transaction.all`, `Transaction.all(for:)`,
+    /// `Transaction.latest(for:)`, `Product.latestTransaction`) keeps consumables the app finished: the app's
+    /// `SKIncludeConsumableInAppPurchaseHistory` Info.plist key. When `false`, as by default on iOS, a finished
+    /// consumable leaves the history unless it was refunded or revoked.
+    public var includesConsumableInAppPurchaseHistory: Bool
 
-    /// Describes an environment.
+    /// Describes an environment. ``includesConsumableInAppPurchaseHistory`` is by default what the main bundle's
+    /// Info.plist says (``infoPlistIncludesConsumableInAppPurchaseHistory``).
     public init(
         connection: any StoreConnection, accountID: String = StoreDefaults.accountID, bundleID: String, deviceID: UUID,
-        appDirectory: URL, defaultStorefront: String = StoreSettings().storefront
+        appDirectory: URL, defaultStorefront: String = StoreSettings().storefront,
+        includesConsumableInAppPurchaseHistory: Bool = StoreEnvironment.infoPlistIncludesConsumableInAppPurchaseHistory
     ) {
         self.connection = connection
         self.accountID = accountID
@@ -39,6 +46,14 @@ public struct StoreEnvironment: Sendable {
         self.deviceID = deviceID
         self.appDirectory = appDirectory
         self.defaultStorefront = defaultStorefront
+        self.includesConsumableInAppPurchaseHistory = includesConsumableInAppPurchaseHistory
+    }
+
+    /// The Boolean `SKIncludeConsumableInAppPurchaseHistory` of the main bundle's Info.plist, `false` when absent. On
+    /// Linux, `Bundle.main` is the executable's directory, and Foundation reads the `Info.plist` next to the
+    /// executable or in a `Resources` folder there.
+    public static var infoPlistIncludesConsumableInAppPurchaseHistory: Bool {
+        Bundle.main.object(forInfoDictionaryKey: "SKIncludeConsumableInAppPurchaseHistory") as? Bool ?? false
     }
 
     /// How often an app process looks for changes made by other processes (`storekit` commands) to its store.

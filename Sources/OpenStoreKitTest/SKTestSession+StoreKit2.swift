@@ -171,4 +171,10 @@ extension SKTestSession {
     public var messagesDisplayed: [Message.Reason] {
         device.sheets.withLock { $0.messagesDisplayed }
     }
+
+    /// How many times the app asked for a rating or review with `AppStore.requestReview(in:)`; as in development on
+    /// iOS, every request shows the prompt. An OpenStoreKit addition.
+    public var reviewRequestsShown: Int {
+        device.sheets.withLock { $0.reviewRequestsShown }
+    }
 }

@@ -89,13 +89,18 @@ open class SKTestSession: NSObject, @unchecked Sendable {
     ///   - scope: Whether the session serves `SKPaymentQueue.default()` (`.process`) or only its own queue.
     ///   - hostedContentDirectory: A folder of hosted content packages (`<product ID>/`) for `SKDownload`.
     ///   - bundleID: The app's bundle identifier; by default the process's (see `StoreEnvironment.resolveBundleID`).
+    ///   - includesConsumableInAppPurchaseHistory: The app's `SKIncludeConsumableInAppPurchaseHistory` Info.plist
+    ///     key: whether `Transaction.all` and `Transaction.latest(for:)` keep consumables the app finished. By default
+    ///     the process's Info.plist (see `StoreEnvironment.infoPlistIncludesConsumableInAppPurchaseHistory`).
     ///   - clock: The store's clock; the system clock by default.
     ///   - transport: How the session's queues reach the store; in-process by default.
     /// - Throws: ``SKTestError`` `fileNotFound` when the file cannot be read; the configuration's own error
     ///   when it is not a valid `.storekit` file.
     public init(
         contentsOf fileURL: URL, scope: Scope = .process, hostedContentDirectory: URL? = nil,
-        bundleID: String = StoreEnvironment.resolveBundleID(), clock: any StoreClock = SystemClock(),
+        bundleID: String = StoreEnvironment.resolveBundleID(),
+        includesConsumableInAppPurchaseHistory: Bool = StoreEnvironment.infoPlistIncludesConsumableInAppPurchaseHistory,
+        clock: any StoreClock = SystemClock(),
         transport: Transport = .inProcess
     ) throws {
         guard FileManager.default.isReadableFile(atPath: fileURL.path) else {
@@ -108,7 +113,8 @@ open class SKTestSession: NSObject, @unchecked Sendable {
             .appendingPathComponent("OpenStoreKitTest-\(UUID().uuidString)", isDirectory: true)
         environment = StoreEnvironment(
             connection: transport.connection(to: connection), bundleID: bundleID, deviceID: UUID(), appDirectory: ownedDirectory,
-            defaultStorefront: StoreSettings(configuration: configuration).storefront
+            defaultStorefront: StoreSettings(configuration: configuration).storefront,
+            includesConsumableInAppPurchaseHistory: includesConsumableInAppPurchaseHistory
         )
         self.scope = scope
         switch scope {

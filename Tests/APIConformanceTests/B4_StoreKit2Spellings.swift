@@ -1,6 +1,6 @@
 // B.2 and B.4: the StoreKit 2 spellings iOS code still writes — members Apple deprecated but ships, the iOS 18.4
 // top-level subscription names, and module-qualified `StoreKit.` names — checked against api-surface.md. The rest of
-// StoreKit 2's surface is not pinned here yet (issue 29).
+// StoreKit 2's surface is pinned section by section in B1_Product.swift to B12_StoreKitError.swift.
 import Foundation
 import OpenStoreKit
 import Testing

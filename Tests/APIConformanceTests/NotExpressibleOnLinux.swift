@@ -1,4 +1,4 @@
-// The declarations of api-surface.md parts A and C that Linux cannot express as Apple does, each with the closest
+// The declarations of api-surface.md parts A, B and C that Linux cannot express as Apple does, each with the closest
 // equivalent OpenStoreKit ships; the test below checks every equivalent. The same list is in the OpenStoreKit
 // documentation (APIConformance.md): keep the two in step.
 import Foundation
@@ -42,6 +42,22 @@ import Testing
 ///    macOS, tvOS, watchOS and visionOS. Equivalent: `SKMutablePayment()` with `productIdentifier` set.
 /// 9. **`SKPaymentTransaction.transactionReceipt`** (A.6) — deprecated in iOS 7, unavailable on macOS, watchOS and
 ///    visionOS. Equivalent: the app receipt at `SKPaymentQueue.appStoreReceiptURL`.
+///
+/// StoreKit 2 (part B), where Linux has no UIKit, no AppKit and only a shell of one Foundation format style:
+///
+/// 10. **UIKit's `UIScene`, `UIWindowScene` and `UIViewController`** that `purchase(confirmIn:options:)`,
+///     `beginRefundRequest(in:)`, `showManageSubscriptions(in:)`, `presentOfferCodeRedeemSheet(in:)`,
+///     `requestReview(in:)` and `Message.display(in:)` take (B.1, B.4, B.9, B.11). Equivalent: OpenStoreKit declares
+///     stand-ins with those names where UIKit does not exist; the calls take them and, with no screen, answer as
+///     `SKTestSession`'s sheet answers say.
+/// 11. **The AppKit overloads** taking an `NSViewController` or `NSWindow` (`beginRefundRequest(for:in:)`,
+///     `presentOfferCodeRedeemSheet(from:)`, `requestReview(in:)`, `purchase(confirmIn:options:)`; macOS only).
+///     Equivalent: the UIKit spellings of item 10.
+/// 12. **`Product.subscriptionPeriodFormatStyle`** (`Date.ComponentsFormatStyle`, B.1) and
+///     `SubscriptionPeriod.formatted(_:referenceDate:)` for a date-range style: Foundation on Linux declares
+///     `Date.ComponentsFormatStyle` without a way to make one or to format with it. Equivalent:
+///     `SubscriptionPeriod.formatted(_:referenceDate:)` with a `Duration` style (`.units(allowed: [.days])`), and
+///     `Product.subscriptionPeriodUnitFormatStyle` for the unit.
 enum NotExpressibleOnLinux {}
 
 /// A class that adopts the three protocols and implements none of their optional members.
@@ -112,5 +128,23 @@ struct NotExpressibleOnLinuxEquivalents {
         let payment = SKMutablePayment()
         payment.productIdentifier = "com.example.product"
         #expect(payment.productIdentifier == "com.example.product" && payment.quantity == 1)
+    }
+
+    @Test("10. and 11. the UIKit stand-ins take StoreKit 2's scene and view-controller calls")
+    @MainActor
+    func uiKitStandIns() {
+        let _: @MainActor (Product, UIViewController) async throws -> Product.PurchaseResult = { try await $0.purchase(confirmIn: $1) }
+        let _: @MainActor (Product, UIWindowScene) async throws -> Product.PurchaseResult = { try await $0.purchase(confirmIn: $1) }
+        let _: @MainActor (UIWindowScene) -> Void = AppStore.requestReview(in:)
+        let scene: UIScene = UIWindowScene()
+        #expect(scene is UIWindowScene)
+    }
+
+    @Test("12. a subscription period formats with a Duration style, and its unit with the product's unit style")
+    func periodFormatting() {
+        let start = Date(timeIntervalSince1970: 0)
+        #expect(Product.SubscriptionPeriod.weekly.formatted(.units(allowed: [.days], width: .wide), referenceDate: start) == "7 days")
+        #expect(Product.SubscriptionPeriod.yearly.formatted(.units(allowed: [.days], width: .wide), referenceDate: start) == "365 days")
+        let _: KeyPath<Product, Product.SubscriptionPeriod.Unit.FormatStyle> = \.subscriptionPeriodUnitFormatStyle
     }
 }

@@ -23,3 +23,15 @@ func requireBridgedStoredNSError<T: _BridgedStoredNSError>(_: T.Type) {}
 /// Compiles only when `T` is raw-representable with exactly the raw type `raw` (a metatype does not convert:
 /// `UInt.Type` is not `Int.Type`).
 func requireRawValue<T: RawRepresentable>(_: T.Type, _ raw: T.RawValue.Type) {}
+
+/// Compiles only when `T` is `Identifiable` with exactly the identifier type `id`.
+func requireIdentifiable<T: Identifiable>(_: T.Type, id: T.ID.Type) {}
+
+/// Compiles only when `T` is an `AsyncSequence` of exactly `element`s.
+func requireAsyncSequence<T: AsyncSequence>(_: T.Type, element: T.Element.Type) {}
+
+/// Compiles only when `T` is an `Error` with localized descriptions.
+func requireLocalizedError<T: LocalizedError>(_: T.Type) {}
+
+/// Compiles only when `T` describes itself for debugging.
+func requireCustomDebugStringConvertible<T: CustomDebugStringConvertible>(_: T.Type) {}

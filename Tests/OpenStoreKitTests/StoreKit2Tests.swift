@@ -115,6 +115,93 @@ struct StoreKit2Tests {
         }
     }
 
+    @Test("A finished consumable leaves Transaction.latest(for:), Transaction.all(for:) and Product.latestTransaction; a refunded one stays")
+    func finishedConsumablesLeaveTheHistory() async throws {
+        let session = try makeSession()
+        try await session.run {
+            let coins = try #require(try await Product.products(for: [Demo.coins]).first)
+            let first = try #require(try await coins.purchase().verifiedTransaction)
+            #expect(await Transaction.latest(for: Demo.coins)?.unsafePayloadValue.id == first.id, "unfinished, it is the latest")
+            await first.finish()
+            #expect(await Transaction.latest(for: Demo.coins) == nil, "finished, it leaves the history")
+            #expect(await coins.latestTransaction == nil)
+            #expect(await verifiedIDs(Transaction.all(for: Demo.coins)).isEmpty)
+
+            let second = try #require(try await coins.purchase().verifiedTransaction)
+            await second.finish()
+            try session.refundTransaction(identifier: Int(second.id))
+            #expect(await Transaction.latest(for: Demo.coins)?.unsafePayloadValue.id == second.id, "refunded, it stays")
+            #expect(await verifiedIDs(Transaction.all) == [second.id])
+        }
+    }
+
+    @Test("With SKIncludeConsumableInAppPurchaseHistory, finished consumables stay in Transaction.all and Transaction.latest(for:)")
+    func consumableHistoryOptIn() async throws {
+        let session = try SKTestSession(
+            contentsOf: demoConfiguration, scope: .isolated, includesConsumableInAppPurchaseHistory: true,
+            clock: VirtualClock(start: testStart), transport: sessionTransport
+        )
+        #expect(session.environment.includesConsumableInAppPurchaseHistory)
+        try await session.run {
+            let coins = try #require(try await Product.products(for: [Demo.coins]).first)
+            let transaction = try #require(try await coins.purchase().verifiedTransaction)
+            await transaction.finish()
+            #expect(await Transaction.latest(for: Demo.coins)?.unsafePayloadValue.id == transaction.id)
+            #expect(await verifiedIDs(Transaction.all) == [transaction.id])
+        }
+    }
+
+    @Test("introductoryOfferEligibility(compactJWS:): the signed decision replaces the store's eligibility check, through Product.purchase and SKTestSession.buyProduct; one that does not verify fails the purchase")
+    func signedIntroductoryOfferEligibility() async throws {
+        func signedSession() async throws -> (SKTestSession, PromotionalOfferSigner) {
+            let session = try makeSession()
+            let signer = PromotionalOfferSigner(privateKey: P256.Signing.PrivateKey(), keyID: "IAPKEY", bundleID: session.environment.bundleID)
+            await session.engine.addPromotionalOfferKey(signer.key)
+            return (session, signer)
+        }
+        let issuedAt = Int64(testStart.timeIntervalSince1970)
+
+        // A new customer is eligible; the developer's server says no.
+        let (refused, refusing) = try await signedSession()
+        try await refused.run {
+            let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
+            #expect(await monthly.subscription?.isEligibleForIntroOffer == true)
+            let jws = try refusing.signIntroductoryOfferEligibility(
+                productID: Demo.monthly, allowIntroductoryOffer: false, issuerID: "issuer", nonce: UUID(), issuedAt: issuedAt
+            )
+            let transaction = try #require(try await monthly.purchase(options: [.introductoryOfferEligibility(compactJWS: jws)]).verifiedTransaction)
+            #expect(transaction.offer == nil, "no free trial: the server's decision wins")
+            #expect(transaction.price == monthly.price)
+        }
+
+        // The server says yes: the introductory offer applies, through StoreKit Test's purchase outside the app too.
+        let (allowed, allowing) = try await signedSession()
+        let allow = try allowing.signIntroductoryOfferEligibility(
+            productID: Demo.monthly, allowIntroductoryOffer: true, issuerID: "issuer", nonce: UUID(), issuedAt: issuedAt
+        )
+        let bought = try await allowed.buyProduct(identifier: Demo.monthly, options: [.introductoryOfferEligibility(compactJWS: allow)])
+        #expect(bought.offer?.type == .introductory)
+
+        // A JWS for another product, or signed with a key the store does not know, fails the purchase.
+        let (checked, checking) = try await signedSession()
+        try await checked.run {
+            let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
+            let otherProduct = try checking.signIntroductoryOfferEligibility(
+                productID: Demo.yearly, allowIntroductoryOffer: true, issuerID: "issuer", nonce: UUID(), issuedAt: issuedAt
+            )
+            await #expect(throws: Product.PurchaseError.invalidOfferSignature) {
+                try await monthly.purchase(options: [.introductoryOfferEligibility(compactJWS: otherProduct)])
+            }
+            let stranger = PromotionalOfferSigner(privateKey: P256.Signing.PrivateKey(), keyID: "OTHERKEY", bundleID: checked.environment.bundleID)
+            let unknownKey = try stranger.signIntroductoryOfferEligibility(
+                productID: Demo.monthly, allowIntroductoryOffer: true, issuerID: "issuer", nonce: UUID(), issuedAt: issuedAt
+            )
+            await #expect(throws: Product.PurchaseError.invalidOfferSignature) {
+                try await monthly.purchase(options: [.introductoryOfferEligibility(compactJWS: unknownKey)])
+            }
+        }
+    }
+
     @Test("Promotional offers: a version 1 signature, a version 2 compact JWS, and SKTestSession.buyProduct's promotionalOffer(id:)")
     func promotionalOffers() async throws {
         let session = try makeSession()
@@ -554,6 +641,28 @@ struct StoreKit2Tests {
             let status = try #require(try await monthly.subscription?.status.first)
             #expect(try status.renewalInfo.payloadValue.appTransactionID == app.appTransactionID)
         }
+    }
+
+    @Test("AppStore.requestReview(in:) shows every request, as for an app in development, and the session counts them; a purchase confirmed in a view controller completes")
+    func reviewRequestsAndViewControllerPurchases() async throws {
+        let session = try makeSession()
+        #expect(session.reviewRequestsShown == 0)
+        try await session.run {
+            await MainActor.run {
+                AppStore.requestReview(in: UIWindowScene())
+                AppStore.requestReview(in: UIWindowScene())
+            }
+            let premium = try #require(try await Product.products(for: [Demo.premium]).first)
+            let transaction = try #require(try await premium.purchase(confirmIn: UIViewController(), options: [.quantity(1)]).verifiedTransaction)
+            #expect(transaction.productID == Demo.premium)
+            #expect(premium.subscriptionPeriodUnitFormatStyle.format(.month) == "month")
+            guard case .verified(let app) = try await AppTransaction.shared else {
+                Issue.record("the app transaction verifies")
+                return
+            }
+            #expect(app.originalPlatformStringRepresentation == app.originalPlatform.rawValue)
+        }
+        #expect(session.reviewRequestsShown == 2)
     }
 
     @Test("The members Apple deprecated answer what their replacements say: offerID/offerType from offer, currencyCode from currency, the string representations from environment, reason and storefront")

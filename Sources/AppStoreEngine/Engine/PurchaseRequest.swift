@@ -25,6 +25,11 @@ public struct PurchaseRequest: Sendable, Hashable, Codable {
     /// already bought with in the app returns that purchase instead of buying again, so a client may retry a
     /// request whose answer it never got.
     public var idempotencyKey: String?
+    /// The developer's signed decision whether the purchase gets the product's introductory offer
+    /// (`Product.PurchaseOption.introductoryOfferEligibility(compactJWS:)`): a compact JWS with
+    /// `IntroductoryOfferEligibilityClaims`, signed with an In-App Purchase key the store knows. It replaces the
+    /// store's own eligibility check when the purchase claims no other offer.
+    public var introductoryOfferEligibility: String?
 
     /// Creates a request.
     public init(

@@ -44,9 +44,17 @@ extension StoreOperation {
         }
         let category = try subscriberCategory(accountID: request.accountID, bundleID: request.bundleID, groupID: terms.groupID)
         guard let redemption = request.offer else {
-            guard let introductory = terms.introductoryOffer,
-                  try isEligibleForIntroductoryOffer(accountID: request.accountID, bundleID: request.bundleID, groupID: terms.groupID)
-            else { return nil }
+            let eligible: Bool
+            if let compactJWS = request.introductoryOfferEligibility {
+                switch offerVerifier.verifyIntroductoryOfferEligibility(compactJWS, bundleID: request.bundleID, productID: product.id, now: now) {
+                case .failure(let failure):
+                    throw StoreError.invalidOfferSignature("The signed introductory offer eligibility was refused: \(failure.message) Sign it with an In-App Purchase key the store knows (the configuration's subscriptionOffersKeyPair, or one added with StoreEngine.addPromotionalOfferKey), for this app and product.")
+                case .success(let claims): eligible = claims.allowIntroductoryOffer
+                }
+            } else {
+                eligible = try isEligibleForIntroductoryOffer(accountID: request.accountID, bundleID: request.bundleID, groupID: terms.groupID)
+            }
+            guard let introductory = terms.introductoryOffer, eligible else { return nil }
             return SubscriptionOffer(introductory, type: .introductoryOffer, identifier: nil)
         }
         switch redemption {

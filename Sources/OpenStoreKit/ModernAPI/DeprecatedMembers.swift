@@ -48,3 +48,10 @@ extension Product.SubscriptionInfo.RenewalInfo {
     @available(iOS, deprecated: 16.0, message: "Use environment") @available(macOS, deprecated: 13.0, message: "Use environment")
     public var environmentStringRepresentation: String { environment.rawValue }
 }
+
+extension AppTransaction {
+    /// The platform the customer first got the app on, by name (`iOS`, `macOS`, `tvOS`, `visionOS`):
+    /// ``originalPlatform``'s raw value.
+    @available(iOS, deprecated: 18.4, message: "Use originalPlatform") @available(macOS, deprecated: 15.4, message: "Use originalPlatform")
+    public var originalPlatformStringRepresentation: String { originalPlatform.rawValue }
+}

@@ -114,6 +114,7 @@ extension Product {
             case .signedPromotionalOffer(_, let compactJWS): request.offer = .signedPromotional(compactJWS: compactJWS)
             case .winBackOffer(let offerID): request.offer = .winBack(offerID: offerID)
             case .codeOffer(let referenceName): request.offer = .code(referenceName)
+            case .introductoryOfferEligibility(let compactJWS): request.introductoryOfferEligibility = compactJWS
             case .promotionalOfferID, .custom, .onStorefrontChange:
                 break
             }

@@ -14,6 +14,7 @@ extension Product {
             case onStorefrontChange(StorefrontChangeHandler)
             case promotionalOfferID(String)
             case codeOffer(referenceName: String)
+            case introductoryOfferEligibility(compactJWS: String)
         }
 
         /// A value of a custom option.
@@ -75,6 +76,16 @@ extension Product {
         /// Applies a promotional offer your server signed as a compact JWS (version 2 signature).
         public static func promotionalOffer(_ offerID: String, compactJWS: String) -> [PurchaseOption] {
             [PurchaseOption(kind: .signedPromotionalOffer(offerID: offerID, compactJWS: compactJWS))]
+        }
+
+        /// Decides whether the purchase gets the subscription's introductory offer, in place of the App Store's own
+        /// check: a compact JWS your server signed with an In-App Purchase key (Apple's
+        /// `IntroductoryOfferEligibilitySignatureCreator`), for this app and product, saying `allowIntroductoryOffer`.
+        /// The store verifies it as it verifies a signed promotional offer; a purchase whose JWS does not verify
+        /// fails with ``Product/PurchaseError/invalidOfferSignature``. It has no effect on a purchase that claims
+        /// another offer.
+        public static func introductoryOfferEligibility(compactJWS: String) -> PurchaseOption {
+            PurchaseOption(kind: .introductoryOfferEligibility(compactJWS: compactJWS))
         }
 
         /// Applies a win-back offer of the subscription.

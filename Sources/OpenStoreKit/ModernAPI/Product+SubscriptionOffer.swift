@@ -194,3 +194,49 @@ extension Product {
         public static var everyThreeDays: SubscriptionPeriod { SubscriptionPeriod(value: 3, unit: .day) }
     }
 }
+
+extension Product.SubscriptionPeriod {
+    /// Formats the period's length with a style that takes a duration, such as
+    /// `.units(allowed: [.days], width: .wide)` ("30 days"): the length of the period that starts at `referenceDate`.
+    public func formatted<S: FormatStyle>(_ format: S, referenceDate: Date = .now) -> S.FormatOutput where S.FormatInput == Duration {
+        let range = dateRange(referenceDate: referenceDate)
+        return format.format(.seconds(range.upperBound.timeIntervalSince(range.lowerBound)))
+    }
+}
+
+extension Product.SubscriptionPeriod.Unit {
+    /// Formats the unit with `format`, such as a product's ``Product/subscriptionPeriodUnitFormatStyle``.
+    public func formatted<S: Foundation.FormatStyle>(_ format: S) -> S.FormatOutput where S.FormatInput == Product.SubscriptionPeriod.Unit {
+        format.format(self)
+    }
+
+    /// Formats a subscription period's unit as a word ("month"), for text such as "$4.99 per month".
+    ///
+    /// OpenStoreKit writes the unit in English whatever the locale; ``locale`` is kept for what the style is asked.
+    public struct FormatStyle: Foundation.FormatStyle, Codable, Hashable, Sendable {
+        /// The locale the style formats for.
+        public var locale: Locale
+
+        /// A style for `locale`.
+        public init(locale: Locale = .autoupdatingCurrent) {
+            self.locale = locale
+        }
+
+        /// The unit as a word: "day", "week", "month" or "year".
+        public func format(_ value: Product.SubscriptionPeriod.Unit) -> String {
+            switch value {
+            case .day: "day"
+            case .week: "week"
+            case .month: "month"
+            case .year: "year"
+            }
+        }
+
+        /// The same style for another locale.
+        public func locale(_ locale: Locale) -> Product.SubscriptionPeriod.Unit.FormatStyle {
+            var style = self
+            style.locale = locale
+            return style
+        }
+    }
+}

@@ -52,6 +52,12 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable, CustomDebugS
         Decimal.FormatStyle.Currency(code: currencyCode, locale: priceLocale)
     }
 
+    /// How a subscription period's unit is written for the customer ("month"): pass it to
+    /// `Product.SubscriptionPeriod.Unit.formatted(_:)`.
+    public var subscriptionPeriodUnitFormatStyle: Product.SubscriptionPeriod.Unit.FormatStyle {
+        Product.SubscriptionPeriod.Unit.FormatStyle(locale: priceLocale)
+    }
+
     static func format(_ amount: Decimal, currency: String, locale: Locale) -> String {
         amount.formatted(Decimal.FormatStyle.Currency(code: currency, locale: locale))
     }
@@ -102,7 +108,9 @@ public struct Product: Identifiable, Equatable, Hashable, Sendable, CustomDebugS
     }
 
     /// The transaction that entitles the customer to this product now, if any.
-    @available(*, deprecated, message: "Use Product.currentEntitlements")
+    @available(iOS, deprecated: 18.4, message: "Use currentEntitlements") @available(macOS, deprecated: 15.4, message: "Use currentEntitlements")
+    @available(tvOS, deprecated: 18.4, message: "Use currentEntitlements") @available(watchOS, deprecated: 11.4, message: "Use currentEntitlements")
+    @available(visionOS, deprecated: 2.4, message: "Use currentEntitlements")
     public var currentEntitlement: VerificationResult<Transaction>? {
         get async {
             for await result in currentEntitlements { return result }

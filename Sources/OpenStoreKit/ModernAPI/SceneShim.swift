@@ -21,10 +21,25 @@ public final class UIWindowScene: UIScene {
     }
 }
 
+/// Stands in for UIKit's view controller where UIKit does not exist, so that StoreKit calls that take one
+/// (`purchase(confirmIn:options:)`, iOS 18.2) compile unchanged. There is no screen: the purchase goes on as
+/// ``Product/purchase(options:)`` does.
+@MainActor
+open class UIViewController {
+    /// A view controller.
+    public nonisolated init() {}
+}
+
 extension Product {
     /// Buys the product, confirming in `scene`; with no screen, exactly ``purchase(options:)``.
     @MainActor
     public func purchase(confirmIn scene: some UIScene, options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
+        try await purchase(options: options)
+    }
+
+    /// Buys the product, confirming in the view controller's scene; with no screen, exactly ``purchase(options:)``.
+    @MainActor
+    public func purchase(confirmIn viewController: UIViewController, options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
         try await purchase(options: options)
     }
 }

@@ -244,6 +244,8 @@ package struct SheetAnswers: Sendable {
     package var manageSubscriptionsShown: [String] = []
     /// The messages the app displayed, oldest first.
     package var messagesDisplayed: [Message.Reason] = []
+    /// How many times the app asked for a rating or review (`AppStore.requestReview(in:)`).
+    package var reviewRequestsShown = 0
 
     /// What the customer does in the refund request sheet.
     package enum RefundRequestAnswer: Sendable, Hashable {

@@ -77,3 +77,15 @@ extension AppStore {
         _ = try await device.call { connection throws(StoreError) in try await connection.redeemOfferCode(code, accountID: accountID, bundleID: bundleID) }
     }
 }
+
+extension AppStore {
+    /// Asks the customer to rate or review the app in `scene`. As for an app in development on iOS, where StoreKit
+    /// shows the prompt every time, each request is shown: with no screen, the device records it
+    /// (`SKTestSession.reviewRequestsShown`), and the customer dismisses it. Does nothing when the process has no
+    /// store.
+    @MainActor
+    public static func requestReview(in scene: UIWindowScene) {
+        guard let device = try? StoreKitDevice.current() else { return }
+        device.sheets.withLock { $0.reviewRequestsShown += 1 }
+    }
+}

@@ -36,13 +36,14 @@ extension Transaction {
     }
 
     /// Every transaction of the customer in the app, oldest first: purchases, renewals, refunded ones, family
-    /// shared ones. Finished consumables are left out unless the app's Info.plist sets
-    /// `SKIncludeConsumableInAppPurchaseHistory`.
+    /// shared ones. Consumables the app finished are left out, unless they were refunded or revoked or the app opts
+    /// in with `SKIncludeConsumableInAppPurchaseHistory` (``StoreEnvironment/includesConsumableInAppPurchaseHistory``).
     public static var all: Transactions {
         .snapshot { device throws(StoreKitError) in try await device.historyRecords() }
     }
 
-    /// Every transaction of the customer for one product, oldest first.
+    /// Every transaction of the customer for one product, oldest first; finished consumables are left out as in
+    /// ``all``.
     public static func all(for productID: String) -> Transactions {
         .snapshot { device throws(StoreKitError) in try await device.historyRecords().filter { $0.productID == productID } }
     }
@@ -60,16 +61,20 @@ extension Transaction {
     }
 
     /// The transaction that entitles the customer to a product now, if any.
-    @available(*, deprecated, message: "Use Transaction.currentEntitlements(for:)")
+    @available(iOS, deprecated: 18.4, message: "Use currentEntitlements(for:)") @available(macOS, deprecated: 15.4, message: "Use currentEntitlements(for:)")
+    @available(tvOS, deprecated: 18.4, message: "Use currentEntitlements(for:)") @available(watchOS, deprecated: 11.4, message: "Use currentEntitlements(for:)")
+    @available(visionOS, deprecated: 2.4, message: "Use currentEntitlements(for:)")
     public static func currentEntitlement(for productID: String) async -> VerificationResult<Transaction>? {
         for await result in currentEntitlements(for: productID) { return result }
         return nil
     }
 
-    /// The customer's latest transaction for a product, refunded or not.
+    /// The customer's latest transaction for a product, refunded or not; `nil` when there is none. A consumable the
+    /// app finished does not count, unless it was refunded or revoked or the app opts in with
+    /// `SKIncludeConsumableInAppPurchaseHistory` (``StoreEnvironment/includesConsumableInAppPurchaseHistory``).
     public static func latest(for productID: String) async -> VerificationResult<Transaction>? {
         guard let device = try? StoreKitDevice.current(),
-              let record = try? await device.transactionRecords().last(where: { $0.productID == productID }) else { return nil }
+              let record = try? await device.historyRecords().last(where: { $0.productID == productID }) else { return nil }
         return try? await device.verifiedTransactions([record]).first
     }
 
@@ -93,17 +98,15 @@ extension Transaction {
 }
 
 extension StoreKitDevice {
-    /// The records ``Transaction/all`` shows: finished consumables leave the history unless the app keeps them.
+    /// The records ``Transaction/all`` and ``Transaction/latest(for:)`` show: a consumable the app finished leaves
+    /// the history, unless it was refunded or revoked or the app keeps finished consumables
+    /// (``StoreEnvironment/includesConsumableInAppPurchaseHistory``).
     func historyRecords() async throws(StoreKitError) -> [TransactionRecord] {
         let records = try await transactionRecords()
-        guard !Self.includesConsumableHistory, records.contains(where: { $0.productType == .consumable }) else { return records }
+        guard !environment.includesConsumableInAppPurchaseHistory,
+              records.contains(where: { $0.productType == .consumable && !$0.isRevoked }) else { return records }
         let unfinished = Set(try await unfinishedRecords().map(\.id))
-        return records.filter { $0.productType != .consumable || unfinished.contains($0.id) }
-    }
-
-    /// `SKIncludeConsumableInAppPurchaseHistory` in the app's Info.plist.
-    static var includesConsumableHistory: Bool {
-        Bundle.main.object(forInfoDictionaryKey: "SKIncludeConsumableInAppPurchaseHistory") as? Bool ?? false
+        return records.filter { $0.productType != .consumable || $0.isRevoked || unfinished.contains($0.id) }
     }
 
     /// The completed transactions this device has not finished, oldest first.

@@ -223,6 +223,8 @@ extension Transaction {
             public static let payAsYouGo = PaymentMode(rawValue: "PAY_AS_YOU_GO")
             /// One reduced payment up front.
             public static let payUpFront = PaymentMode(rawValue: "PAY_UP_FRONT")
+            /// A one-time payment: an offer on a consumable, non-consumable or non-renewing subscription.
+            public static var oneTime: PaymentMode { PaymentMode(rawValue: "ONE_TIME") }
             /// The App Store's name.
             public let rawValue: String
             /// A payment mode by its App Store name.
@@ -232,6 +234,7 @@ extension Transaction {
                 switch self {
                 case .freeTrial: "Free trial"
                 case .payUpFront: "Pay up front"
+                case .oneTime: "One time"
                 default: "Pay as you go"
                 }
             }
