@@ -235,6 +235,34 @@ struct OfferTests {
         await #expect(throws: StoreError.invalidOfferSignature) { try await buy(store, "monthly", offer: .signedPromotional(compactJWS: other)) }
     }
 
+    @Test("A promotional offer redeemed with a downgrade is OFFER_REDEEMED/DOWNGRADE and prices the lower plan's first period, then the plan's price")
+    func offerWithDowngrade() async throws {
+        let clock = VirtualClock(start: testStart)
+        let catalog = Catalog(products: [
+            CatalogProduct(id: "premium", type: .autoRenewable, price: Decimal(string: "9.99")!, subscription: SubscriptionTerms(groupID: "G", level: 1, period: Self.month)),
+            CatalogProduct(id: "basic", type: .autoRenewable, price: Decimal(string: "4.99")!, subscription: SubscriptionTerms(
+                groupID: "G", level: 2, period: Self.month,
+                promotionalOffers: [OfferDefinition(paymentMode: .payAsYouGo, period: Self.month, numberOfPeriods: 1, displayPrice: "1.99", offerID: "stay")]
+            )),
+        ])
+        let store = StoreEngine(catalog: catalog, storage: InMemoryStorage(), clock: clock, signer: .ephemeral, promotionalOfferKeys: [Self.signer.key])
+        let premium = try await buy(store, "premium")
+        let downgrade = try await buy(store, "basic", offer: try promotion("stay", product: "basic"))
+        #expect(try await store.notifications().last?.summary == "OFFER_REDEEMED/DOWNGRADE")
+        #expect(downgrade.amountCharged == 0, "the downgrade waits for the renewal")
+        let pending = try await store.subscription(forTransaction: premium.id)
+        #expect(pending.productID == "premium" && pending.autoRenewProductID == "basic")
+
+        try await clock.advance(to: months(1).addingTimeInterval(1))
+        let renewal = try #require(try await store.transactions().last)
+        #expect(renewal.productID == "basic")
+        #expect(renewal.amountCharged == Decimal(string: "1.99")!)
+        #expect(renewal.offer?.identifier == "stay" && renewal.offer?.type == .promotionalOffer)
+        try await clock.advance(to: months(2).addingTimeInterval(1))
+        let next = try #require(try await store.transactions().last)
+        #expect(next.productID == "basic" && next.amountCharged == Decimal(string: "4.99")! && next.offer == nil)
+    }
+
     @Test("An offer code is redeemed outside the app by its reference name, for new and lapsed customers only")
     func offerCode() async throws {
         let (store, clock) = makeOfferStore()

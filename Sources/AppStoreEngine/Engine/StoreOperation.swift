@@ -120,8 +120,9 @@ struct StoreOperation {
     ///   the same original transaction (`DID_CHANGE_RENEWAL_PREF`/`UPGRADE`);
     /// - buying a lower level, or a product of another period at the same level, downgrades at the next renewal:
     ///   the current period runs on, the subscription renews into the new product (`autoRenewProductId` changes now,
-    ///   `DID_CHANGE_RENEWAL_PREF`/`DOWNGRADE`), and the purchase is an uncharged transaction of the new product that
-    ///   ends with the current period;
+    ///   `DID_CHANGE_RENEWAL_PREF`/`DOWNGRADE`, or `OFFER_REDEEMED`/`DOWNGRADE` with an offer, which then prices the
+    ///   new product's first period), and the purchase is an uncharged transaction of the new product that ends with
+    ///   the current period;
     /// - buying into a group whose subscription lapsed resubscribes, keeping the original transaction
     ///   (`SUBSCRIBED`/`RESUBSCRIBE`), and its recent start date unless the lapse was longer than 60 days; otherwise a new subscription starts now (`SUBSCRIBED`/`INITIAL_BUY`).
     ///
@@ -173,17 +174,21 @@ struct StoreOperation {
             record.purchaseDate = subscription.periodStartDate
             guard cancelsDowngrade || offer != nil else { return [] }
             subscription.autoRenewProductID = record.productID
-            subscription.pendingOffer = offer ?? subscription.pendingOffer
+            // An offer redeemed with the downgrade this cancels was for the other product.
+            subscription.pendingOffer = offer ?? (cancelsDowngrade ? nil : subscription.pendingOffer)
             return [.saveSubscription(subscription), .saveNotification(notification(changeType, about: record, subscription: subscription))]
         }
         let current = catalog.product(subscription.productID)?.subscription
         let immediate = current.map { terms.level < $0.level || (terms.level == $0.level && terms.period == $0.period) } ?? true
         guard immediate else {
+            // An offer code (or promotional offer) redeemed with a downgrade prices the new product's first period
+            // (OFFER_REDEEMED/DOWNGRADE), as Apple's does.
+            let offer = redeemed ? record.offer : nil
             makeUncharged(&record, endingWith: subscription)
             subscription.autoRenewProductID = record.productID
             subscription.autoRenewEnabled = true
-            subscription.pendingOffer = nil
-            return [.saveSubscription(subscription), .saveNotification(notification(.didChangeRenewalPref, .downgrade, about: record, subscription: subscription))]
+            subscription.pendingOffer = offer
+            return [.saveSubscription(subscription), .saveNotification(notification(changeType, .downgrade, about: record, subscription: subscription))]
         }
         var previous = try storage.knownTransaction(id: subscription.latestTransactionID)
         previous.isUpgraded = true
@@ -297,9 +302,9 @@ struct StoreOperation {
         )
         renewal.subscriptionGroupID = subscription.groupID
         renewal.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: start)
-        // A pay-as-you-go offer goes on for its periods, and an offer redeemed during the last period starts now;
-        // neither survives a change of product.
-        let offer = product.id == subscription.productID ? subscription.nextPeriodOffer : nil
+        // A pay-as-you-go offer goes on for its periods, and an offer redeemed during the last period starts now; on
+        // a change of product, only an offer redeemed for the new one (with a downgrade) does.
+        let offer = product.id == subscription.productID ? subscription.nextPeriodOffer : subscription.pendingOffer
         if let offer { apply(offer, to: &renewal) }
         subscription.offer = offer
         subscription.pendingOffer = nil

@@ -77,7 +77,8 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
     public var billingRetryEndDate: Date?
     /// The offer that priced the current period, counting the discounted periods still to come.
     public var offer: SubscriptionOffer?
-    /// An offer the subscriber redeemed for the current product during this period, which prices the next one.
+    /// An offer the subscriber redeemed during this period for the product the subscription renews into
+    /// (``autoRenewProductID``), which prices the next period.
     public var pendingOffer: SubscriptionOffer?
     /// When the developer extended the renewal date (App Store Server API), most recent last.
     public var renewalExtensionDates: [Date]?
