@@ -131,7 +131,9 @@ public actor TenantDirectory {
             try await tenant.engine.setCatalog(configuration)
             return
         }
-        await tenant.engine.replaceCatalog(Catalog(configuration: configuration))
+        let catalog = Catalog(configuration: configuration)
+        try await tenant.engine.announcePriceIncreases(to: catalog)
+        await tenant.engine.replaceCatalog(catalog)
         for key in PromotionalOfferKey.keys(in: configuration) { await tenant.engine.addPromotionalOfferKey(key) }
     }
 

@@ -28,6 +28,37 @@ struct PriceIncreaseTests {
         ])
     }
 
+    @Test("A catalog that raises a plan's price tells its subscribers without asking (PRICE_INCREASE/ACCEPTED), and the renewal charges the new price; a cut tells no one")
+    func priceChangeNeedingNoConsent() async throws {
+        let (store, clock) = try makeStore()
+        let purchase = try await store.buy("monthly")
+        func catalog(monthly price: String) -> Catalog {
+            Catalog(products: testCatalog.products.map { product in
+                var product = product
+                if product.id == "monthly" { product.price = Decimal(string: price)! }
+                return product
+            })
+        }
+        try await store.announcePriceIncreases(to: catalog(monthly: "1.99"))
+        #expect(try await store.notifications().map(\.summary) == ["SUBSCRIBED/INITIAL_BUY"], "a cut needs no notification")
+
+        let raised = catalog(monthly: "3.99")
+        try await store.announcePriceIncreases(to: raised)
+        await store.replaceCatalog(raised)
+        #expect(try await store.notifications().map(\.summary) == ["SUBSCRIBED/INITIAL_BUY", "PRICE_INCREASE/ACCEPTED"])
+        let told = try await store.subscription(forTransaction: purchase.id)
+        let renewalInfo = await store.renewalInfoPayload(told, storefront: "USA")
+        #expect(renewalInfo.priceIncreaseStatus == .customerConsentedOrWasNotifiedWithoutNeedingConsent)
+        #expect(renewalInfo.renewalPrice == 3990)
+
+        try await clock.advance(to: oneMonthLater)
+        let renewal = try #require(try await store.transactions().last)
+        #expect(renewal.origin == .renewal && renewal.amountCharged == Decimal(string: "3.99")!)
+        #expect(try await store.subscription(forTransaction: purchase.id).priceIncrease == nil)
+        try await store.announcePriceIncreases(to: raised)
+        #expect(try await store.notifications().last?.summary == "DID_RENEW", "the same price again tells no one")
+    }
+
     @Test("Without an answer by the renewal date the subscription expires, expiration intent 3 (EXPIRED/PRICE_INCREASE)")
     func noAnswerExpires() async throws {
         let (store, clock) = try makeStore()

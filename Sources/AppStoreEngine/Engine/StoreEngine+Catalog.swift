@@ -19,9 +19,25 @@ extension StoreEngine {
     /// key of the file, known or not.
     ///
     /// - Throws: ``StoreError/storageFailure`` when the catalog cannot be stored; nothing changes then.
+    /// A price raised on a plan subscribers renew into is announced to them as a raise that needs no consent
+    /// (``announcePriceIncreases(to:)``).
     public func setCatalog(_ configuration: StoreKitConfigurationFile) async throws(StoreError) {
         let document = configuration.encodedData()
-        try await perform { try $0.storage.write(.saveCatalog(document)) }
+        let new = Catalog(configuration: configuration)
+        try await perform { operation in
+            try operation.acceptPriceIncreases(to: new)
+            try operation.storage.write(.saveCatalog(document))
+        }
+    }
+
+    /// Tells every subscriber who renews into a plan that `catalog` prices higher than the store does now that the
+    /// price goes up, as the App Store does for an increase that needs no consent: the subscription's
+    /// `priceIncreaseStatus` becomes 1, its renewal info's `renewalPrice` follows the new price, and its app server
+    /// gets `PRICE_INCREASE`/`ACCEPTED`. Call it before selling `catalog` (``setCatalog(_:)`` does).
+    ///
+    /// - Throws: ``StoreError/storageFailure`` when the storage cannot be read or written; nothing changes then.
+    public func announcePriceIncreases(to catalog: Catalog) async throws(StoreError) {
+        try await perform { try $0.acceptPriceIncreases(to: catalog) }
     }
 
     /// What the tenant sells now, read anew: a catalog another engine on the same storage may have stored since this

@@ -437,6 +437,23 @@ struct StoreOperation {
         return subscription
     }
 
+    /// Marks every subscription that renews into a plan `catalog` prices higher than ``catalog`` as told of the
+    /// increase (`priceIncreaseStatus` 1, `PRICE_INCREASE`/`ACCEPTED`): an increase that needs no consent. The
+    /// renewal then charges the new price, as every renewal charges the catalog's.
+    func acceptPriceIncreases(to new: Catalog) throws {
+        var changes: [StorageChange] = []
+        for account in try storage.accounts() {
+            for var subscription in try storage.subscriptions(accountID: account.id, bundleID: nil) {
+                guard subscription.autoRenewEnabled, [.active, .gracePeriod, .billingRetry].contains(subscription.status),
+                      let before = catalog.product(subscription.autoRenewProductID)?.price,
+                      let after = new.product(subscription.autoRenewProductID)?.price, after > before else { continue }
+                subscription.priceIncrease = .agreed
+                changes += [.saveSubscription(subscription), .saveNotification(notification(.priceIncrease, .accepted, about: subscription, at: now))]
+            }
+        }
+        if !changes.isEmpty { try storage.write(changes) }
+    }
+
     /// Records the customer's answer to a pending price increase: consent renews at the new price
     /// (`PRICE_INCREASE`/`ACCEPTED`); declining turns auto-renew off (`DID_CHANGE_RENEWAL_STATUS`/`AUTO_RENEW_DISABLED`)
     /// and the subscription expires at the period's end, `expirationIntent` 3.
