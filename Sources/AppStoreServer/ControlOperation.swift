@@ -53,6 +53,8 @@ public enum ControlOperation: String, CaseIterable, Sendable {
     case addPurchaseIntent
     /// Buys a product.
     case purchase
+    /// Withdraws a parent's consent for a child's use of an app (`RESCIND_CONSENT`).
+    case rescindConsent
     /// Reviews a Retention Messaging image.
     case setImageReviewState
     /// Reviews a Retention Messaging message.

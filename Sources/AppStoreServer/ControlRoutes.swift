@@ -56,6 +56,12 @@ struct ControlNotificationURLRequest: Decodable {
     var bundleId: String?
 }
 
+/// The body of ``ControlOperation/rescindConsent``: the child's account and the app.
+struct ControlRescindConsentRequest: Decodable {
+    var account: String
+    var bundleId: String?
+}
+
 /// The body of `POST /control/offer-codes`: a code redeemed outside any app.
 struct ControlOfferCodeRequest: Decodable {
     var code: String
@@ -323,6 +329,13 @@ struct ControlRoutes {
         }
         router.on(.getNotification) { _, context in
             try await answer { try await NotificationLogEntry.signed(try await engine.notification(id: try notificationID(context)), by: engine) }
+        }
+        router.on(.rescindConsent) { request, context in
+            let body = try? await request.decodeJSON(as: ControlRescindConsentRequest.self, context: context)
+            return try await answer {
+                guard let body, !body.account.isEmpty else { throw ControlError.badRequest(#"Give {"account": "child", "bundleId": "com.example.app"}: the child's account and the app."#) }
+                return NotificationLogEntry(try await engine.rescindConsent(accountID: body.account, bundleID: body.bundleId ?? StoreDefaults.bundleID))
+            }
         }
         router.on(.redeliverNotification) { _, context in
             try await answer { NotificationLogEntry(try await engine.redeliverNotification(id: try notificationID(context))) }

@@ -23,8 +23,9 @@ struct FamilyCommand: AsyncParsableCommand {
           storekit family join bob smiths --config Examples/Demo.storekit
           storekit family leave bob --config Examples/Demo.storekit
           storekit family join bob smiths --server http://127.0.0.1:8080 --json
+          storekit family rescind-consent kid --bundle-id com.example.demo --server http://127.0.0.1:8080
         """,
-        subcommands: [FamilyJoinCommand.self, FamilyLeaveCommand.self]
+        subcommands: [FamilyJoinCommand.self, FamilyLeaveCommand.self, FamilyRescindConsentCommand.self]
     )
 }
 
@@ -146,6 +147,49 @@ struct FamilyLeaveCommand: AsyncParsableCommand {
         } else {
             print("\(account) is in no family now; revoked \(revoked.count) transaction\(revoked.count == 1 ? "" : "s"):")
             revoked.forEach { print("  \($0.line)") }
+        }
+    }
+}
+
+/// `storekit family rescind-consent`: a parent withdraws consent for a child's use of an app.
+struct FamilyRescindConsentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rescind-consent",
+        abstract: "A parent or guardian withdraws consent for a child's use of an app: its server gets RESCIND_CONSENT.",
+        discussion: """
+        The app's server receives RESCIND_CONSENT, whose appData carries the child's signed app transaction (its \
+        appTransactionId names the child), as Apple sends it when a parent withdraws consent through Declared Age \
+        Range. Prints the notification; --json prints it as the control API does (POST /control/rescind-consent).
+
+        Example:
+          storekit family rescind-consent kid --bundle-id com.example.demo
+          storekit family rescind-consent kid --bundle-id com.example.demo --server http://127.0.0.1:8080 --json
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The child's account (Apple ID).", valueName: "account"))
+    var account: String
+
+    @Option(name: .customLong("bundle-id"), help: ArgumentHelp("The app the consent was for.", valueName: "id"))
+    var bundleID: String = StoreDefaults.bundleID
+
+    @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var remote: ServerOptions
+
+    @Flag(help: "Print the notification as one JSON object.")
+    var json = false
+
+    func validate() throws {
+        if account.isEmpty { throw ValidationError("The account is empty. Name the child's account, e.g. `storekit family rescind-consent kid`.") }
+        if bundleID.isEmpty { throw ValidationError("--bundle-id is empty. Give the app's bundle identifier, e.g. com.example.demo.") }
+    }
+
+    func run() async throws {
+        let notification = try await remote.control(location: location) { nil }.rescindConsent(accountID: account, bundleID: bundleID)
+        if json {
+            try printJSON(notification)
+        } else {
+            print("\(bundleID)'s server is told that consent for \(account) was withdrawn: \(notification.notificationType) \(notification.notificationUUID), \(notification.delivery).")
         }
     }
 }

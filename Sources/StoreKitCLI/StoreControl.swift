@@ -49,6 +49,8 @@ protocol StoreControl: Sendable {
     func notification(_ id: UUID) async throws -> NotificationLogEntry
     /// Sends a notification again: pending from now with a full retry schedule, its earlier attempts kept.
     func redeliver(notification id: UUID) async throws -> NotificationLogEntry
+    /// Withdraws a parent's consent for a child's use of an app: the app's server gets `RESCIND_CONSENT`.
+    func rescindConsent(accountID: String, bundleID: String) async throws -> NotificationLogEntry
     /// Puts an account in a Family Sharing group; the transactions shared with it and by it.
     func joinFamily(accountID: String, familyID: String) async throws -> [TransactionSummary]
     /// Takes an account out of its family; the transactions revoked, shared with it or by it.
@@ -166,6 +168,10 @@ struct EngineControl: StoreControl {
         NotificationLogEntry(try await engine.redeliverNotification(id: id))
     }
 
+    func rescindConsent(accountID: String, bundleID: String) async throws -> NotificationLogEntry {
+        NotificationLogEntry(try await engine.rescindConsent(accountID: accountID, bundleID: bundleID))
+    }
+
     func joinFamily(accountID: String, familyID: String) async throws -> [TransactionSummary] {
         var shared: [TransactionSummary] = []
         for record in try await engine.joinFamily(accountID: accountID, familyID: familyID) {
@@ -272,6 +278,10 @@ struct ServerControl: StoreControl {
 
     func redeliver(notification id: UUID) async throws -> NotificationLogEntry {
         try await call(.redeliverNotification, ["uuid": id.uuidString.lowercased()])
+    }
+
+    func rescindConsent(accountID: String, bundleID: String) async throws -> NotificationLogEntry {
+        try await call(.rescindConsent, body: ["account": accountID, "bundleId": bundleID])
     }
 
     func joinFamily(accountID: String, familyID: String) async throws -> [TransactionSummary] {

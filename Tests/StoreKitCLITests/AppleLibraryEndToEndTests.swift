@@ -312,4 +312,34 @@ struct AppleLibraryEndToEndTests {
         let otherApp = try await python("verify_signed_data.py", common + ["--app-apple-id", "1234567890"])
         #expect(otherApp["status"] as? String == "INVALID_APP_IDENTIFIER", "\(otherApp)")
     }
+
+    @Test("storekit family rescind-consent: the app's server gets RESCIND_CONSENT with appData, which Apple's library verifies, and the child's app transaction inside it verifies too")
+    func rescindConsent() async throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let root = try await exportJWSRoot()
+        let rescinded = try await storekit(["family", "rescind-consent", "kid", "--bundle-id", bundleID, "--data-dir", dataDirectory.path, "--json"])
+        #expect(rescinded.status == 0, "\(rescinded.errorOutput)")
+        let entry = try #require(try JSONSerialization.jsonObject(with: Data(rescinded.output.utf8)) as? [String: Any])
+        #expect(entry["notificationType"] as? String == "RESCIND_CONSENT")
+        let empty = try await storekit(["family", "rescind-consent", "", "--data-dir", dataDirectory.path])
+        #expect(empty.errorOutput.contains("The account is empty"), "\(empty.errorOutput)")
+
+        let listed = try await storekit(["notifications", "list", "--data-dir", dataDirectory.path, "--signed"])
+        let notifications = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]], "\(listed.errorOutput)")
+        let tokenFile = dataDirectory.appendingPathComponent("notification.jws")
+        try Data(try #require(notifications.first?["signedPayload"] as? String).utf8).write(to: tokenFile)
+        let verified = try await python("verify_signed_data.py", ["notification", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
+        #expect(verified["status"] as? String == "OK", "\(verified)")
+        let payload = verified["payload"] as? [String: Any]
+        #expect(payload?["rawNotificationType"] as? String == "RESCIND_CONSENT")
+        #expect(payload?["data"] == nil || payload?["data"] is NSNull)
+        let appData = try #require(payload?["appData"] as? [String: Any], "\(verified)")
+        #expect(appData["bundleId"] as? String == bundleID)
+        #expect(appData["rawEnvironment"] as? String == "Sandbox")
+
+        try Data(try #require(appData["signedAppTransactionInfo"] as? String).utf8).write(to: tokenFile)
+        let app = try await python("verify_signed_data.py", ["app-transaction", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
+        #expect(app["status"] as? String == "OK", "\(app)")
+        #expect(((app["payload"] as? [String: Any])?["appTransactionId"] as? String)?.isEmpty == false)
+    }
 }

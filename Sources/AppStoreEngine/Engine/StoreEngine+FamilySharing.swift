@@ -24,4 +24,20 @@ extension StoreEngine {
         if !revoked.isEmpty { publish(.transactionsRevoked(revoked)) }
         return revoked
     }
+
+    /// A parent or guardian withdraws consent for a child's use of an app, as Apple's Declared Age Range lets one:
+    /// the app's server gets `RESCIND_CONSENT`, whose `appData` carries the child's signed app transaction.
+    ///
+    /// - Parameters:
+    ///   - accountID: The child's account.
+    ///   - bundleID: The app the consent was for.
+    /// - Returns: the notification recorded in the outbox.
+    @discardableResult
+    public func rescindConsent(accountID: String, bundleID: String) async throws(StoreError) -> NotificationRecord {
+        try await perform { operation in
+            let notification = NotificationRecord(type: .rescindConsent, date: operation.now, accountID: accountID, bundleID: bundleID, transactionID: 0)
+            try operation.storage.write(.saveNotification(notification))
+            return notification
+        }
+    }
 }

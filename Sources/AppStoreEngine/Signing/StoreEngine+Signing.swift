@@ -132,6 +132,16 @@ extension StoreEngine {
             payload.signedDate = clock.now()
             return try sign(payload)
         }
+        if notification.type == .rescindConsent {
+            // RESCIND_CONSENT: `appData`, with the customer's app transaction, in place of `data`.
+            var appData = AppData(bundleId: notification.bundleID, environment: environment)
+            appData.appAppleId = appAppleID(bundleID: notification.bundleID)
+            appData.signedAppTransactionInfo = try await signedAppTransaction(accountID: notification.accountID, bundleID: notification.bundleID)
+            var payload = ResponseBodyV2DecodedPayload(notificationType: notification.type, notificationUUID: notification.id)
+            payload.appData = appData
+            payload.signedDate = clock.now()
+            return try sign(payload)
+        }
         let record = try await transaction(notification.transactionID)
         var data = NotificationData(bundleId: notification.bundleID, environment: environment)
         // Apple leaves the app's Apple ID out of sandbox notifications; its verifier checks it in Production.
