@@ -1683,6 +1683,146 @@ enum ControlAPIDocument {
         }
       }
     },
+    "/control/transactions/{id}/refund-request": {
+      "post": {
+        "operationId": "requestRefund",
+        "summary": "A customer's refund request, as beginRefundRequest makes it. With the refundRequestsAwaitDecision setting on, the request waits (refundRequest.status pending) and the app's server hears CONSUMPTION_REQUEST with the reason as consumptionRequestReason (consumables, non-renewing and auto-renewable subscriptions); decide it with /refund-request/decision. Off, it is decided now: refunded, or declined (REFUND_DECLINED) with {\"approve\": false}.",
+        "tags": [
+          "Transactions"
+        ],
+        "responses": {
+          "200": {
+            "description": "The transaction after the action.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Transaction"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "description": "A transaction identifier such as 2000000000000001.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "example": "2000000000000001"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": false,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/CustomerRefundRequest"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/control/transactions/{id}/refund-request/decision": {
+      "post": {
+        "operationId": "decideRefundRequest",
+        "summary": "Decides a pending refund request: refund in full (REFUND, revocationType REFUND_FULL), prorated (REFUND, REFUND_PRORATED with revocationPercentage in milli-percent) or decline (REFUND_DECLINED). The Send Consumption Information the app's server sent is in refundRequest.consumption.",
+        "tags": [
+          "Transactions"
+        ],
+        "responses": {
+          "200": {
+            "description": "The transaction after the action.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Transaction"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "description": "A transaction identifier such as 2000000000000001.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "example": "2000000000000001"
+            }
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/RefundDecision"
+              }
+            }
+          }
+        }
+      }
+    },
+    "/control/transactions/{id}/reverse-refund": {
+      "post": {
+        "operationId": "reverseRefund",
+        "summary": "Reverses a refund: the transaction and what the refund revoked with it grant their product again, a subscription the refund ended runs to its period's end, and the app's server hears REFUND_REVERSED.",
+        "tags": [
+          "Transactions"
+        ],
+        "responses": {
+          "200": {
+            "description": "The transaction after the action.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Transaction"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/Error"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          }
+        },
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "description": "A transaction identifier such as 2000000000000001.",
+            "schema": {
+              "type": "string",
+              "pattern": "^[0-9]+$",
+              "example": "2000000000000001"
+            }
+          }
+        ]
+      }
+    },
     "/control/transactions/{id}/resolve": {
       "post": {
         "operationId": "resolveTransaction",
@@ -1881,6 +2021,9 @@ enum ControlAPIDocument {
               "integer",
               "null"
             ]
+          },
+          "refundRequestsAwaitDecision": {
+            "type": "boolean"
           }
         }
       },
@@ -1919,6 +2062,10 @@ enum ControlAPIDocument {
           "renewalLimit": {
             "type": "integer",
             "description": "Renewals before a subscription stops; 0 or less for no limit."
+          },
+          "refundRequestsAwaitDecision": {
+            "type": "boolean",
+            "description": "Refund requests wait for a decision (/control/transactions/{id}/refund-request/decision) and send CONSUMPTION_REQUEST; off, they are decided at once."
           }
         }
       },
@@ -1956,6 +2103,57 @@ enum ControlAPIDocument {
         "properties": {
           "reason": {
             "type": "string",
+            "example": "app-issue"
+          }
+        }
+      },
+      "CustomerRefundRequest": {
+        "type": "object",
+        "properties": {
+          "reason": {
+            "type": "string",
+            "description": "Apple's consumptionRequestReason; OTHER by default.",
+            "enum": [
+              "UNINTENDED_PURCHASE",
+              "FULFILLMENT_ISSUE",
+              "UNSATISFIED_WITH_PURCHASE",
+              "LEGAL",
+              "OTHER"
+            ]
+          },
+          "approve": {
+            "type": "boolean",
+            "description": "When the store decides at once: refund (true, the default) or decline."
+          },
+          "account": {
+            "type": "string",
+            "description": "The customer asking; the transaction's account by default."
+          }
+        }
+      },
+      "RefundDecision": {
+        "type": "object",
+        "required": [
+          "decision"
+        ],
+        "properties": {
+          "decision": {
+            "type": "string",
+            "enum": [
+              "refund",
+              "prorated",
+              "decline"
+            ]
+          },
+          "revocationPercentage": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100000,
+            "description": "For prorated only: the share refunded in milli-percent (50000 is 50%)."
+          },
+          "reason": {
+            "type": "string",
+            "description": "app-issue gives Apple's revocationReason 1, anything else 0.",
             "example": "app-issue"
           }
         }
@@ -2182,6 +2380,57 @@ enum ControlAPIDocument {
           },
           "revocationReason": {
             "type": "integer"
+          },
+          "revocationType": {
+            "type": "string",
+            "description": "REFUND_FULL or REFUND_PRORATED for a decided refund request, FAMILY_REVOKE; absent for a refund that signs as REFUND_FULL."
+          },
+          "revocationPercentage": {
+            "type": "integer",
+            "description": "For a prorated refund: milli-percent refunded."
+          },
+          "refundRequest": {
+            "type": "object",
+            "description": "The customer's latest refund request, when the store waits for decisions.",
+            "properties": {
+              "status": {
+                "type": "string",
+                "enum": [
+                  "pending",
+                  "refunded",
+                  "declined",
+                  "reversed"
+                ]
+              },
+              "requestDate": {
+                "type": "string"
+              },
+              "consumptionRequestReason": {
+                "type": "string"
+              },
+              "decisionDate": {
+                "type": "string"
+              },
+              "consumption": {
+                "type": "array",
+                "description": "What the app's server sent with Send Consumption Information (v1 or v2), oldest first.",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "date": {
+                      "type": "string"
+                    },
+                    "version": {
+                      "type": "integer"
+                    },
+                    "fields": {
+                      "type": "string",
+                      "description": "The request body's fields, as JSON with sorted keys."
+                    }
+                  }
+                }
+              }
+            }
           },
           "offerType": {
             "type": "integer"

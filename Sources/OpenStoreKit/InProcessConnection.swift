@@ -137,7 +137,7 @@ public final class InProcessConnection: StoreConnection {
                         case .transactionsRevoked, .transactionsDeleted, .transactionsCleared, .storefrontChanged,
                              .purchaseIntentAdded, .priceIncreaseConsentRequested, .changedElsewhere:
                             continuation.yield(.other)
-                        case .notificationsChanged, .clockMoved, .settingsChanged:
+                        case .notificationsChanged, .clockMoved, .settingsChanged, .refundRequestChanged:
                             // Nothing a device holds: renewals the clock brought were announced on their own.
                             break
                         }

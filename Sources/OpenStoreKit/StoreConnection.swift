@@ -64,7 +64,8 @@ public protocol StoreConnection: Sendable {
     func signedAppTransaction(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> String
 
     /// A customer's refund request from the app: approved, the store refunds the transaction; declined, it tells the
-    /// app's server (`REFUND_DECLINED`).
+    /// app's server (`REFUND_DECLINED`). A store whose refund requests await a decision keeps it pending instead and
+    /// tells the app's server `CONSUMPTION_REQUEST`; `approve` is not used then.
     func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError)
 
     /// The content the store hosts for a product (`SKDownload`), or `nil` when the product has none.

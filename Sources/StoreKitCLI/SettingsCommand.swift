@@ -90,6 +90,8 @@ struct SettingsChange: Sendable {
     var renewalLimit: Int?
     var storefront: String?
     var locale: String?
+    /// Whether refund requests wait for a decision.
+    var refundRequestsAwaitDecision: Bool?
 
     /// The control API's body (`PUT /control/settings`): the switches given, by their field names.
     var body: [String: Any] {
@@ -103,6 +105,7 @@ struct SettingsChange: Sendable {
         body["renewalLimit"] = renewalLimit
         body["storefront"] = storefront
         body["locale"] = locale
+        body["refundRequestsAwaitDecision"] = refundRequestsAwaitDecision
         return body
     }
 
@@ -117,6 +120,7 @@ struct SettingsChange: Sendable {
         if let renewalLimit { settings.renewalLimit = renewalLimit > 0 ? renewalLimit : nil }
         if let storefront { settings.storefront = storefront }
         if let locale { settings.locale = locale }
+        if let refundRequestsAwaitDecision { settings.refundRequestsAwaitDecision = refundRequestsAwaitDecision }
     }
 }
 
@@ -210,6 +214,12 @@ struct SettingsSetCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The locale product names are shown in, e.g. fr_FR.", valueName: "locale"))
     var locale: String?
 
+    @Option(
+        name: .customLong("refund-requests-await-decision"),
+        help: "Refund requests wait for `storekit tx decide-refund` and send CONSUMPTION_REQUEST (on), or are decided at once (off, the default)."
+    )
+    var refundRequestsAwaitDecision: Switch?
+
     @Flag(help: "Print the settings afterwards as one JSON object.")
     var json = false
 
@@ -218,7 +228,8 @@ struct SettingsSetCommand: AsyncParsableCommand {
         SettingsChange(
             askToBuy: askToBuy?.isOn, interruptedPurchases: interruptedPurchases?.isOn, failTransactions: failTransactions?.isOn,
             failureErrorCode: failureErrorCode, billingIssues: billingIssues?.isOn, gracePeriod: gracePeriod?.isOn,
-            renewalLimit: renewalLimit, storefront: storefront, locale: locale
+            renewalLimit: renewalLimit, storefront: storefront, locale: locale,
+            refundRequestsAwaitDecision: refundRequestsAwaitDecision?.isOn
         )
     }
 
@@ -262,6 +273,7 @@ extension StoreSettings {
             "billing issues:         \(text(renewalBillingIssuesEnabled))",
             "grace period:           \(text(billingGracePeriodEnabled))",
             "renewal limit:          \(renewalLimit.map(String.init) ?? "none")",
+            "refund requests:        \(refundRequestsAwaitDecision ? "await a decision" : "decided at once")",
             "time rate:              \(TimeRateArgument.name(of: timeRate)) (change it with `storekit clock rate`)",
         ]
     }

@@ -407,10 +407,12 @@ public actor StoreEngine: ScheduledEventSource {
     public func requestRefund(
         transactionID: UInt64, accountID: String, approve: Bool, reason: ConsumptionRequestReason = .other
     ) async throws(StoreError) -> [TransactionRecord] {
-        let revoked = try await perform { operation in
-            try operation.requestRefund(transactionID, accountID: accountID, approve: approve, reason: reason)
+        let (revoked, pending) = try await perform { operation in
+            let revoked = try operation.requestRefund(transactionID, accountID: accountID, approve: approve, reason: reason)
+            return (revoked, revoked.isEmpty ? try operation.transaction(transactionID) : nil)
         }
         if !revoked.isEmpty { publish(.transactionsRevoked(revoked)) }
+        if let pending, pending.refundRequest != nil { publish(.refundRequestChanged(pending)) }
         return revoked
     }
 
@@ -426,8 +428,8 @@ public actor StoreEngine: ScheduledEventSource {
         transactionID: UInt64, _ decision: RefundDecision, reason: RevocationReason = .refundedForOtherReason
     ) async throws(StoreError) -> [TransactionRecord] {
         let records = try await perform { try $0.decideRefundRequest(transactionID, decision, reason: reason) }
-        // A declined request changes nothing a device sees: only the outbox, which `perform` announces.
-        if decision != .decline { publish(.transactionsRevoked(records)) }
+        // A declined request changes nothing a device sees.
+        publish(decision == .decline ? .refundRequestChanged(records[0]) : .transactionsRevoked(records))
         return records
     }
 
@@ -442,11 +444,13 @@ public actor StoreEngine: ScheduledEventSource {
     /// - Throws: `StoreError.unknownTransaction` when there is no such transaction.
     @discardableResult
     public func recordConsumptionInformation(transactionID: UInt64, version: Int, fields: String) async throws(StoreError) -> Bool {
-        try await perform { operation in
+        let kept = try await perform { operation in
             try operation.recordConsumption(
                 ConsumptionInformation(date: operation.now, version: version, fields: fields), transactionID: transactionID
-            )
+            ) ? try operation.transaction(transactionID) : nil
         }
+        if let kept { publish(.refundRequestChanged(kept)) }
+        return kept != nil
     }
 
     /// Reverses a refund, as the App Store does after a dispute: the transaction and what the refund revoked with it

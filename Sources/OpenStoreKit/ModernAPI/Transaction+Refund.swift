@@ -7,6 +7,11 @@ extension Transaction {
     /// approved, and the refunded transaction arrives through ``updates``; a request whose reason is `REJECT` is
     /// declined, as in the sandbox, and the app's server hears `REFUND_DECLINED`.
     ///
+    /// When the store's refund requests await a decision (its `refundRequestsAwaitDecision` setting), the request is
+    /// pending instead, as App Store review runs it: the app's server hears `CONSUMPTION_REQUEST` and may send
+    /// consumption information, and a test decides through the control API, `storekit tx decide-refund` or the
+    /// transaction manager; a refund then arrives through ``updates``, and a later reversal brings the transaction back.
+    ///
     /// - Returns: ``RefundRequestStatus/success`` when the customer submitted the request,
     ///   ``RefundRequestStatus/userCancelled`` when they closed the sheet.
     /// - Throws: ``RefundRequestError/duplicateRequest`` for a transaction already refunded,
