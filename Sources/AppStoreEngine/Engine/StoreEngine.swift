@@ -438,6 +438,7 @@ public actor StoreEngine: ScheduledEventSource {
     /// show it.
     ///
     /// - Parameters:
+    ///   - transactionID: The transaction the information is for.
     ///   - version: The endpoint's version, 1 or 2.
     ///   - fields: The request body's fields as one JSON object, already validated.
     /// - Returns: whether a pending request took it, dated now; for a transaction without one it is not kept.
