@@ -5,8 +5,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The refund loop over HTTP against a served store, with an app's server built on Apple's library: a refund request
-/// waits, the server hears CONSUMPTION_REQUEST and answers with Send Consumption Information (v1 and v2), the test
+/// The refund loop over HTTP against a served store, with the StoreKit 2 example app as the customer's app and an app's
+/// server built on Apple's library: a refund request waits, the server hears CONSUMPTION_REQUEST and answers with Send Consumption Information (v1 and v2), the test
 /// decides, and a reversal gives the purchase back.
 @Suite("Refund loop end to end", .limitsChildProcesses)
 struct RefundLoopEndToEndTests {
@@ -74,24 +74,37 @@ struct RefundLoopEndToEndTests {
         return Setup(server: server, receiver: receiver, baseURL: baseURL, log: log, keyID: keyID, issuer: issuer)
     }
 
-    @Test("A pending refund request sends CONSUMPTION_REQUEST; Apple's client sends consumption information (v1 and v2), kept with the request; a prorated decision sends REFUND with REFUND_PRORATED and its percentage; a reversal sends REFUND_REVERSED and the purchase is back")
+    @Test("From the example app's beginRefundRequest over HTTP: a pending request sends CONSUMPTION_REQUEST; Apple's client sends consumption information (v1 and v2), kept with the request; a prorated decision sends REFUND with REFUND_PRORATED and its percentage and the app hears the revocation; a reversal sends REFUND_REVERSED and the app gets the purchase back")
     func proratedRefundAndReversal() async throws {
-        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let deviceDirectory = temporaryDataDirectory()
+        defer {
+            try? FileManager.default.removeItem(at: dataDirectory)
+            try? FileManager.default.removeItem(at: deviceDirectory)
+        }
         let setup = try await start()
         defer { setup.terminate() }
         let settings = try await setup.control("PUT", "control/settings", ["refundRequestsAwaitDecision": true])
         #expect(settings.json["refundRequestsAwaitDecision"] as? Bool == true, "\(settings.json)")
-        let bought = try await setup.control("POST", "control/purchases", ["productId": "com.example.demo.coins.100", "bundleId": bundleID])
-        let id = try #require(bought.json["transactionId"] as? String, "\(bought.json)")
 
-        let asked = try await setup.control("POST", "control/transactions/\(id)/refund-request", ["reason": "UNINTENDED_PURCHASE"])
-        #expect(asked.status == 200, "\(asked.json)")
-        #expect((asked.json["refundRequest"] as? [String: Any])?["status"] as? String == "pending")
+        // The StoreKit 2 example app, its store the served one: it buys, then asks for a refund as a customer does.
+        let app = try ChildProcess(try ChildProcess.builtExecutable("ModernStore"), [], environment: [
+            "OPENSTOREKIT_SERVER": setup.baseURL, "OPENSTOREKIT_DATA_DIR": deviceDirectory.path, "OPENSTOREKIT_BUNDLE_ID": bundleID,
+        ], interactive: true)
+        defer { app.terminate() }
+        try await app.waitForLine(containing: "ready")
+        app.send("buy com.example.demo.coins.100")
+        let purchased = try await app.waitForLine(containing: "purchased com.example.demo.coins.100 (transaction ")
+        let start = try #require(purchased.range(of: "(transaction ")).upperBound
+        let id = String(purchased[start...].prefix { $0.isNumber })
+        app.send("refund \(id)")
+        try await app.waitForLine(containing: "refund requested for \(id): success")
+        let asked = try await setup.control("GET", "control/transactions/\(id)")
+        #expect((asked.json["refundRequest"] as? [String: Any])?["status"] as? String == "pending", "\(asked.json)")
         #expect(asked.json["revocationDate"] == nil, "nothing is refunded before a decision")
         var received = try await setup.received(count: 2)
         #expect(received.map { $0["notificationType"] as? String } == ["ONE_TIME_CHARGE", "CONSUMPTION_REQUEST"], "\(received)")
         #expect(received.allSatisfy { $0["status"] as? String == "OK" }, "\(received)")
-        #expect(received.last?["consumptionRequestReason"] as? String == "UNINTENDED_PURCHASE")
+        #expect(received.last?["consumptionRequestReason"] as? String == "OTHER", "the app's request gives no reason: \(received)")
         #expect(received.last?["transactionId"] as? String == id)
 
         // The app's server answers, with Apple's client.
@@ -119,6 +132,7 @@ struct RefundLoopEndToEndTests {
         #expect(refund["revocationType"] as? String == "REFUND_PRORATED")
         #expect(refund["revocationPercentage"] as? Int == 50_000)
         #expect(refund["revocationDate"] as? Int != nil)
+        try await app.waitForLine(containing: "update com.example.demo.coins.100 revoked (transaction \(id), verified)")
         let shownRefund = try await storekit(["tx", "show", id, "--server", setup.baseURL])
         #expect(shownRefund.output.contains("REFUND_PRORATED 50000"), "\(shownRefund.output)")
         #expect(shownRefund.output.contains("refund request: refunded"), "\(shownRefund.output)")
@@ -130,6 +144,10 @@ struct RefundLoopEndToEndTests {
         received = try await setup.received(count: 4)
         #expect(received.last?["notificationType"] as? String == "REFUND_REVERSED", "\(received)")
         #expect(received.last?["revocationDate"] is NSNull, "the transaction REFUND_REVERSED carries grants its product again: \(received)")
+        try await app.waitForLine(containing: "update com.example.demo.coins.100 purchased (transaction \(id), verified)")
+        app.send("quit")
+        try app.closeInput()
+        #expect(try await app.finished().status == 0)
     }
 
     @Test("A declined request sends REFUND_DECLINED and the purchase stays; with the setting off a request is decided at once, as before")
