@@ -413,8 +413,11 @@ struct StoreKit2Tests {
             try await updates.waitForListening(session)
             _ = try await updates.next()
 
+            session.refundRequestSheetAnswer = .submit(reason: "UNINTENDED_PURCHASE")
             #expect(try await bought.beginRefundRequest(in: UIWindowScene()) == .success)
             #expect(await verifiedIDs(Transaction.currentEntitlements) == [bought.id], "a pending request refunds nothing")
+            let asked = try #require(try await session.engine.transaction(bought.id).refundRequest)
+            #expect(asked.reason == .unintendedPurchase, "the sheet's reason is Apple's consumptionRequestReason")
             await #expect(throws: Transaction.RefundRequestError.duplicateRequest, "one request waits at a time") {
                 try await Transaction.beginRefundRequest(for: bought.id, in: UIWindowScene())
             }
