@@ -174,13 +174,16 @@ public struct RefundRequest: Codable, Sendable, Hashable {
     public var transactionID: UInt64
     /// The customer's account.
     public var accountID: String
-    /// Whether the App Store approves the request.
+    /// Whether the App Store approves the request, when it decides at once.
     public var approve: Bool
+    /// Why the customer asks, as Apple's `consumptionRequestReason` raw value; `nil` for none given.
+    public var reason: String?
 
     /// Describes the request.
-    public init(transactionID: UInt64, accountID: String, approve: Bool) {
+    public init(transactionID: UInt64, accountID: String, approve: Bool, reason: String? = nil) {
         self.transactionID = transactionID
         self.accountID = accountID
         self.approve = approve
+        self.reason = reason
     }
 }

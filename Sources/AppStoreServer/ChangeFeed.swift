@@ -48,7 +48,7 @@ actor ChangeFeed {
              .priceIncreaseConsentRequested, .changedElsewhere:
             .other
         // Renewals the clock brought were announced on their own.
-        case .notificationsChanged, .clockMoved, .settingsChanged: nil
+        case .notificationsChanged, .clockMoved, .settingsChanged, .refundRequestChanged: nil
         }
     }
 

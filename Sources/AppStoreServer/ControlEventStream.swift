@@ -17,7 +17,7 @@ struct ControlEventStream {
     /// What changed, as the names of the events to send.
     static func names(of event: StoreEvent) -> [String] {
         switch event {
-        case .transactionUpdated, .transactionsRevoked, .transactionsDeleted, .transactionsCleared: ["transactions"]
+        case .transactionUpdated, .transactionsRevoked, .transactionsDeleted, .transactionsCleared, .refundRequestChanged: ["transactions"]
         case .subscriptionsChanged, .priceIncreaseConsentRequested: ["subscriptions"]
         case .notificationsChanged: ["notifications"]
         case .clockMoved: ["clock"]

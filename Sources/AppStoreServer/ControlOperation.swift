@@ -101,6 +101,12 @@ public enum ControlOperation: String, CaseIterable, Sendable {
     case declineTransaction
     /// Refunds a transaction.
     case refundTransaction
+    /// Asks for a refund as the customer would: decided at once, or pending App Store review.
+    case requestRefund
+    /// Decides a pending refund request: refund in full or prorated, or decline.
+    case decideRefundRequest
+    /// Reverses a refund: the purchase is restored.
+    case reverseRefund
     /// Resolves an interrupted purchase or billing issue.
     case resolveTransaction
 

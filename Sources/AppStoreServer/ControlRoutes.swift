@@ -41,6 +41,25 @@ struct ControlSettingsRequest: Decodable {
     var renewalBillingIssuesEnabled: Bool?
     var billingGracePeriodEnabled: Bool?
     var renewalLimit: Int?
+    var refundRequestsAwaitDecision: Bool?
+}
+
+/// The body of `POST /control/transactions/{id}/refund-request`, optional: a customer's refund request, as
+/// `beginRefundRequest` makes it. `reason` is Apple's `consumptionRequestReason` (`OTHER` by default); `approve`
+/// (true by default) decides it when the store does not wait for decisions; `account` is the transaction's by default.
+struct ControlRefundRequestRequest: Decodable {
+    var reason: String?
+    var approve: Bool?
+    var account: String?
+}
+
+/// The body of `POST /control/transactions/{id}/refund-request/decision`: `{"decision": "refund"}`,
+/// `{"decision": "prorated", "revocationPercentage": 50000}` or `{"decision": "decline"}`, with an optional `reason`
+/// (`app-issue` or `other`) for a refund's `revocationReason`; `revocationPercentage` counts for `prorated` only.
+struct ControlRefundDecisionRequest: Decodable {
+    var decision: String
+    var revocationPercentage: Int?
+    var reason: String?
 }
 
 /// The body of `POST /control/transactions/{id}/refund`, optional: `{"reason": "app-issue"}` for Apple's
@@ -209,6 +228,7 @@ struct ControlRoutes {
                     if let value = body.renewalBillingIssuesEnabled { settings.renewalBillingIssuesEnabled = value }
                     if let value = body.billingGracePeriodEnabled { settings.billingGracePeriodEnabled = value }
                     if let value = body.renewalLimit { settings.renewalLimit = value > 0 ? value : nil }
+                    if let value = body.refundRequestsAwaitDecision { settings.refundRequestsAwaitDecision = value }
                 }
                 return await engine.settings
             }
@@ -256,6 +276,41 @@ struct ControlRoutes {
                     return try await transactionOutput(record)
                 }
             }
+        }
+        router.on(.requestRefund) { request, context in
+            let body = try? await request.decodeJSON(as: ControlRefundRequestRequest.self, context: context)
+            return try await answer {
+                let id = try id(context)
+                let reason = try body?.reason.map { text in
+                    guard let reason = ConsumptionRequestReason(rawValue: text) else {
+                        throw ControlError.badRequest("\"\(text)\" is not a consumptionRequestReason. Use one of \(ConsumptionRequestReason.allCases.map(\.rawValue).joined(separator: ", ")).")
+                    }
+                    return reason
+                } ?? .other
+                var accountID = body?.account
+                if accountID == nil { accountID = try await engine.transaction(id).accountID }
+                try await engine.requestRefund(transactionID: id, accountID: accountID ?? "", approve: body?.approve ?? true, reason: reason)
+                return try await transactionOutput(try await engine.transaction(id))
+            }
+        }
+        router.on(.decideRefundRequest) { request, context in
+            let body = try? await request.decodeJSON(as: ControlRefundDecisionRequest.self, context: context)
+            return try await answer {
+                let decision: RefundDecision
+                // A percentage only counts for a prorated refund (the page sends its field with every decision).
+                switch (body?.decision, body?.revocationPercentage) {
+                case ("refund", _): decision = .refundFull
+                case ("prorated", let percentage?): decision = .refundProrated(percentage: percentage)
+                case ("decline", _): decision = .decline
+                default:
+                    throw ControlError.badRequest(#"Give {"decision": "refund"}, {"decision": "prorated", "revocationPercentage": 50000} (milli-percent) or {"decision": "decline"}."#)
+                }
+                let reason: RevocationReason = body?.reason == "app-issue" ? .refundedDueToIssue : .refundedForOtherReason
+                return try await transactionOutput(try await engine.decideRefundRequest(transactionID: try id(context), decision, reason: reason)[0])
+            }
+        }
+        router.on(.reverseRefund) { _, context in
+            try await answer { try await transactionOutput(try await engine.reverseRefund(transactionID: try id(context))[0]) }
         }
         router.on(.deleteTransaction) { _, context in
             try await answer { ["deleted": try await engine.deleteTransaction(try id(context)).map(String.init)] }

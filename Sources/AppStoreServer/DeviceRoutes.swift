@@ -1,5 +1,6 @@
 import AppStoreDeviceProtocol
 import AppStoreEngine
+import AppStoreFormats
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -113,7 +114,10 @@ struct DeviceRoutes {
         router.post(RouterPath(DeviceProtocol.Route.refundRequests)) { request, context in
             try await answer {
                 let refund = try await request.body(RefundRequest.self, context: context)
-                try await engine.requestRefund(transactionID: refund.transactionID, accountID: refund.accountID, approve: refund.approve)
+                try await engine.requestRefund(
+                    transactionID: refund.transactionID, accountID: refund.accountID, approve: refund.approve,
+                    reason: refund.reason.flatMap(ConsumptionRequestReason.init(rawValue:)) ?? .other
+                )
                 return Empty()
             }
         }

@@ -109,7 +109,7 @@ struct AppTransactionInfoResponse: Encodable {
 }
 
 /// The body of `PUT /inApps/v1/transactions/consumption/{transactionId}` (version 1, deprecated by Apple).
-struct ConsumptionRequestV1: Decodable {
+struct ConsumptionRequestV1: Codable {
     var customerConsented: Bool?
     var consumptionStatus: Int?
     var platform: Int?
@@ -125,7 +125,7 @@ struct ConsumptionRequestV1: Decodable {
 }
 
 /// The body of `PUT /inApps/v2/transactions/consumption/{transactionId}`.
-struct ConsumptionRequestV2: Decodable {
+struct ConsumptionRequestV2: Codable {
     var customerConsented: Bool?
     var sampleContentProvided: Bool?
     var deliveryStatus: String?
@@ -345,7 +345,7 @@ struct ServerAPIRoutes {
         api.put("v1/transactions/consumption/:transactionId") { request, context in
             let body = try? await request.decodeJSON(as: ConsumptionRequestV1.self, context: context)
             return try await respond(to: request, status: .accepted) { bundleID in
-                _ = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
+                let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
                 guard let body, body.customerConsented == true else { throw ServerAPIError.invalidCustomerConsented }
                 let ranges: [(Int?, ClosedRange<Int>)] = [
                     (body.consumptionStatus, 0...3), (body.platform, 0...2), (body.deliveryStatus, 0...5), (body.accountTenure, 0...7),
@@ -355,14 +355,14 @@ struct ServerAPIRoutes {
                 guard body.sampleContentProvided != nil, ranges.allSatisfy({ value, range in value.map(range.contains) ?? true }) else {
                     throw ServerAPIError.invalidConsumptionField
                 }
-                logger.info("consumption information for transaction \(context.parameters.get("transactionId") ?? "")")
+                try await keepConsumption(body, version: 1, for: record)
                 return EmptyResponse()
             }
         }
         api.put("v2/transactions/consumption/:transactionId") { request, context in
             let body = try? await request.decodeJSON(as: ConsumptionRequestV2.self, context: context)
             return try await respond(to: request, status: .accepted) { bundleID in
-                _ = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
+                let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
                 guard let body, body.customerConsented == true else { throw ServerAPIError.invalidCustomerConsented }
                 let deliveryStatuses: Set<String> = [
                     "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER",
@@ -371,7 +371,7 @@ struct ServerAPIRoutes {
                       body.consumptionPercentage.map({ (0...100_000).contains($0) }) ?? true,
                       body.refundPreference.map({ ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"].contains($0) }) ?? true
                 else { throw ServerAPIError.invalidConsumptionField }
-                logger.info("consumption information for transaction \(context.parameters.get("transactionId") ?? "")")
+                try await keepConsumption(body, version: 2, for: record)
                 return EmptyResponse()
             }
         }
@@ -437,6 +437,16 @@ struct ServerAPIRoutes {
 
     /// The transaction with the identifier in the path, if it is the app's. A transaction of another app is refused as
     /// Apple refuses it, with 401: the token is not good for it.
+    /// Keeps validated consumption information with the transaction's pending refund request, where the control API
+    /// and the transaction manager show it; information for a transaction without one is accepted and not kept.
+    private func keepConsumption(_ body: some Encodable, version: Int, for record: TransactionRecord) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let fields = String(decoding: try encoder.encode(body), as: UTF8.self)
+        let kept = try await engine.recordConsumptionInformation(transactionID: record.id, version: version, fields: fields)
+        logger.info("consumption information v\(version) for transaction \(record.id)\(kept ? "" : " (no pending refund request: not kept)")")
+    }
+
     private func transaction(_ text: String?, bundleID: String) async throws -> TransactionRecord {
         guard let text, let id = UInt64(text) else { throw ServerAPIError.invalidTransactionID }
         guard let record = try? await engine.transaction(id), record.state.isCompleted else {

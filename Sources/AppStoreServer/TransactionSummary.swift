@@ -45,6 +45,13 @@ public struct TransactionSummary: Codable, Sendable, Hashable {
     public var revocationDate: String?
     /// Apple's `revocationReason`.
     public var revocationReason: Int?
+    /// Apple's `revocationType`, when the store recorded one: `REFUND_FULL` or `REFUND_PRORATED` for a decided refund
+    /// request, `FAMILY_REVOKE`; a refund without one signs as `REFUND_FULL`.
+    public var revocationType: String?
+    /// For a prorated refund: Apple's `revocationPercentage`, in milli-percent (50000 is 50%).
+    public var revocationPercentage: Int?
+    /// The customer's latest refund request, when the store kept one (refund requests that await a decision).
+    public var refundRequest: RefundRequestSummary?
     /// For a period an offer priced: Apple's `offerType` (1 introductory, 2 promotional, 3 offer code, 4 win-back).
     public var offerType: Int?
     /// The promotional or win-back offer's identifier, or the offer code's reference name.
@@ -91,6 +98,9 @@ public struct TransactionSummary: Codable, Sendable, Hashable {
         }
         revocationDate = record.revocationDate.map(Self.dateFormat.format)
         revocationReason = record.revocationReason.map { Int($0.rawValue) }
+        revocationType = record.revocationType?.rawValue
+        revocationPercentage = record.revocationPercentage
+        refundRequest = record.refundRequest.map(RefundRequestSummary.init)
         offerType = record.offer.map { Int($0.type.rawValue) }
         offerIdentifier = record.offer?.identifier
         offerDiscountType = record.offer?.discountType.rawValue
@@ -104,6 +114,12 @@ extension TransactionSummary {
     /// Every purchase over the control API answers with one, and through `JSONEncoder` its encoding cost more than
     /// the purchase's storage writes; `TransactionSummaryJSONTests` holds the two to the same bytes.
     func controlJSON() -> Data {
+        if refundRequest != nil {
+            // A nested object the field writer does not write; few transactions carry one.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return (try? encoder.encode(self)) ?? Data("{}".utf8)
+        }
         var object = AppStoreJSONObject()
         // In the order of the keys' names, as `JSONEncoder.OutputFormatting.sortedKeys` has them.
         object.write(CodingKeys.account, account)
@@ -123,7 +139,9 @@ extension TransactionSummary {
         object.write(CodingKeys.purchaseDate, purchaseDate)
         object.write(CodingKeys.quantity, quantity)
         object.write(CodingKeys.revocationDate, revocationDate)
+        object.write(CodingKeys.revocationPercentage, revocationPercentage)
         object.write(CodingKeys.revocationReason, revocationReason)
+        object.write(CodingKeys.revocationType, revocationType)
         object.write(CodingKeys.signedTransaction, signedTransaction)
         object.write(CodingKeys.state, state)
         object.write(CodingKeys.storefront, storefront)
@@ -131,5 +149,39 @@ extension TransactionSummary {
         object.write(CodingKeys.transactionId, transactionId)
         object.write(CodingKeys.type, type)
         return object.finish()
+    }
+}
+
+/// A customer's refund request as `storekit --json` and the control API show it (``TransactionSummary/refundRequest``).
+public struct RefundRequestSummary: Codable, Sendable, Hashable {
+    /// `pending`, `refunded`, `declined` or `reversed`.
+    public var status: String
+    /// When the customer asked, on the store's clock (ISO 8601).
+    public var requestDate: String
+    /// Apple's `consumptionRequestReason` the store sent with `CONSUMPTION_REQUEST`.
+    public var consumptionRequestReason: String
+    /// When the App Store decided or reversed it (ISO 8601).
+    public var decisionDate: String?
+    /// The consumption information the app's server sent, oldest first.
+    public var consumption: [ConsumptionSummary]
+
+    /// One Send Consumption Information request the app's server made.
+    public struct ConsumptionSummary: Codable, Sendable, Hashable {
+        /// When the store received it (ISO 8601).
+        public var date: String
+        /// The App Store Server API version of the endpoint: 1 or 2.
+        public var version: Int
+        /// The request body's fields, as JSON with sorted keys.
+        public var fields: String
+    }
+
+    /// Describes a stored refund request.
+    public init(_ request: RefundRequestRecord) {
+        let format = Date.ISO8601FormatStyle()
+        status = request.status.rawValue
+        requestDate = format.format(request.requestDate)
+        consumptionRequestReason = request.reason.rawValue
+        decisionDate = request.decisionDate.map(format.format)
+        consumption = request.consumption.map { ConsumptionSummary(date: format.format($0.date), version: $0.version, fields: $0.fields) }
     }
 }

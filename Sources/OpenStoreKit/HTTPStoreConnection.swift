@@ -142,8 +142,9 @@ public final class HTTPStoreConnection: StoreConnection {
     }
 
     /// Sends the refund request to the server, which decides it.
-    public func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError) {
-        let _: Empty = try await call("POST", DeviceProtocol.Route.refundRequests, body: RefundRequest(transactionID: transactionID, accountID: accountID, approve: approve))
+    public func requestRefund(transactionID: UInt64, accountID: String, approve: Bool, reason: String?) async throws(StoreError) {
+        let body = RefundRequest(transactionID: transactionID, accountID: accountID, approve: approve, reason: reason)
+        let _: Empty = try await call("POST", DeviceProtocol.Route.refundRequests, body: body)
     }
 
     /// The package `<hostedContentDirectory>/<product ID>/`, if there is one.

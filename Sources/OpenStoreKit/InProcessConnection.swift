@@ -1,4 +1,5 @@
 public import AppStoreEngine
+import AppStoreFormats
 public import Foundation
 
 /// A ``StoreConnection`` to a `StoreEngine` running in the app's own process.
@@ -112,9 +113,12 @@ public final class InProcessConnection: StoreConnection {
         try await engine.signedAppTransaction(accountID: accountID, bundleID: bundleID, deviceVerificationID: deviceID)
     }
 
-    /// Decides the refund request in the engine.
-    public func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError) {
-        try await engine.requestRefund(transactionID: transactionID, accountID: accountID, approve: approve)
+    /// Hands the refund request to the engine, which decides it or keeps it pending.
+    public func requestRefund(transactionID: UInt64, accountID: String, approve: Bool, reason: String?) async throws(StoreError) {
+        try await engine.requestRefund(
+            transactionID: transactionID, accountID: accountID, approve: approve,
+            reason: reason.flatMap(ConsumptionRequestReason.init(rawValue:)) ?? .other
+        )
     }
 
     /// The package `<hostedContentDirectory>/<product ID>/`, if there is one.
@@ -137,7 +141,7 @@ public final class InProcessConnection: StoreConnection {
                         case .transactionsRevoked, .transactionsDeleted, .transactionsCleared, .storefrontChanged,
                              .purchaseIntentAdded, .priceIncreaseConsentRequested, .changedElsewhere:
                             continuation.yield(.other)
-                        case .notificationsChanged, .clockMoved, .settingsChanged:
+                        case .notificationsChanged, .clockMoved, .settingsChanged, .refundRequestChanged:
                             // Nothing a device holds: renewals the clock brought were announced on their own.
                             break
                         }

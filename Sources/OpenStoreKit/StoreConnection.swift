@@ -64,8 +64,10 @@ public protocol StoreConnection: Sendable {
     func signedAppTransaction(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> String
 
     /// A customer's refund request from the app: approved, the store refunds the transaction; declined, it tells the
-    /// app's server (`REFUND_DECLINED`).
-    func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError)
+    /// app's server (`REFUND_DECLINED`). A store whose refund requests await a decision keeps it pending instead and
+    /// tells the app's server `CONSUMPTION_REQUEST` with `reason` (Apple's `consumptionRequestReason` raw value; `OTHER`
+    /// when `nil` or unknown); `approve` is not used then.
+    func requestRefund(transactionID: UInt64, accountID: String, approve: Bool, reason: String?) async throws(StoreError)
 
     /// The content the store hosts for a product (`SKDownload`), or `nil` when the product has none.
     func hostedContent(productID: String) async throws(StoreError) -> HostedContent?
@@ -74,6 +76,13 @@ public protocol StoreConnection: Sendable {
     /// a purchase intent. The stream is subscribed when this method returns, so no change after it is missed.
     /// It ends when the task that iterates it is cancelled.
     func changes() async -> AsyncStream<StoreChange>
+}
+
+extension StoreConnection {
+    /// A customer's refund request that gives no reason (`OTHER` when the store waits for decisions).
+    public func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError) {
+        try await requestRefund(transactionID: transactionID, accountID: accountID, approve: approve, reason: nil)
+    }
 }
 
 /// What changed in a store, as far as a connection can tell.

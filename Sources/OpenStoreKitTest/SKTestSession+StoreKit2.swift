@@ -128,7 +128,9 @@ extension SKTestSession {
 
     /// What the customer does in the refund request sheet `Transaction.beginRefundRequest` shows: submit (approved,
     /// unless the reason is `REJECT`, which declines as in the sandbox), or cancel. By default the customer submits.
-    /// An OpenStoreKit addition: there is no screen to tap.
+    /// While ``SKTestSession/refundRequestsAwaitDecision`` is on, a submitted request waits and a reason that is one of
+    /// Apple's `consumptionRequestReason` values (`UNINTENDED_PURCHASE`, `FULFILLMENT_ISSUE`, …) is the one
+    /// `CONSUMPTION_REQUEST` carries (`OTHER` otherwise). An OpenStoreKit addition: there is no screen to tap.
     public var refundRequestSheetAnswer: RefundRequestSheetAnswer {
         get {
             switch device.sheets.withLock({ $0.refundRequest }) {

@@ -334,6 +334,45 @@ open class SKTestSession: NSObject, @unchecked Sendable {
         _ = try control { [engine] () async throws(StoreError) in try await engine.refund(transactionID: id) }
     }
 
+    // MARK: Refund requests
+
+    /// Refund requests wait for a decision, as App Store review runs them: `Transaction.beginRefundRequest` leaves the
+    /// transaction as it is, the app's server hears `CONSUMPTION_REQUEST`, and the test decides with
+    /// ``refundRequestForTransaction(identifier:revocationPercentage:)`` or
+    /// ``declineRefundRequestForTransaction(identifier:)``. Off (the default), requests are decided at once.
+    /// An OpenStoreKit addition: StoreKit Test has no such switch.
+    open var refundRequestsAwaitDecision: Bool {
+        get { settings.refundRequestsAwaitDecision }
+        set { changeSettings { $0.refundRequestsAwaitDecision = newValue } }
+    }
+
+    /// Refunds a transaction whose refund request waits: in full (`REFUND_FULL`), or prorated with
+    /// `revocationPercentage` in milli-percent (`REFUND_PRORATED`; 50000 is 50%). The app sees the transaction revoked.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`, or `invalidAction` when no request waits or the percentage is
+    ///   outside 1…100000.
+    open func refundRequestForTransaction(identifier: Int, revocationPercentage: Int? = nil) throws {
+        let id = try storeID(identifier)
+        let decision: RefundDecision = revocationPercentage.map { .refundProrated(percentage: $0) } ?? .refundFull
+        _ = try control { [engine] () async throws(StoreError) in try await engine.decideRefundRequest(transactionID: id, decision) }
+    }
+
+    /// Declines a transaction's waiting refund request: the app's server hears `REFUND_DECLINED`, the purchase stays.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`, or `invalidAction` when no request waits.
+    open func declineRefundRequestForTransaction(identifier: Int) throws {
+        let id = try storeID(identifier)
+        _ = try control { [engine] () async throws(StoreError) in try await engine.decideRefundRequest(transactionID: id, .decline) }
+    }
+
+    /// Reverses a transaction's refund: it grants its product again and the app's server hears `REFUND_REVERSED`.
+    ///
+    /// - Throws: ``SKTestError`` `noTransactionFound`, or `invalidAction` when the transaction was not refunded.
+    open func reverseRefundForTransaction(identifier: Int) throws {
+        let id = try storeID(identifier)
+        _ = try control { [engine] () async throws(StoreError) in try await engine.reverseRefund(transactionID: id) }
+    }
+
     // MARK: Subscriptions
 
     /// Turns on auto-renew of the subscription a transaction belongs to: it renews at the end of its period.

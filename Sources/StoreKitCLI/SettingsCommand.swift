@@ -92,6 +92,8 @@ struct SettingsChange: Sendable {
     var locale: String?
     /// The environment the store signs as: Sandbox, Production or Xcode.
     var environment: String?
+    /// Whether refund requests wait for a decision.
+    var refundRequestsAwaitDecision: Bool?
 
     /// The control API's body (`PUT /control/settings`): the switches given, by their field names.
     var body: [String: Any] {
@@ -106,6 +108,7 @@ struct SettingsChange: Sendable {
         body["storefront"] = storefront
         body["locale"] = locale
         body["environment"] = environment
+        body["refundRequestsAwaitDecision"] = refundRequestsAwaitDecision
         return body
     }
 
@@ -121,6 +124,7 @@ struct SettingsChange: Sendable {
         if let storefront { settings.storefront = storefront }
         if let locale { settings.locale = locale }
         if let environment { settings.environment = environment }
+        if let refundRequestsAwaitDecision { settings.refundRequestsAwaitDecision = refundRequestsAwaitDecision }
     }
 }
 
@@ -221,6 +225,12 @@ struct SettingsSetCommand: AsyncParsableCommand {
     ))
     var environment: String?
 
+    @Option(
+        name: .customLong("refund-requests-await-decision"),
+        help: "Refund requests wait for `storekit tx decide-refund` and send CONSUMPTION_REQUEST (on), or are decided at once (off, the default)."
+    )
+    var refundRequestsAwaitDecision: Switch?
+
     @Flag(help: "Print the settings afterwards as one JSON object.")
     var json = false
 
@@ -229,7 +239,8 @@ struct SettingsSetCommand: AsyncParsableCommand {
         SettingsChange(
             askToBuy: askToBuy?.isOn, interruptedPurchases: interruptedPurchases?.isOn, failTransactions: failTransactions?.isOn,
             failureErrorCode: failureErrorCode, billingIssues: billingIssues?.isOn, gracePeriod: gracePeriod?.isOn,
-            renewalLimit: renewalLimit, storefront: storefront, locale: locale, environment: environment
+            renewalLimit: renewalLimit, storefront: storefront, locale: locale, environment: environment,
+            refundRequestsAwaitDecision: refundRequestsAwaitDecision?.isOn
         )
     }
 
@@ -276,6 +287,7 @@ extension StoreSettings {
             "billing issues:         \(text(renewalBillingIssuesEnabled))",
             "grace period:           \(text(billingGracePeriodEnabled))",
             "renewal limit:          \(renewalLimit.map(String.init) ?? "none")",
+            "refund requests:        \(refundRequestsAwaitDecision ? "await a decision" : "decided at once")",
             "time rate:              \(TimeRateArgument.name(of: timeRate)) (change it with `storekit clock rate`)",
         ]
     }

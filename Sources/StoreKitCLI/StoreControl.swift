@@ -22,6 +22,13 @@ protocol StoreControl: Sendable {
     func transactions(_ query: TransactionQuery) async throws -> [TransactionSummary]
     /// Refunds a transaction; the refunded transaction first, then what was revoked with it.
     func refund(_ id: UInt64, reason: RevocationReason) async throws -> [TransactionSummary]
+    /// A customer's refund request for a transaction: pending when the store waits for decisions, else decided now
+    /// (refunded, or declined when `approve` is false); the transaction afterwards.
+    func requestRefund(_ id: UInt64, reason: ConsumptionRequestReason, approve: Bool) async throws -> TransactionSummary
+    /// Decides a transaction's pending refund request; the transaction afterwards.
+    func decideRefund(_ id: UInt64, _ decision: RefundDecision, reason: RevocationReason) async throws -> TransactionSummary
+    /// Reverses a transaction's refund (`REFUND_REVERSED`); the transactions restored, the reversed one first.
+    func reverseRefund(_ id: UInt64) async throws -> TransactionSummary
     /// Deletes a transaction and what derives from it; their identifiers.
     func delete(_ id: UInt64) async throws -> [UInt64]
     /// Deletes every transaction.
@@ -93,6 +100,20 @@ struct EngineControl: StoreControl {
 
     func refund(_ id: UInt64, reason: RevocationReason) async throws -> [TransactionSummary] {
         try await engine.refund(transactionID: id, reason: reason).map { TransactionSummary($0) }
+    }
+
+    func requestRefund(_ id: UInt64, reason: ConsumptionRequestReason, approve: Bool) async throws -> TransactionSummary {
+        let account = try await engine.transaction(id).accountID
+        try await engine.requestRefund(transactionID: id, accountID: account, approve: approve, reason: reason)
+        return try await TransactionSummary.signed(try await engine.transaction(id), by: engine)
+    }
+
+    func decideRefund(_ id: UInt64, _ decision: RefundDecision, reason: RevocationReason) async throws -> TransactionSummary {
+        try await TransactionSummary.signed(try await engine.decideRefundRequest(transactionID: id, decision, reason: reason)[0], by: engine)
+    }
+
+    func reverseRefund(_ id: UInt64) async throws -> TransactionSummary {
+        try await TransactionSummary.signed(try await engine.reverseRefund(transactionID: id)[0], by: engine)
     }
 
     func delete(_ id: UInt64) async throws -> [UInt64] {
@@ -205,6 +226,26 @@ struct ServerControl: StoreControl {
 
     func refund(_ id: UInt64, reason: RevocationReason) async throws -> [TransactionSummary] {
         [try await call(.refundTransaction, ["id": String(id)], body: ["reason": reason == .refundedDueToIssue ? "app-issue" : "other"])]
+    }
+
+    func requestRefund(_ id: UInt64, reason: ConsumptionRequestReason, approve: Bool) async throws -> TransactionSummary {
+        try await call(.requestRefund, ["id": String(id)], body: ["reason": reason.rawValue, "approve": approve])
+    }
+
+    func decideRefund(_ id: UInt64, _ decision: RefundDecision, reason: RevocationReason) async throws -> TransactionSummary {
+        var body: [String: Any] = ["reason": reason == .refundedDueToIssue ? "app-issue" : "other"]
+        switch decision {
+        case .refundFull: body["decision"] = "refund"
+        case .refundProrated(let percentage):
+            body["decision"] = "prorated"
+            body["revocationPercentage"] = percentage
+        case .decline: body["decision"] = "decline"
+        }
+        return try await call(.decideRefundRequest, ["id": String(id)], body: body)
+    }
+
+    func reverseRefund(_ id: UInt64) async throws -> TransactionSummary {
+        try await call(.reverseRefund, ["id": String(id)])
     }
 
     func delete(_ id: UInt64) async throws -> [UInt64] {

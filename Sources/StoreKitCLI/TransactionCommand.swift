@@ -22,6 +22,8 @@ struct TransactionCommand: AsyncParsableCommand {
           storekit tx list --account alice
           storekit tx show 2000000000000001 --json
           storekit tx refund 2000000000000001 --reason app-issue
+          storekit tx request-refund 2000000000000001 --reason UNINTENDED_PURCHASE
+          storekit tx decide-refund 2000000000000001 --prorated 50000
           storekit tx approve 2000000000000002 --server http://127.0.0.1:8080
           storekit tx renew 2000000000000003 --config Examples/Demo.storekit
         """,
@@ -29,6 +31,9 @@ struct TransactionCommand: AsyncParsableCommand {
             TransactionListCommand.self,
             TransactionShowCommand.self,
             RefundCommand.self,
+            RequestRefundCommand.self,
+            DecideRefundCommand.self,
+            ReverseRefundCommand.self,
             ApproveCommand.self,
             DeclineCommand.self,
             ResolveCommand.self,
@@ -190,7 +195,16 @@ struct TransactionDetail: Encodable {
             lines.append("  offer:        \(t.offerIdentifier.map { "\($0), " } ?? "")\(offer) (offerType \(t.offerType.map(String.init) ?? "?"))")
         }
         if let revoked = t.revocationDate {
-            lines.append("  refunded:     \(revoked) (revocationReason \(t.revocationReason.map(String.init) ?? "?"))")
+            var how = "revocationReason \(t.revocationReason.map(String.init) ?? "?")"
+            if let type = t.revocationType { how += ", \(type)" }
+            if let percentage = t.revocationPercentage { how += " \(percentage)" }
+            lines.append("  refunded:     \(revoked) (\(how))")
+        }
+        if let request = t.refundRequest {
+            lines.append("  refund request: \(request.status) since \(request.requestDate) (\(request.consumptionRequestReason))\(request.decisionDate.map { ", decided \($0)" } ?? "")")
+            for information in request.consumption {
+                lines.append("    consumption v\(information.version) at \(information.date): \(information.fields)")
+            }
         }
         lines.append("  order:        \(t.orderId)")
         lines.append("  signed:       \(t.signedTransaction == nil ? "no (not completed)" : "yes; --json prints signedTransaction")")
@@ -242,6 +256,139 @@ struct RefundCommand: AsyncParsableCommand {
             try parseTransactionID(transactionID), reason: reason == .appIssue ? .refundedDueToIssue : .refundedForOtherReason
         )
         revoked.forEach { print("refunded \($0.line)") }
+    }
+}
+
+/// `storekit tx request-refund`: a customer's refund request, as `Transaction.beginRefundRequest` makes it.
+struct RequestRefundCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request-refund",
+        abstract: "Ask for a refund as the customer would; pending when the store waits for decisions.",
+        discussion: """
+        With the setting refund-requests-await-decision on (`storekit settings set --refund-requests-await-decision \
+        on`), the request waits: the app's server receives CONSUMPTION_REQUEST (for a consumable, a non-renewing or \
+        an auto-renewable subscription) with --reason as its consumptionRequestReason, may answer with Send \
+        Consumption Information (shown by `storekit tx show`), and `storekit tx decide-refund` decides. Off, the \
+        request is decided now: refunded (REFUND), or declined (REFUND_DECLINED) with --reject.
+
+        Example:
+          storekit tx request-refund 2000000000000001 --reason UNINTENDED_PURCHASE
+          storekit tx request-refund 2000000000000001 --reject --server http://127.0.0.1:8080
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The transaction identifier.", valueName: "id"))
+    var transactionID: String
+
+    @Option(help: "Apple's consumptionRequestReason: UNINTENDED_PURCHASE, FULFILLMENT_ISSUE, UNSATISFIED_WITH_PURCHASE, LEGAL or OTHER (default).")
+    var reason: String = ConsumptionRequestReason.other.rawValue
+
+    @Flag(help: "When the store decides at once: decline instead of refunding.")
+    var reject = false
+
+    @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var remote: ServerOptions
+
+    func validate() throws {
+        _ = try parseTransactionID(transactionID)
+        guard ConsumptionRequestReason(rawValue: reason) != nil else {
+            throw ValidationError("--reason \(reason) is not a consumptionRequestReason. Use one of \(ConsumptionRequestReason.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    func run() async throws {
+        let store = try remote.control(location: location) { nil }
+        let transaction = try await store.requestRefund(
+            try parseTransactionID(transactionID), reason: ConsumptionRequestReason(rawValue: reason) ?? .other, approve: !reject
+        )
+        if let request = transaction.refundRequest, request.status == "pending" {
+            print("refund request pending for \(transaction.line) (\(request.consumptionRequestReason)); decide with `storekit tx decide-refund \(transaction.transactionId)`")
+        } else {
+            print("\(transaction.revocationDate == nil ? "declined" : "refunded") \(transaction.line)")
+        }
+    }
+}
+
+/// `storekit tx decide-refund`: decides a pending refund request, as App Store review does.
+struct DecideRefundCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decide-refund",
+        abstract: "Decide a pending refund request: refund in full, prorated, or decline.",
+        discussion: """
+        --refund sends REFUND (revocationType REFUND_FULL); --prorated MILLI sends REFUND with REFUND_PRORATED and \
+        revocationPercentage MILLI (milli-percent: 50000 is 50%); --decline sends REFUND_DECLINED and the \
+        transaction stays. A refund revokes what `storekit tx refund` revokes, and family members who shared the \
+        purchase receive REVOKE.
+
+        Example:
+          storekit tx decide-refund 2000000000000001 --refund
+          storekit tx decide-refund 2000000000000001 --prorated 50000 --reason app-issue
+          storekit tx decide-refund 2000000000000001 --decline --server http://127.0.0.1:8080
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The transaction identifier.", valueName: "id"))
+    var transactionID: String
+
+    @Flag(help: "Refund in full.")
+    var refund = false
+
+    @Option(help: ArgumentHelp("Refund this share, in milli-percent (1 to 100000).", valueName: "milli-percent"))
+    var prorated: Int?
+
+    @Flag(help: "Decline the request.")
+    var decline = false
+
+    @Option(help: "Why a refund was given: other (default) or app-issue (Apple's revocationReason 0 or 1).")
+    var reason: RefundCommand.Reason = .other
+
+    @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var remote: ServerOptions
+
+    func validate() throws {
+        _ = try parseTransactionID(transactionID)
+        guard [refund, prorated != nil, decline].filter({ $0 }).count == 1 else {
+            throw ValidationError("Give exactly one of --refund, --prorated MILLI-PERCENT or --decline.")
+        }
+        if let prorated, !(1...100_000).contains(prorated) {
+            throw ValidationError("--prorated \(prorated) is out of range: give milli-percent from 1 to 100000 (50000 is 50%).")
+        }
+    }
+
+    func run() async throws {
+        let decision: RefundDecision = if let prorated { .refundProrated(percentage: prorated) } else if decline { .decline } else { .refundFull }
+        let transaction = try await remote.control(location: location) { nil }.decideRefund(
+            try parseTransactionID(transactionID), decision, reason: reason == .appIssue ? .refundedDueToIssue : .refundedForOtherReason
+        )
+        print("\(decline ? "declined" : "refunded") \(transaction.line)")
+    }
+}
+
+/// `storekit tx reverse-refund`: reverses a refund, as the App Store does after a dispute.
+struct ReverseRefundCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reverse-refund",
+        abstract: "Reverse a refund: the purchase grants its product again and the app's server hears REFUND_REVERSED.",
+        discussion: """
+        Example:
+          storekit tx reverse-refund 2000000000000001
+          storekit tx reverse-refund 2000000000000001 --server http://127.0.0.1:8080
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The transaction identifier.", valueName: "id"))
+    var transactionID: String
+
+    @OptionGroup var location: StoreLocationOptions
+    @OptionGroup var remote: ServerOptions
+
+    func validate() throws {
+        _ = try parseTransactionID(transactionID)
+    }
+
+    func run() async throws {
+        let transaction = try await remote.control(location: location) { nil }.reverseRefund(try parseTransactionID(transactionID))
+        print("reversed the refund of \(transaction.line)")
     }
 }
 

@@ -25,6 +25,11 @@ struct RowJSONEncoderTests {
         record.subscriptionGroupID = "group"
         record.expiresDate = date.addingTimeInterval(30 * 86_400)
         record.revocationType = .familyRevoke
+        record.revocationPercentage = 37_500
+        record.refundRequest = RefundRequestRecord(
+            requestDate: date, reason: .fulfillmentIssue, status: .reversed, decisionDate: date.addingTimeInterval(0.25),
+            consumption: [ConsumptionInformation(date: date, version: 2, fields: #"{"deliveryStatus":"DELIVERED","note":"é \"q\""}"#)]
+        )
         record.isUpgraded = false
         record.restoredTransactionID = UInt64.max
         record.restoredPurchaseDate = Date(timeIntervalSinceReferenceDate: -1e-7)
@@ -68,6 +73,7 @@ struct RowJSONEncoderTests {
                 extendByDays: 5, extendReasonCode: 2, requestDate: date, completeDate: date.addingTimeInterval(1), succeededCount: 3, failedCount: 1
             )
         )
+        notification.consumptionRequestReason = .unintendedPurchase
         notification.delivery.record(.init(date: date, result: "UNSUCCESSFUL_HTTP_RESPONSE_CODE", httpStatusCode: 500, responseExcerpt: "down"))
         notification.delivery.record(.init(date: date.addingTimeInterval(3_600), result: "TIMED_OUT"))
         notification.delivery.redeliver(from: date.addingTimeInterval(7_200))

@@ -15,7 +15,8 @@ struct RowJSONWritableTests {
         let records: [any Encodable & RowJSONWritable] = [
             Fixtures.fullTransaction, Fixtures.fullSubscription, Fixtures.fullNotification, Fixtures.offer,
             Fixtures.fullNotification.delivery, Fixtures.fullNotification.delivery.attempts[0],
-            Fixtures.fullNotification.delivery.claim!, Account(id: "ana", storefront: "ESP", canMakePayments: false, familyID: "family"),
+            Fixtures.fullNotification.delivery.claim!, Fixtures.fullTransaction.refundRequest!,
+            Fixtures.fullTransaction.refundRequest!.consumption[0], Account(id: "ana", storefront: "ESP", canMakePayments: false, familyID: "family"),
         ]
         for record in records {
             // A field the fixture leaves nil would be left out by both writers alike: the fixtures set every one.

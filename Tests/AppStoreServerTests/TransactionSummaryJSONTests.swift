@@ -31,6 +31,12 @@ struct TransactionSummaryJSONTests {
         summary.expiresDate = "2026-02-15T12:00:00Z"
         summary.revocationDate = "2026-01-20T08:30:00Z"
         summary.revocationReason = 1
+        summary.revocationType = "REFUND_PRORATED"
+        summary.revocationPercentage = 50_000
+        summary.refundRequest = RefundRequestSummary(RefundRequestRecord(
+            requestDate: date, reason: .legal, status: .refunded, decisionDate: date,
+            consumption: [ConsumptionInformation(date: date, version: 2, fields: #"{"customerConsented":true}"#)]
+        ))
         summary.offerType = 2
         summary.offerIdentifier = "win-back"
         summary.offerDiscountType = "PAY_AS_YOU_GO"
@@ -41,6 +47,9 @@ struct TransactionSummaryJSONTests {
                 Issue.record("\(child.label ?? "?") is nil: set it here, so that its line in controlJSON() is checked")
             }
         }
+        #expect(String(decoding: summary.controlJSON(), as: UTF8.self) == String(decoding: try encoded(summary), as: UTF8.self))
+        // Without a refund request the summary writes its fields itself: each of its lines is checked too.
+        summary.refundRequest = nil
         #expect(String(decoding: summary.controlJSON(), as: UTF8.self) == String(decoding: try encoded(summary), as: UTF8.self))
     }
 

@@ -257,6 +257,32 @@ def run_scenario(page, store, receiver, driver, passed):
     page.wait("Ask to Buy off", lambda: store.call("GET", "control/settings")[1]["askToBuyEnabled"] is False)
     passed.append("Ask to Buy: buy on the page, approve")
 
+    # The refund loop: requests await a decision; the customer asks, the row waits with CONSUMPTION_REQUEST sent, a
+    # prorated refund from the row, the request in the expanded row, and a reversal.
+    page.click(switches + ' input[name="refundRequestsAwaitDecision"]')
+    page.click(switches + ' button[type="submit"]')
+    page.wait("refund requests to await a decision", lambda: store.call("GET", "control/settings")[1]["refundRequestsAwaitDecision"] is True)
+    coins = store.buy(COINS, "frank")
+    page.wait(f"row {coins}", lambda: page.state_of(coins) == "purchased")
+    page.click(page.row(coins) + ' button[data-action="refund-request"]')
+    page.wait(f"row {coins} to show the pending request", lambda: "refund request pending" in page.find(page.row(coins)).text)
+    page.wait("CONSUMPTION_REQUEST in the log", lambda: len(page.all('tr[data-type="CONSUMPTION_REQUEST"]')) == 1)
+    page.type(page.row(coins) + ' input[name="revocationPercentage"]', "25000")
+    page.click(page.row(coins) + ' button[data-action="refund-prorated"]')
+    page.wait(f"row {coins} to read refunded", lambda: page.state_of(coins) == "refunded")
+    _, transaction = store.call("GET", f"control/transactions/{coins}")
+    if transaction.get("revocationType") != "REFUND_PRORATED" or transaction.get("revocationPercentage") != 25000:
+        raise CheckFailed(f"the page's prorated refund should be REFUND_PRORATED 25000, the store says {transaction}")
+    page.click(page.row(coins) + " button.expand")
+    page.wait("the refund request panel", lambda: "refunded" in (page.text("[data-refund-panel]") or ""))
+    page.click(page.row(coins) + ' button[data-action="reverse-refund"]')
+    page.wait(f"row {coins} to be purchased again", lambda: page.state_of(coins) == "purchased")
+    page.wait("REFUND_REVERSED in the log", lambda: len(page.all('tr[data-type="REFUND_REVERSED"]')) == 1)
+    page.click(switches + ' input[name="refundRequestsAwaitDecision"]')
+    page.click(switches + ' button[type="submit"]')
+    page.wait("refund requests decided at once again", lambda: store.call("GET", "control/settings")[1]["refundRequestsAwaitDecision"] is False)
+    passed.append("the refund loop on the page: ask, CONSUMPTION_REQUEST, prorated refund, request panel, reversal")
+
     # A month on the clock renews a monthly subscription; the renewal and DID_RENEW appear.
     monthly = store.buy(MONTHLY, "carol")
     page.wait(f"row {monthly}", lambda: page.state_of(monthly) == "purchased")

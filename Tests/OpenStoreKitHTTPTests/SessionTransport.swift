@@ -60,8 +60,8 @@ final class LoopbackConnection: StoreConnection {
     }
     func hostedContent(productID: String) async throws(StoreError) -> HostedContent? { try await http().hostedContent(productID: productID) }
     func rootCertificates() async throws(StoreError) -> [Data] { try await http().rootCertificates() }
-    func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError) {
-        try await http().requestRefund(transactionID: transactionID, accountID: accountID, approve: approve)
+    func requestRefund(transactionID: UInt64, accountID: String, approve: Bool, reason: String?) async throws(StoreError) {
+        try await http().requestRefund(transactionID: transactionID, accountID: accountID, approve: approve, reason: reason)
     }
     func signedTransactions(_ ids: [UInt64], deviceID: UUID) async throws(StoreError) -> [String] {
         try await http().signedTransactions(ids, deviceID: deviceID)

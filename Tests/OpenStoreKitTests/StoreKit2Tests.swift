@@ -488,6 +488,46 @@ struct StoreKit2Tests {
         }
     }
 
+    @Test("With refund requests awaiting a decision, beginRefundRequest leaves the purchase entitled; the test's prorated refund reaches Transaction.updates, and a reversal brings the entitlement back")
+    func pendingRefundRequest() async throws {
+        let session = try makeSession()
+        session.refundRequestsAwaitDecision = true
+        try await session.run {
+            let premium = try #require(try await Product.products(for: [Demo.premium]).first)
+            let bought = try #require(try await premium.purchase().verifiedTransaction)
+            let updates = UpdateCollector()
+            updates.start()
+            try await updates.waitForListening(session)
+            _ = try await updates.next()
+
+            session.refundRequestSheetAnswer = .submit(reason: "UNINTENDED_PURCHASE")
+            #expect(try await bought.beginRefundRequest(in: UIWindowScene()) == .success)
+            #expect(await verifiedIDs(Transaction.currentEntitlements) == [bought.id], "a pending request refunds nothing")
+            let asked = try #require(try await session.engine.transaction(bought.id).refundRequest)
+            #expect(asked.reason == .unintendedPurchase, "the sheet's reason is Apple's consumptionRequestReason")
+            await #expect(throws: Transaction.RefundRequestError.duplicateRequest, "one request waits at a time") {
+                try await Transaction.beginRefundRequest(for: bought.id, in: UIWindowScene())
+            }
+            #expect(try await session.engine.transaction(bought.id).refundRequest?.status == .pending)
+
+            try session.refundRequestForTransaction(identifier: Int(bought.id), revocationPercentage: 50_000)
+            let refunded = try await updates.next()
+            #expect(refunded.id == bought.id && refunded.revocationDate != nil)
+            #expect(await verifiedIDs(Transaction.currentEntitlements).isEmpty)
+            let payload = session.engine.transactionPayload(try await session.engine.transaction(bought.id))
+            #expect(payload.revocationType == .refundProrated && payload.revocationPercentage == 50_000)
+
+            try session.reverseRefundForTransaction(identifier: Int(bought.id))
+            let restored = try await updates.next()
+            #expect(restored.id == bought.id && restored.revocationDate == nil)
+            #expect(await verifiedIDs(Transaction.currentEntitlements) == [bought.id])
+            #expect(throws: SKTestError.self, "only a waiting request can be declined") {
+                try session.declineRefundRequestForTransaction(identifier: Int(bought.id))
+            }
+            updates.stop()
+        }
+    }
+
     @Test("VerificationResult is .verified only for the store's own signature: a tampered token is .unverified(invalidSignature)")
     func tamperedToken() async throws {
         let session = try makeSession()

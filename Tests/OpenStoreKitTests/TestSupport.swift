@@ -437,8 +437,8 @@ final class StorefrontChangingConnection: StoreConnection {
     }
     func hostedContent(productID: String) async throws(StoreError) -> HostedContent? { try await base.hostedContent(productID: productID) }
     func rootCertificates() async throws(StoreError) -> [Data] { try await base.rootCertificates() }
-    func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError) {
-        try await base.requestRefund(transactionID: transactionID, accountID: accountID, approve: approve)
+    func requestRefund(transactionID: UInt64, accountID: String, approve: Bool, reason: String?) async throws(StoreError) {
+        try await base.requestRefund(transactionID: transactionID, accountID: accountID, approve: approve, reason: reason)
     }
     func signedTransactions(_ ids: [UInt64], deviceID: UUID) async throws(StoreError) -> [String] {
         try await base.signedTransactions(ids, deviceID: deviceID)

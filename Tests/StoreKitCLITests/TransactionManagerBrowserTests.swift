@@ -9,7 +9,7 @@ import TestProcesses
 /// Selenium from PyPI, which `.ci/run` installs.
 @Suite("The transaction manager in a real browser", .limitsChildProcesses)
 struct TransactionManagerBrowserTests {
-    @Test("buy, refund, redeliver, approve Ask to Buy, renew by the clock, and a refusal, live on the page")
+    @Test("buy, refund, redeliver, approve Ask to Buy, the refund loop, renew by the clock, and a refusal, live on the page")
     func pageDrivesTheStore() async throws {
         let dataDirectory = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
@@ -28,6 +28,7 @@ struct TransactionManagerBrowserTests {
             "refund on the page: state, REFUND in the log, decoded payload, delivered",
             "redeliver sends the notification again",
             "Ask to Buy: buy on the page, approve",
+            "the refund loop on the page: ask, CONSUMPTION_REQUEST, prorated refund, request panel, reversal",
             "a month on the clock renews, live, with DID_RENEW",
             "a refused action shows the store's message in place",
             "offer code and Family Sharing forms",

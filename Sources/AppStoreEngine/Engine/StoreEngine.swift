@@ -391,20 +391,80 @@ public actor StoreEngine: ScheduledEventSource {
         return revoked
     }
 
-    /// A customer's refund request from an app (StoreKit 2's `beginRefundRequest`), as the App Store decides it:
-    /// approved, the transaction is refunded as ``refund(transactionID:reason:)`` does (`REFUND`); declined, it stays,
-    /// and the app's server hears `REFUND_DECLINED`.
+    /// A customer's refund request from an app (StoreKit 2's `beginRefundRequest`).
     ///
-    /// - Returns: the transactions the refund revoked; empty when declined.
+    /// With ``StoreSettings/refundRequestsAwaitDecision`` off (the default) the App Store decides at once: approved,
+    /// the transaction is refunded as ``refund(transactionID:reason:)`` does (`REFUND`); declined, it stays, and the
+    /// app's server hears `REFUND_DECLINED`. With it on, the request waits on the transaction
+    /// (``TransactionRecord/refundRequest``), the app's server hears `CONSUMPTION_REQUEST` with `reason` as its
+    /// `consumptionRequestReason` (for a consumable, a non-renewing or an auto-renewable subscription), and
+    /// ``decideRefundRequest(transactionID:_:reason:)`` decides it; `approve` is not used then.
+    ///
+    /// - Returns: the transactions the refund revoked; empty when declined or pending.
     /// - Throws: `StoreError.unknownTransaction` when the account has no such transaction; `invalidTransactionState`
-    ///   when it was already refunded or never completed.
+    ///   when it was already refunded, never completed, or has a request waiting already.
     @discardableResult
-    public func requestRefund(transactionID: UInt64, accountID: String, approve: Bool) async throws(StoreError) -> [TransactionRecord] {
-        let revoked = try await perform { operation in
-            try operation.requestRefund(transactionID, accountID: accountID, approve: approve)
+    public func requestRefund(
+        transactionID: UInt64, accountID: String, approve: Bool, reason: ConsumptionRequestReason = .other
+    ) async throws(StoreError) -> [TransactionRecord] {
+        let (revoked, pending) = try await perform { operation in
+            let revoked = try operation.requestRefund(transactionID, accountID: accountID, approve: approve, reason: reason)
+            return (revoked, revoked.isEmpty ? try operation.transaction(transactionID) : nil)
         }
         if !revoked.isEmpty { publish(.transactionsRevoked(revoked)) }
+        if let pending, pending.refundRequest != nil { publish(.refundRequestChanged(pending)) }
         return revoked
+    }
+
+    /// Decides a transaction's pending refund request, as App Store review does: refunds it in full or prorated
+    /// (`REFUND`, with `revocationType` `REFUND_FULL` or `REFUND_PRORATED` and `revocationPercentage`), revoking what
+    /// ``refund(transactionID:reason:)`` revokes, or declines it (`REFUND_DECLINED`).
+    ///
+    /// - Returns: the revoked transactions, the decided one first; the transaction alone when declined.
+    /// - Throws: `StoreError.invalidTransactionState` when the transaction has no pending request;
+    ///   `invalidRefundDecision` for a prorated percentage outside 1…100000.
+    @discardableResult
+    public func decideRefundRequest(
+        transactionID: UInt64, _ decision: RefundDecision, reason: RevocationReason = .refundedForOtherReason
+    ) async throws(StoreError) -> [TransactionRecord] {
+        let records = try await perform { try $0.decideRefundRequest(transactionID, decision, reason: reason) }
+        // A declined request changes nothing a device sees.
+        publish(decision == .decline ? .refundRequestChanged(records[0]) : .transactionsRevoked(records))
+        return records
+    }
+
+    /// Keeps what an app's server sent with Send Consumption Information (App Store Server API v1 or v2) with the
+    /// transaction's pending refund request, where the control API, `storekit tx show` and the transaction manager
+    /// show it.
+    ///
+    /// - Parameters:
+    ///   - transactionID: The transaction the information is for.
+    ///   - version: The endpoint's version, 1 or 2.
+    ///   - fields: The request body's fields as one JSON object, already validated.
+    /// - Returns: whether a pending request took it, dated now; for a transaction without one it is not kept.
+    /// - Throws: `StoreError.unknownTransaction` when there is no such transaction.
+    @discardableResult
+    public func recordConsumptionInformation(transactionID: UInt64, version: Int, fields: String) async throws(StoreError) -> Bool {
+        let kept = try await perform { operation in
+            try operation.recordConsumption(
+                ConsumptionInformation(date: operation.now, version: version, fields: fields), transactionID: transactionID
+            ) ? try operation.transaction(transactionID) : nil
+        }
+        if let kept { publish(.refundRequestChanged(kept)) }
+        return kept != nil
+    }
+
+    /// Reverses a refund, as the App Store does after a dispute: the transaction and what the refund revoked with it
+    /// grant their product again, a subscription the refund ended runs to its period's end, and the app's server
+    /// hears `REFUND_REVERSED`.
+    ///
+    /// - Returns: the restored transactions, the reversed one first.
+    /// - Throws: `StoreError.invalidTransactionState` when the transaction was not refunded.
+    @discardableResult
+    public func reverseRefund(transactionID: UInt64) async throws(StoreError) -> [TransactionRecord] {
+        let restored = try await perform { try $0.reverseRefund(transactionID) }
+        for record in restored { publish(.transactionUpdated(record)) }
+        return restored
     }
 
     /// Deletes a transaction and the restores and repurchases derived from it, as if they never happened.

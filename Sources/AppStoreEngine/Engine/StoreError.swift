@@ -24,6 +24,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case storeUnreachable
         case idempotencyKeyReused
         case apiKeyExists
+        case invalidRefundDecision
     }
 
     private let code: Code
@@ -80,6 +81,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let idempotencyKeyReused = StoreError(.idempotencyKeyReused, "The idempotency key was used for another purchase.")
     /// An App Store Server API key with the identifier is already stored: key identifiers are unique across a storage.
     public static let apiKeyExists = StoreError(.apiKeyExists, "An API key with this identifier already exists.")
+    /// A refund decision the App Store cannot make: a prorated refund's percentage outside 1…100000 milli-percent.
+    public static let invalidRefundDecision = StoreError(.invalidRefundDecision, "The refund decision is not valid.")
 
     /// The kind of error as a stable name (`unknownProduct`): what the device protocol sends, with the ``message``,
     /// so a remote store's errors compare equal to the static members here.
@@ -111,6 +114,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     package static func ineligibleForOffer(_ message: String) -> StoreError { StoreError(.ineligibleForOffer, message) }
     package static func storeUnreachable(_ message: String) -> StoreError { StoreError(.storeUnreachable, message) }
     package static func idempotencyKeyReused(_ message: String) -> StoreError { StoreError(.idempotencyKeyReused, message) }
+    package static func invalidRefundDecision(_ message: String) -> StoreError { StoreError(.invalidRefundDecision, message) }
     package static func apiKeyExists(_ message: String) -> StoreError { StoreError(.apiKeyExists, message) }
 
     /// ``apiKeyExists`` for the key identifier, saying what to do: every storage's message.

@@ -10,6 +10,9 @@ public enum StoreEvent: Sendable, Hashable {
     case transactionsDeleted([UInt64])
     /// Every transaction of the store was deleted (test control).
     case transactionsCleared
+    /// A customer's refund request for this transaction was made, received consumption information or was declined
+    /// (``TransactionRecord/refundRequest``): nothing a device holds changed, but what the store shows of it did.
+    case refundRequestChanged(TransactionRecord)
     /// An account moved to another storefront.
     case storefrontChanged(accountID: String, storefront: String)
     /// A customer started a promoted purchase on the App Store; the app's devices offer it to the app.

@@ -562,55 +562,6 @@ struct StoreOperation {
 
     // MARK: Refunds and deletions
 
-    /// Revokes a completed transaction and, for a non-consumable, everything derived from the same purchase.
-    func refund(_ id: UInt64, reason: RevocationReason) throws -> [TransactionRecord] {
-        let record = try transaction(id)
-        guard record.isActive else {
-            throw StoreError.invalidTransactionState("Transaction \(id) cannot be refunded: it is \(record.isRevoked ? "already refunded" : "\(record.state)"). Only completed transactions can be refunded.")
-        }
-        var revoked = [record]
-        switch record.productType {
-        case .nonConsumable:
-            revoked = try storage.transactions(matching: TransactionQuery(originalID: record.originalID)).filter(\.isActive)
-        case .autoRenewable where record.origin != .familyShare:
-            revoked += try storage.transactions(matching: TransactionQuery(originalID: record.originalID)).filter { share in
-                share.origin == .familyShare && share.isActive && share.purchaseDate == record.purchaseDate
-            }
-        default:
-            break
-        }
-        for index in revoked.indices {
-            revoked[index].revocationDate = now
-            revoked[index].revocationReason = reason
-        }
-        try storage.write(revoked.map(StorageChange.saveTransaction))
-        var subscription = record.productType == .autoRenewable ? try storage.subscription(id: record.originalID) : nil
-        if var current = subscription, current.latestTransactionID == record.id {
-            current.status = .revoked
-            current.autoRenewEnabled = false
-            current.expiresDate = min(current.expiresDate, now)
-            current.clearBillingRetry()
-            try storage.write(.saveSubscription(current))
-            subscription = current
-        }
-        try storage.write(.saveNotification(notification(.refund, about: revoked[0], subscription: subscription)))
-        return revoked
-    }
-
-    /// Decides a customer's refund request: refunds the transaction, or records `REFUND_DECLINED`.
-    func requestRefund(_ id: UInt64, accountID: String, approve: Bool) throws -> [TransactionRecord] {
-        let record = try transaction(id)
-        guard record.accountID == accountID else {
-            throw StoreError.unknownTransaction("Account \(accountID) has no transaction \(id); a customer can only ask for refunds of their own purchases.")
-        }
-        guard record.isActive else {
-            throw StoreError.invalidTransactionState("Transaction \(id) cannot be refunded: it is \(record.isRevoked ? "already refunded" : "\(record.state)").")
-        }
-        if approve { return try refund(id, reason: .refundedForOtherReason) }
-        try storage.write(.saveNotification(notification(.refundDeclined, about: record)))
-        return []
-    }
-
     /// Deletes a transaction and, for an original purchase, the restores and repurchases derived from it.
     func delete(_ id: UInt64) throws -> [UInt64] {
         let record = try transaction(id)

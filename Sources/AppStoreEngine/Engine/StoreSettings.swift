@@ -28,6 +28,11 @@ public struct StoreSettings: Sendable, Hashable, Codable {
     /// How many times a subscription may renew before it stops and expires (`expirationIntent` 5), as Apple's sandbox
     /// stops after 12; `nil`, the default, renews without end.
     public var renewalLimit: Int?
+    /// Refund requests wait for a decision, as the App Store's review does: a customer's request (`beginRefundRequest`)
+    /// is pending, the app's server hears `CONSUMPTION_REQUEST`, and a test refunds or declines it through the engine,
+    /// the control API, `storekit tx refund-request` or the transaction manager. Off, the default, a request is decided
+    /// at once: refunded, or declined when the customer's reason is `REJECT`.
+    public var refundRequestsAwaitDecision: Bool
 
     /// Creates settings; every switch is off by default.
     public init(
@@ -35,7 +40,7 @@ public struct StoreSettings: Sendable, Hashable, Codable {
         askToBuyEnabled: Bool = false, interruptedPurchasesEnabled: Bool = false,
         failTransactionsEnabled: Bool = false, failureErrorCode: Int = 0, disableDialogs: Bool = false,
         timeRate: TimeRate = .realTime, renewalBillingIssuesEnabled: Bool = false, billingGracePeriodEnabled: Bool = false,
-        renewalLimit: Int? = nil
+        renewalLimit: Int? = nil, refundRequestsAwaitDecision: Bool = false
     ) {
         self.storefront = storefront
         self.locale = locale
@@ -49,6 +54,7 @@ public struct StoreSettings: Sendable, Hashable, Codable {
         self.renewalBillingIssuesEnabled = renewalBillingIssuesEnabled
         self.billingGracePeriodEnabled = billingGracePeriodEnabled
         self.renewalLimit = renewalLimit
+        self.refundRequestsAwaitDecision = refundRequestsAwaitDecision
     }
 
     /// Reads settings, taking the default of every field the JSON leaves out: settings stored by an earlier version
@@ -68,5 +74,7 @@ public struct StoreSettings: Sendable, Hashable, Codable {
         renewalBillingIssuesEnabled = try container.decodeIfPresent(Bool.self, forKey: .renewalBillingIssuesEnabled) ?? defaults.renewalBillingIssuesEnabled
         billingGracePeriodEnabled = try container.decodeIfPresent(Bool.self, forKey: .billingGracePeriodEnabled) ?? defaults.billingGracePeriodEnabled
         renewalLimit = try container.decodeIfPresent(Int.self, forKey: .renewalLimit)
+        refundRequestsAwaitDecision = try container.decodeIfPresent(Bool.self, forKey: .refundRequestsAwaitDecision)
+            ?? defaults.refundRequestsAwaitDecision
     }
 }

@@ -31,6 +31,9 @@ public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
     /// For `RENEWAL_EXTENSION`/`SUMMARY`: the mass renewal-date extension request whose outcome the notification
     /// carries as `summary` (it carries no transaction then, and ``transactionID`` is 0).
     public var massExtension: MassExtensionRecord?
+    /// For `CONSUMPTION_REQUEST`: why the customer asked for a refund, which the notification's `data` carries as
+    /// `consumptionRequestReason`.
+    public var consumptionRequestReason: ConsumptionRequestReason?
     /// Whether, when and how the notification was sent to the app's server.
     public var delivery: NotificationDelivery
 

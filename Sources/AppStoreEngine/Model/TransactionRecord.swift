@@ -83,6 +83,11 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     public var revocationReason: RevocationReason?
     /// How the entitlement was taken back: a refund (the default) or `FAMILY_REVOKE` when the family stopped sharing it.
     public var revocationType: RevocationType?
+    /// For a prorated refund: the share of the price refunded, in milli-percent (`revocationPercentage`, 50000 is 50%).
+    public var revocationPercentage: Int?
+    /// The customer's latest refund request for this transaction, pending or decided; `nil` when they never asked
+    /// through a store that waits for decisions.
+    public var refundRequest: RefundRequestRecord?
     /// For an auto-renewable subscription: `true` once the customer upgraded to a higher level during this period,
     /// which then ended early (`isUpgraded`).
     public var isUpgraded: Bool?

@@ -55,6 +55,7 @@ extension StoreEngine {
             payload.revocationDate = revocationDate
             payload.revocationReason = record.revocationReason ?? .refundedForOtherReason
             payload.revocationType = record.revocationType ?? .refundFull
+            payload.revocationPercentage = record.revocationPercentage.map(Int32.init)
         }
         return payload
     }
@@ -155,6 +156,7 @@ extension StoreEngine {
             data.signedRenewalInfo = try sign(renewalInfo)
             data.status = subscription.appleStatus
         }
+        data.consumptionRequestReason = notification.consumptionRequestReason
         var payload = ResponseBodyV2DecodedPayload(notificationType: notification.type, subtype: notification.subtype, notificationUUID: notification.id)
         payload.data = data
         payload.signedDate = clock.now()

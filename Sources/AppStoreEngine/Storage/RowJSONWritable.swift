@@ -199,6 +199,8 @@ extension TransactionRecord: RowJSONWritable {
         try json.writeIfPresent("revocationDate", revocationDate)
         json.writeIfPresent("revocationReason", revocationReason)
         json.writeIfPresent("revocationType", revocationType)
+        json.writeIfPresent("revocationPercentage", revocationPercentage)
+        try json.writeIfPresent("refundRequest", refundRequest)
         json.writeIfPresent("isUpgraded", isUpgraded)
         try json.writeIfPresent("offer", offer)
         json.writeIfPresent("restoredTransactionID", restoredTransactionID)
@@ -282,7 +284,26 @@ extension NotificationRecord: RowJSONWritable {
         json.write("originalTransactionID", originalTransactionID)
         try json.writeIfPresent("subscription", subscription)
         try json.writeIfPresent("massExtension", massExtension)
+        json.writeIfPresent("consumptionRequestReason", consumptionRequestReason)
         try json.write("delivery", delivery)
+    }
+}
+
+extension RefundRequestRecord: RowJSONWritable {
+    package func writeRowJSON(to json: inout RowJSONObjectWriter) throws {
+        try json.write("requestDate", requestDate)
+        json.write("reason", reason)
+        json.write("status", status)
+        try json.writeIfPresent("decisionDate", decisionDate)
+        try json.write("consumption", consumption)
+    }
+}
+
+extension ConsumptionInformation: RowJSONWritable {
+    package func writeRowJSON(to json: inout RowJSONObjectWriter) throws {
+        try json.write("date", date)
+        json.write("version", version)
+        json.write("fields", fields)
     }
 }
 

@@ -106,6 +106,14 @@ struct TransactionRow {
     var isPendingApproval: Bool
     var canRefund: Bool
     var canResolve: Bool
+    /// Whether the customer may ask for a refund: completed, not refunded, no request waiting.
+    var canRequestRefund: Bool
+    /// Whether a refund request waits for a decision.
+    var refundPending: Bool
+    /// Whether a refund can be reversed: refunded, not revoked by Family Sharing.
+    var canReverseRefund: Bool
+    /// The latest refund request, e.g. `refund request pending (UNINTENDED_PURCHASE)`.
+    var refundRequest: String?
     /// For the latest transaction of an auto-renewable subscription: where the subscription stands.
     var subscriptionStatus: String?
 
@@ -132,6 +140,10 @@ struct TransactionRow {
         quantityLabel = summary.quantity > 1 ? " · ×\(summary.quantity)" : ""
         isPendingApproval = record.state == .pendingApproval
         canRefund = record.state.isCompleted && !isRefunded
+        refundPending = record.refundRequest?.status == .pending
+        canRequestRefund = canRefund && !refundPending
+        canReverseRefund = isRefunded && record.revocationType != .familyRevoke
+        refundRequest = record.refundRequest.map { "refund request \($0.status.rawValue) (\($0.reason.rawValue))" }
         let isLatest = subscription?.latestTransactionID == record.id
         canResolve = record.state == .interrupted || (isLatest && subscription?.isInBillingRetry == true)
         subscriptionStatus = isLatest ? subscription.map(TransactionRow.describe) : nil
@@ -187,6 +199,39 @@ struct TransactionDetail {
     var payload: String?
     var receiptEntry: String?
     var subscription: SubscriptionPanel?
+    var refundRequest: RefundRequestPanel?
+}
+
+/// The refund request panel of an expanded transaction: where the request stands and the consumption information the
+/// app's server sent for it.
+struct RefundRequestPanel {
+    var status: String
+    var reason: String
+    var requestDate: String
+    var decisionDate: String?
+    var consumption: [ConsumptionRow]
+    var hasConsumption: Bool
+
+    /// One Send Consumption Information request.
+    struct ConsumptionRow {
+        var date: String
+        var version: Int
+        var fields: String
+    }
+
+    init(_ request: RefundRequestRecord) {
+        status = request.status.rawValue
+        reason = request.reason.rawValue
+        requestDate = request.requestDate.formatted(.iso8601)
+        decisionDate = request.decisionDate?.formatted(.iso8601)
+        consumption = request.consumption.map { information in
+            ConsumptionRow(
+                date: information.date.formatted(.iso8601), version: information.version,
+                fields: (try? JSONValue.parse(Data(information.fields.utf8)).prettyPrinted) ?? information.fields
+            )
+        }
+        hasConsumption = !consumption.isEmpty
+    }
 }
 
 struct NotificationsModel {

@@ -88,6 +88,7 @@ struct ManagerPages: Sendable {
             ("failTransactionsEnabled", "Fail transactions", settings.failTransactionsEnabled),
             ("renewalBillingIssuesEnabled", "Billing issues at renewal", settings.renewalBillingIssuesEnabled),
             ("billingGracePeriodEnabled", "Billing grace period", settings.billingGracePeriodEnabled),
+            ("refundRequestsAwaitDecision", "Refund requests await a decision", settings.refundRequestsAwaitDecision),
         ]
         return SettingsModel(
             switches: switches.map { Switch(name: $0.0, label: $0.1, checked: $0.2) },
@@ -178,6 +179,7 @@ struct ManagerPages: Sendable {
             detail.payload = try jws.payloadJSON.prettyPrinted
             detail.receiptEntry = try ManagerPages.prettyJSON(VerifyReceiptService.info(record))
         }
+        detail.refundRequest = record.refundRequest.map(RefundRequestPanel.init)
         if record.productType == .autoRenewable, let subscription = try? await engine.subscription(forTransaction: id) {
             let renewal = try CompactJWS(try await engine.signedRenewalInfo(subscription: subscription.id))
             detail.subscription = SubscriptionPanel(

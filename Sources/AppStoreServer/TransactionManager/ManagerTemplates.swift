@@ -179,7 +179,7 @@ enum ManagerTemplates {
         <td><button type="button" class="expand" aria-expanded="false" aria-controls="tx-detail-{{id}}" data-detail="manage/transactions/{{id}}">{{id}}</button></td>
         <td><span class="name">{{productName}}</span><small>{{productId}} · {{type}}{{quantityLabel}}</small></td>
         <td>{{account}}<small>{{bundleId}} · {{origin}}</small></td>
-        <td><span class="badge {{tone}}" data-state-label>{{state}}</span>{{#subscriptionStatus}}<small>{{subscriptionStatus}}</small>{{/subscriptionStatus}}</td>
+        <td><span class="badge {{tone}}" data-state-label>{{state}}</span>{{#subscriptionStatus}}<small>{{subscriptionStatus}}</small>{{/subscriptionStatus}}{{#refundRequest}}<small data-refund-request>{{refundRequest}}</small>{{/refundRequest}}</td>
         <td><time datetime="{{purchaseDate}}">{{purchaseDateText}}</time>{{#expiresDate}}<small>expires <time datetime="{{expiresDate}}">{{expiresDateText}}</time></small>{{/expiresDate}}</td>
         <td class="actions">
           <form data-id="{{id}}" class="inline" aria-label="Actions on transaction {{id}}">
@@ -192,6 +192,14 @@ enum ManagerTemplates {
             <label class="compact">Reason<select name="reason"><option value="other">other</option><option value="app-issue">app issue</option></select></label>
             <button type="submit" data-operation="refundTransaction" data-action="refund">Refund</button>
             {{/canRefund}}
+            {{#canRequestRefund}}<button type="submit" data-operation="requestRefund" data-body='{"reason": "OTHER"}' data-action="refund-request">Customer asks for refund</button>{{/canRequestRefund}}
+            {{#refundPending}}
+            <button type="submit" data-operation="decideRefundRequest" data-body='{"decision": "refund"}' data-action="refund-full">Refund in full</button>
+            <label class="compact">Milli-percent<input type="number" name="revocationPercentage" data-type="int" value="50000" min="1" max="100000"></label>
+            <button type="submit" data-operation="decideRefundRequest" data-body='{"decision": "prorated"}' data-action="refund-prorated">Refund prorated</button>
+            <button type="submit" data-operation="decideRefundRequest" data-body='{"decision": "decline"}' data-action="refund-decline">Decline refund</button>
+            {{/refundPending}}
+            {{#canReverseRefund}}<button type="submit" data-operation="reverseRefund" data-action="reverse-refund">Reverse refund</button>{{/canReverseRefund}}
             <button type="submit" data-operation="deleteTransaction" data-confirm="Delete transaction {{id}} and what derives from it?" class="danger quiet">Delete</button>
             <span class="message" data-message role="status" aria-live="polite"></span>
           </form>
@@ -232,6 +240,15 @@ enum ManagerTemplates {
         <pre>{{pendingRenewal}}</pre>
       </div>
       {{/subscription}}
+      {{#refundRequest}}
+      <div class="panel" data-refund-panel>
+        <h3>Refund request</h3>
+        <p>Status <strong>{{status}}</strong> · consumptionRequestReason {{reason}} · asked <time>{{requestDate}}</time>{{#decisionDate}} · decided <time>{{decisionDate}}</time>{{/decisionDate}}</p>
+        <h4>Consumption information (Send Consumption Information)</h4>
+        {{#consumption}}<p><small>v{{version}} · <time>{{date}}</time></small></p><pre>{{fields}}</pre>{{/consumption}}
+        {{^hasConsumption}}<p class="empty">The app's server sent none yet.</p>{{/hasConsumption}}
+      </div>
+      {{/refundRequest}}
       {{#payload}}
       <div class="panel">
         <h3>Signed transaction (JWS, decoded)</h3>

@@ -7,6 +7,13 @@ extension Transaction {
     /// approved, and the refunded transaction arrives through ``updates``; a request whose reason is `REJECT` is
     /// declined, as in the sandbox, and the app's server hears `REFUND_DECLINED`.
     ///
+    /// When the store's refund requests await a decision (its `refundRequestsAwaitDecision` setting), the request is
+    /// pending instead, as App Store review runs it: the app's server hears `CONSUMPTION_REQUEST` (its
+    /// `consumptionRequestReason` the sheet's reason when that is one of Apple's values, such as `UNINTENDED_PURCHASE`,
+    /// else `OTHER`) and may send
+    /// consumption information, and a test decides through the control API, `storekit tx decide-refund` or the
+    /// transaction manager; a refund then arrives through ``updates``, and a later reversal brings the transaction back.
+    ///
     /// - Returns: ``RefundRequestStatus/success`` when the customer submitted the request,
     ///   ``RefundRequestStatus/userCancelled`` when they closed the sheet.
     /// - Throws: ``RefundRequestError/duplicateRequest`` for a transaction already refunded,
@@ -18,9 +25,11 @@ extension Transaction {
         try device.throwSimulatedFailure(for: .refundRequest)
         guard case .submit(let reason) = device.sheets.withLock({ $0.refundRequest }) else { return .userCancelled }
         let accountID = device.environment.accountID
-        let approve = reason.trimmingCharacters(in: .whitespacesAndNewlines) != "REJECT"
+        let answer = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         do {
-            try await device.environment.connection.requestRefund(transactionID: transactionID, accountID: accountID, approve: approve)
+            try await device.environment.connection.requestRefund(
+                transactionID: transactionID, accountID: accountID, approve: answer != "REJECT", reason: answer.isEmpty ? nil : answer
+            )
         } catch StoreError.invalidTransactionState {
             throw RefundRequestError.duplicateRequest
         } catch StoreError.unknownTransaction {

@@ -5,7 +5,8 @@ Usage: notification_receiver.py --root CERT.der [--root ...] --bundle-id ID --lo
 
 Listens on 127.0.0.1 (a free port, printed as "listening on PORT"). Each POST's {"signedPayload": ...} is
 verified and decoded with SignedDataVerifier.verify_and_decode_notification; the decoded notification is appended to
-the log as one JSON line and answered 200. While the down-flag file exists, every POST fails without being read, in
+the log as one JSON line (with the transaction's revocation fields and the data's consumptionRequestReason) and
+answered 200. While the down-flag file exists, every POST fails without being read, in
 the way the file names: empty or "503" answers 503 (down for maintenance), "500" answers 500 (a crash), "timeout"
 answers nothing for 30 seconds, "reset" closes the connection with a TCP reset. A payload that fails verification is logged with its
 status and answered 400. Exits 3 when the library is not installed.
@@ -73,6 +74,10 @@ def main():
                     transaction = verifier.verify_and_decode_signed_transaction(notification.data.signedTransactionInfo)
                     entry["transactionId"] = transaction.transactionId
                     entry["originalTransactionId"] = transaction.originalTransactionId
+                    entry["revocationDate"] = transaction.revocationDate
+                    entry["revocationType"] = transaction.rawRevocationType
+                    entry["revocationPercentage"] = transaction.revocationPercentage
+                entry["consumptionRequestReason"] = notification.data.rawConsumptionRequestReason
                 code = 200
             except VerificationException as error:
                 entry = {"status": error.status.name, "error": str(error)}
