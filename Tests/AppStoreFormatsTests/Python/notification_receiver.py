@@ -77,7 +77,8 @@ def main():
                     entry["revocationDate"] = transaction.revocationDate
                     entry["revocationType"] = transaction.rawRevocationType
                     entry["revocationPercentage"] = transaction.revocationPercentage
-                entry["consumptionRequestReason"] = notification.data.rawConsumptionRequestReason
+                if notification.data is not None:
+                    entry["consumptionRequestReason"] = notification.data.rawConsumptionRequestReason
                 code = 200
             except VerificationException as error:
                 entry = {"status": error.status.name, "error": str(error)}
