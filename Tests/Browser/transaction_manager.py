@@ -294,8 +294,10 @@ def run_scenario(page, store, receiver, driver, passed):
     page.wait("DID_RENEW in the log", lambda: len(page.all('tr[data-type="DID_RENEW"]')) == 1)
     renewal = renewals()[0].get_attribute("data-transaction")
     page.click(page.row(renewal) + " button.expand")
-    page.wait("the decoded renewal", lambda: page.text("[data-jws-payload]") is not None)
-    if not re.search(rf'"productId":\s*"{re.escape(MONTHLY)}"', page.text("[data-jws-payload]")):
+    # The renewal's own detail row: another row expanded earlier (the refund loop's) stays open.
+    payload = f"#tx-detail-{renewal} [data-jws-payload]"
+    page.wait("the decoded renewal", lambda: page.text(payload) is not None)
+    if not re.search(rf'"productId":\s*"{re.escape(MONTHLY)}"', page.text(payload)):
         raise CheckFailed("the expanded renewal should show its signed transaction's productId")
     passed.append("a month on the clock renews, live, with DID_RENEW")
 
