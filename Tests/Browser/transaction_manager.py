@@ -149,9 +149,16 @@ class Page:
         return self.driver.execute_script("return window.notReloaded === true")
 
     def click(self, css):
-        element = self.find(css)
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-        element.click()
+        # The live page may re-render the element's section between the lookup and the click: look it up again.
+        for attempt in range(5):
+            try:
+                element = self.find(css)
+                self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+                element.click()
+                return
+            except StaleElementReferenceException:
+                if attempt == 4:
+                    raise
 
     def type(self, css, text):
         """Makes a field hold exactly `text`, typing again if the live page re-rendered its section meanwhile."""
