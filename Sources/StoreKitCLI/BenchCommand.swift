@@ -34,7 +34,8 @@ struct BenchCommand: AsyncParsableCommand {
             in each, and prints both phases' rate (tenants/s, requests/s) and latency percentiles, and ignores \
             --requests and --seconds: every tenant is made. With the server on this machine it reads the server \
             process's resident memory (VmRSS) and open file descriptors from /proc before, after creating and \
-            after the purchases, and prints the cost per tenant in KB and descriptors. The process is the one \
+            after the purchases (and, with --idle SECONDS, again after the tenants sat idle that long), and prints \
+            the cost per tenant in KB, descriptors and threads. The process is the one \
             listening on the --server port, found through /proc/net/tcp among this user's processes; give \
             --server-pid when it cannot be found (another user's server, a container), or the memory lines say \
             it was not measured. Deleting tenants is not measured: the control API has no operation for it, and \
@@ -48,7 +49,7 @@ struct BenchCommand: AsyncParsableCommand {
               storekit bench http --workload purchases --requests 20000 --connections 32
               storekit bench http --workload verify-receipt --rate 1000 --seconds 10
               storekit bench http --workload purchases --tenants 1000 --requests 20000 --connections 32
-              storekit bench http --workload tenants --tenants 1000 --config Examples/Demo.storekit
+              storekit bench http --workload tenants --tenants 1000 --config Examples/Demo.storekit --idle 10
             """
     )
 
@@ -109,6 +110,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("http tenants: the server's process id, for its memory and descriptors (default: the process listening on the --server port, when this user can see it).", valueName: "pid"))
     var serverPID: Int32?
 
+    @Option(help: ArgumentHelp("http tenants: seconds to leave the tenants idle after their purchases before measuring the server again, for the idle cost per tenant.", valueName: "seconds"))
+    var idle: Double?
+
     @Option(help: ArgumentHelp("http transaction-info: the API key's .p8 file.", valueName: "file"))
     var keyFile: String?
 
@@ -133,9 +137,10 @@ struct BenchCommand: AsyncParsableCommand {
         guard load == .purchases || load == .tenants || tenants == nil else {
             throw FormatsCLI.failure("--tenants is for --workload purchases or tenants.")
         }
-        guard load == .tenants || (config == nil && serverPID == nil) else {
-            throw FormatsCLI.failure("--config and --server-pid are for --workload tenants.")
+        guard load == .tenants || (config == nil && serverPID == nil && idle == nil) else {
+            throw FormatsCLI.failure("--config, --server-pid and --idle are for --workload tenants.")
         }
+        guard idle.map({ $0 >= 0 }) ?? true else { throw FormatsCLI.failure("--idle must not be negative.") }
         var apiKey: HTTPBenchmark.APIKey?
         if let keyFile, let keyID, let issuer {
             apiKey = HTTPBenchmark.APIKey(file: keyFile, id: keyID, issuer: issuer)
@@ -144,7 +149,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         return HTTPBenchmark(
             server: serverURL, workload: load, requests: requests, seconds: duration(of: .http), connections: connections, rate: rate,
-            productID: product, bundleID: bundleID, apiKey: apiKey, tenants: tenants, configurationFile: config, serverPID: serverPID
+            productID: product, bundleID: bundleID, apiKey: apiKey, tenants: tenants, configurationFile: config, serverPID: serverPID, idleSeconds: idle
         )
     }
 

@@ -10,7 +10,7 @@ extension HTTPBenchmark {
     /// random tag so the workload runs again on the same server), each with the catalog of `configurationFile` when
     /// given, then one purchase in each, and reports each phase's rate and latency percentiles. Around them it reads
     /// the server's resident memory and open descriptors from `/proc` (``ServerProcessUsage``), for the cost of one
-    /// tenant. The control API has no operation that deletes a tenant, so deletion is not measured and the tenants
+    /// tenant, and again after `idleSeconds` with every tenant idle, when given. The control API has no operation that deletes a tenant, so deletion is not measured and the tenants
     /// stay on the server.
     func runTenants() async throws {
         let (host, port) = try hostAndPort()
@@ -44,15 +44,29 @@ extension HTTPBenchmark {
         let (purchased, purchasing) = try await runToCompletion(host: host, port: port, count: count) { purchases[$0] }
         report(purchased, elapsed: purchasing, label: "first purchase in each tenant (POST /t/{name}\(ControlOperation.purchase.path()))")
         let afterPurchases = await Self.settledUsage(pid)
+        var idle: ServerProcessUsage?
+        if let idleSeconds, pid != nil {
+            try await Task.sleep(for: .milliseconds(Int64(idleSeconds * 1_000)))
+            idle = await Self.settledUsage(pid)
+        }
 
         if let pid, let before, let afterCreation, let afterPurchases {
             print("  server process \(pid):")
             print("    before:          \(before.summary)")
             print("    after creating:  \(afterCreation.summary)")
             print("    after purchases: \(afterPurchases.summary)")
-            let resident = Double(afterPurchases.residentKilobytes - before.residentKilobytes) / Double(count)
-            let descriptors = Double(afterPurchases.openDescriptors - before.openDescriptors) / Double(count)
-            print("  per tenant: \(String(format: "%.1f", resident)) KB resident, \(String(format: "%.2f", descriptors)) open descriptors")
+            if let idleSeconds, let idle {
+                print("    idle \(String(format: "%g", idleSeconds)) s later: \(idle.summary)")
+            }
+            // The cost of a tenant as it stands last: idle, when the run waited.
+            let last = idle ?? afterPurchases
+            let resident = Double(last.residentKilobytes - before.residentKilobytes) / Double(count)
+            let descriptors = Double(last.openDescriptors - before.openDescriptors) / Double(count)
+            let threads = Double(last.threads - before.threads) / Double(count)
+            print("""
+                  per tenant\(idle == nil ? "" : " idle"): \(String(format: "%.1f", resident)) KB resident, \
+                \(String(format: "%.2f", descriptors)) open descriptors, \(String(format: "%.3f", threads)) threads
+                """)
         } else {
             print("""
                   server memory: not measured: \(pid.map { "/proc shows no process \($0) to this user" } ?? "no process of this user listens on port \(port) here"); \

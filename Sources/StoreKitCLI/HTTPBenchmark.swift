@@ -54,6 +54,8 @@ struct HTTPBenchmark {
     var configurationFile: String?
     /// tenants: the server's process, for its memory and descriptors (nil: the one listening on the server's port).
     var serverPID: Int32?
+    /// tenants: how long to leave the tenants idle before measuring the server again (nil: no wait).
+    var idleSeconds: Double?
 
     /// How a run went.
     struct Outcome {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What a server process holds at one moment, read from Linux's `/proc`: its resident memory and its open file
-/// descriptors (files, sockets, pipes, event descriptors).
+/// What a server process holds at one moment, read from Linux's `/proc`: its resident memory, its open file
+/// descriptors (files, sockets, pipes, event descriptors) and its threads.
 ///
 /// `storekit bench http --workload tenants` reads it before and after making tenants, for the cost of one. The
 /// figures are the kernel's, so they count what the allocator kept as well as what the store uses.
@@ -10,17 +10,24 @@ struct ServerProcessUsage: Sendable, Equatable {
     var residentKilobytes: Int
     /// The entries of `/proc/<pid>/fd`.
     var openDescriptors: Int
+    /// `Threads` of `/proc/<pid>/status`.
+    var threads: Int
 
     /// What process `pid` holds now, or nil when `/proc` does not show it (another machine, another user's process,
     /// a process that ended, or a system without `/proc`).
     init?(pid: Int32) {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) }),
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        // "VmRSS:\t   12345 kB", "Threads:\t12".
+        func field(_ name: String) -> Int? {
+            status.split(separator: "\n").first { $0.hasPrefix(name + ":") }?
+                .split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap { Int($0) }
+        }
+        guard let kilobytes = field("VmRSS"), let threads = field("Threads"),
               let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
         else { return nil }
         residentKilobytes = kilobytes
         openDescriptors = descriptors.count
+        self.threads = threads
     }
 
     /// The process that listens on TCP `port` of this machine, found from the listening sockets of `/proc/net/tcp`
@@ -53,8 +60,8 @@ struct ServerProcessUsage: Sendable, Equatable {
         return nil
     }
 
-    /// "45.2 MB resident, 23 open descriptors".
+    /// "45.2 MB resident, 23 open descriptors, 12 threads".
     var summary: String {
-        "\(String(format: "%.1f", Double(residentKilobytes) / 1024)) MB resident, \(openDescriptors) open descriptors"
+        "\(String(format: "%.1f", Double(residentKilobytes) / 1024)) MB resident, \(openDescriptors) open descriptors, \(threads) threads"
     }
 }

@@ -58,9 +58,9 @@ struct BenchCommandTests {
         #expect(output.split(separator: "\n").filter { $0.contains("latency ms: p50 ") }.count == 2, "both phases' percentiles: \(output)")
         #expect(output.contains("server process \(server.processIdentifier):"), "the server found from its port \(port): \(output)")
         for moment in ["before:", "after creating:", "after purchases:"] {
-            #expect(output.contains(try Regex(moment + #" +[0-9]+\.[0-9] MB resident, [0-9]+ open descriptors"#)), "\(moment) \(output)")
+                #expect(output.contains(try Regex(moment + #" +[0-9]+\.[0-9] MB resident, [0-9]+ open descriptors, [0-9]+ threads"#)), "\(moment) \(output)")
         }
-        #expect(output.contains(try Regex(#"per tenant: -?[0-9]+\.[0-9] KB resident, -?[0-9]+\.[0-9]{2} open descriptors"#)), "\(output)")
+        #expect(output.contains(try Regex(#"per tenant: -?[0-9]+\.[0-9] KB resident, -?[0-9]+\.[0-9]{2} open descriptors, -?[0-9]+\.[0-9]{3} threads"#)), "\(output)")
         #expect(output.contains("delete: not measured"), "deletion is said to be missing: \(output)")
 
         // Every tenant was made, selling its own catalog, and its purchase is in its own store.
@@ -77,14 +77,17 @@ struct BenchCommandTests {
         let own = try await storekit(["tx", "list", "--server", address, "--json"])
         #expect((try JSONSerialization.jsonObject(with: Data(own.output.utf8)) as? [Any])?.isEmpty == true, "none in the server's own store")
 
-        // With --server-pid named, the same figures; run again, new names: the first run's tenants are not taken.
+        // With --server-pid named, the same figures, and the idle ones with --idle; run again, new names: the first
+        // run's tenants are not taken.
         let again = try await storekit([
             "bench", "http", "--server", address, "--workload", "tenants", "--tenants", "3", "--server-pid", String(server.processIdentifier),
+            "--idle", "0.1",
         ])
         #expect(again.status == 0, "\(again.errorOutput)")
         #expect(again.output.contains("3 tenants in "), "\(again.output)")
         #expect(again.output.contains(" tenants/s; 0 failed"), "\(again.output)")
-        #expect(again.output.contains("per tenant: "), "\(again.output)")
+        #expect(again.output.contains(try Regex(#"idle 0\.1 s later: +[0-9]+\.[0-9] MB resident"#)), "\(again.output)")
+        #expect(again.output.contains("per tenant idle: "), "\(again.output)")
     }
 
     @Test("purchases over tenants buys in each tenant in turn, each made first, and none in the server's own store")
