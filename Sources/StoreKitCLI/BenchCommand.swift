@@ -16,13 +16,30 @@ struct BenchCommand: AsyncParsableCommand {
             clock, then --subscribers monthly subscribers in a temporary SQLite store advanced one year.
 
             http (run only when named): drives a running `storekit serve` at --server over loopback with the \
-            --workload (purchases, transaction-info or verify-receipt) until --requests were sent or --seconds \
-            passed, and prints throughput and latency percentiles from an HDR histogram. The load goes over \
+            --workload (purchases, transaction-info, verify-receipt or tenants) until --requests were sent or \
+            --seconds passed, and prints throughput and latency percentiles from an HDR histogram. The load goes over \
             --connections keep-alive connections from one thread, so it takes little of the CPU the server needs. \
             Without --rate, each connection sends its next request when the last was answered (the most the \
             server takes); with --rate, requests fall due at that rate whatever the answers, go out on the next \
             free connection, and each latency counts from the time its request was due. transaction-info needs \
             an API key the server knows (`storekit keys create`).
+
+            purchases with --tenants N spreads the purchases over N tenants in turn (/t/bench-0/ to \
+            /t/bench-<N-1>/), each made on first use by one purchase before the load is timed (the "warm-up" \
+            lines), so its rate compares with the single-tenant one of the same server.
+
+            tenants, as a fleet of CI jobs with a store per test: creates --tenants new tenants (default 1000, \
+            named bench-<run>-<index>) through POST /control/tenants, each selling the catalog of --config FILE \
+            if given (sent as the request's configuration) or the server's, then makes one purchase of --product \
+            in each, and prints both phases' rate (tenants/s, requests/s) and latency percentiles, and ignores \
+            --requests and --seconds: every tenant is made. With the server on this machine it reads the server \
+            process's resident memory (VmRSS) and open file descriptors from /proc before, after creating and \
+            after the purchases (and, with --idle SECONDS, again after the tenants sat idle that long), and prints \
+            the cost per tenant in KB, descriptors and threads. The process is the one \
+            listening on the --server port, found through /proc/net/tcp among this user's processes; give \
+            --server-pid when it cannot be found (another user's server, a container), or the memory lines say \
+            it was not measured. Deleting tenants is not measured: the control API has no operation for it, and \
+            the tenants stay on the server (restart it with a fresh --data-dir between runs).
 
             Examples:
               storekit bench
@@ -31,6 +48,8 @@ struct BenchCommand: AsyncParsableCommand {
               storekit serve --config Examples/Demo.storekit &
               storekit bench http --workload purchases --requests 20000 --connections 32
               storekit bench http --workload verify-receipt --rate 1000 --seconds 10
+              storekit bench http --workload purchases --tenants 1000 --requests 20000 --connections 32
+              storekit bench http --workload tenants --tenants 1000 --config Examples/Demo.storekit --idle 10
             """
     )
 
@@ -64,7 +83,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("http: the server to load.", valueName: "url"))
     var server = "http://127.0.0.1:8080"
 
-    @Option(help: ArgumentHelp("http: purchases, transaction-info or verify-receipt.", valueName: "workload"))
+    @Option(help: ArgumentHelp("http: purchases, transaction-info, verify-receipt or tenants.", valueName: "workload"))
     var workload: String = HTTPBenchmark.Workload.purchases.rawValue
 
     @Option(help: "http: the most requests to send.")
@@ -81,6 +100,18 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("http: the app the purchases are for.", valueName: "bundle-id"))
     var bundleID = "com.example.demo"
+
+    @Option(help: ArgumentHelp("http purchases: tenants to spread the purchases over (default: the server's own store); http tenants: tenants to make (default: 1000).", valueName: "count"))
+    var tenants: Int?
+
+    @Option(help: ArgumentHelp("http tenants: the .storekit file each tenant sells (default: the server's catalog).", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("http tenants: the server's process id, for its memory and descriptors (default: the process listening on the --server port, when this user can see it).", valueName: "pid"))
+    var serverPID: Int32?
+
+    @Option(help: ArgumentHelp("http tenants: seconds to leave the tenants idle after their purchases before measuring the server again, for the idle cost per tenant.", valueName: "seconds"))
+    var idle: Double?
 
     @Option(help: ArgumentHelp("http transaction-info: the API key's .p8 file.", valueName: "file"))
     var keyFile: String?
@@ -102,6 +133,14 @@ struct BenchCommand: AsyncParsableCommand {
         guard requests > 0, connections > 0, rate.map({ $0 > 0 }) ?? true else {
             throw FormatsCLI.failure("--requests, --connections and --rate must be positive.")
         }
+        guard tenants.map({ $0 > 0 }) ?? true else { throw FormatsCLI.failure("--tenants must be positive.") }
+        guard load == .purchases || load == .tenants || tenants == nil else {
+            throw FormatsCLI.failure("--tenants is for --workload purchases or tenants.")
+        }
+        guard load == .tenants || (config == nil && serverPID == nil && idle == nil) else {
+            throw FormatsCLI.failure("--config, --server-pid and --idle are for --workload tenants.")
+        }
+        guard idle.map({ $0 >= 0 }) ?? true else { throw FormatsCLI.failure("--idle must not be negative.") }
         var apiKey: HTTPBenchmark.APIKey?
         if let keyFile, let keyID, let issuer {
             apiKey = HTTPBenchmark.APIKey(file: keyFile, id: keyID, issuer: issuer)
@@ -110,7 +149,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         return HTTPBenchmark(
             server: serverURL, workload: load, requests: requests, seconds: duration(of: .http), connections: connections, rate: rate,
-            productID: product, bundleID: bundleID, apiKey: apiKey
+            productID: product, bundleID: bundleID, apiKey: apiKey, tenants: tenants, configurationFile: config, serverPID: serverPID, idleSeconds: idle
         )
     }
 

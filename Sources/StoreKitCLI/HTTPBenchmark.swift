@@ -19,12 +19,16 @@ import NIOHTTP1
 struct HTTPBenchmark {
     /// What the requests do.
     enum Workload: String, CaseIterable {
-        /// `POST /control/purchases` of a consumable, for a thousand accounts in turn.
+        /// `POST /control/purchases` of a consumable, for a thousand accounts in turn; with `tenants`, spread over
+        /// that many tenants in turn (`/t/bench-0/`, `/t/bench-1/`, …), each made on first use before the load.
         case purchases
         /// App Store Server API `GET /inApps/v1/transactions/{id}`, with a bearer token of the given key.
         case transactionInfo = "transaction-info"
         /// `POST /verifyReceipt` with an app receipt the server issued.
         case verifyReceipt = "verify-receipt"
+        /// `POST /control/tenants` for `tenants` new tenants, then one purchase in each, with the server's memory
+        /// and open descriptors before and after (see ``HTTPBenchmark/runTenants()``).
+        case tenants
     }
 
     /// A key of the server's App Store Server API key ring (see `storekit keys create`).
@@ -43,6 +47,15 @@ struct HTTPBenchmark {
     var productID: String
     var bundleID: String
     var apiKey: APIKey?
+    /// purchases: how many tenants the purchases are spread over (nil: the server's own store, on its bare paths);
+    /// tenants: how many tenants to make.
+    var tenants: Int?
+    /// tenants: the `.storekit` file each tenant sells, sent as `configuration` (nil: the server's catalog).
+    var configurationFile: String?
+    /// tenants: the server's process, for its memory and descriptors (nil: the one listening on the server's port).
+    var serverPID: Int32?
+    /// tenants: how long to leave the tenants idle before measuring the server again (nil: no wait).
+    var idleSeconds: Double?
 
     /// How a run went.
     struct Outcome {
@@ -53,10 +66,8 @@ struct HTTPBenchmark {
     }
 
     func run() async throws {
-        guard let host = server.host, server.scheme == "http" else {
-            throw FormatsCLI.failure("--server must be an http:// URL such as http://127.0.0.1:8080, not \(server.absoluteString).")
-        }
-        let port = server.port ?? 80
+        let (host, port) = try hostAndPort()
+        if workload == .tenants { return try await runTenants() }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         let request: @Sendable (Int) -> LoadRequest
         do {
@@ -66,7 +77,14 @@ struct HTTPBenchmark {
             try? await client.shutdown()
             throw error
         }
-        print("http \(workload.rawValue) against \(server.absoluteString): " + (rate.map { "\(Int($0)) requests/s" } ?? "\(connections) connections, as fast as answered"))
+        print("http \(workload.rawValue) against \(server.absoluteString): " + (rate.map { "\(Int($0)) requests/s" } ?? "\(connections) connections, as fast as answered")
+            + (workload == .purchases ? tenants.map { ", over \($0) tenant\($0 == 1 ? "" : "s") \(Self.tenantName(0))…\(Self.tenantName($0 - 1))" } ?? "" : ""))
+        if workload == .purchases, let tenants {
+            // Each tenant is made on first use, by its first purchase: that cost is the tenants workload's, so it is
+            // paid here, before the load is timed.
+            let (outcome, elapsed) = try await runToCompletion(host: host, port: port, count: tenants, request: request)
+            report(outcome, elapsed: elapsed, label: "warm-up, one purchase in each tenant (made on first use)")
+        }
         let clock = ContinuousClock()
         let started = clock.now
         let pacing: LoadDriver.Pacing
@@ -80,7 +98,39 @@ struct HTTPBenchmark {
         }
         let outcome = try await LoadDriver.run(host: host, port: port, connections: connections, count: count, pacing: pacing, request: request)
         let elapsed = started.duration(to: clock.now)
-        report(outcome, elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        report(outcome, elapsed: Self.seconds(elapsed))
+    }
+
+    /// The server's host and port, from an http URL.
+    func hostAndPort() throws -> (host: String, port: Int) {
+        guard let host = server.host, server.scheme == "http" else {
+            throw FormatsCLI.failure("--server must be an http:// URL such as http://127.0.0.1:8080, not \(server.absoluteString).")
+        }
+        return (host, server.port ?? 80)
+    }
+
+    /// Sends `count` requests over the connections, each as soon as one is free, until all were answered (whatever
+    /// `seconds` says: a phase of the tenants workload must make every tenant), and returns what was answered and
+    /// how long it took in seconds.
+    func runToCompletion(
+        host: String, port: Int, count: Int, request: @escaping @Sendable (Int) -> LoadRequest
+    ) async throws -> (HTTPBenchmark.Outcome, Double) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let outcome = try await LoadDriver.run(
+            host: host, port: port, connections: connections, count: count, pacing: .closedLoop(deadline: .distantFuture), request: request
+        )
+        return (outcome, Self.seconds(started.duration(to: clock.now)))
+    }
+
+    /// A duration in seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// The name of the `index`-th tenant the purchases workload spreads over: `bench-<index>`.
+    static func tenantName(_ index: Int) -> String {
+        "bench-\(index)"
     }
 
     // MARK: The requests
@@ -97,12 +147,18 @@ struct HTTPBenchmark {
         let productID = productID, bundleID = bundleID
         switch workload {
         case .purchases:
-            let requests = (0..<Self.purchaseAccounts).map { account in
-                request(ControlOperation.purchase, json: [
-                    "productId": productID, "bundleId": bundleID, "account": "bench-\(account)",
+            // Over tenants, the k-th request buys in tenant k mod N for account k mod 1000: enough requests that
+            // both cycles come round (N of them when N is at least the number of accounts).
+            let tenants = tenants ?? 1
+            let count = self.tenants == nil ? Self.purchaseAccounts : tenants * ((Self.purchaseAccounts + tenants - 1) / tenants)
+            let requests = (0..<count).map { index in
+                request(ControlOperation.purchase, tenant: self.tenants == nil ? nil : Self.tenantName(index % tenants), json: [
+                    "productId": productID, "bundleId": bundleID, "account": "bench-\(index % Self.purchaseAccounts)",
                 ])
             }
             return { index in requests[index % requests.count] }
+        case .tenants:
+            preconditionFailure("the tenants workload prepares its requests in runTenants()")
         case .transactionInfo:
             guard let apiKey else {
                 throw FormatsCLI.failure("transaction-info needs the server's API key: --key-file, --key-id and --issuer (make one with `storekit keys create`).")
@@ -138,19 +194,32 @@ struct HTTPBenchmark {
 
     /// A request for `target` (a path with its query) under the server URL's path.
     private func request(_ target: String, method: HTTPMethod, json: [String: String]? = nil) -> LoadRequest {
+        request(target, method: method, body: json.flatMap { try? JSONSerialization.data(withJSONObject: $0) })
+    }
+
+    /// A request for `target` (a path with its query) under the server URL's path, with a JSON `body`.
+    func request(_ target: String, method: HTTPMethod, body: Data?) -> LoadRequest {
         let base = server.path.hasSuffix("/") ? server.path : server.path + "/"
         var request = LoadRequest(method: method, target: base + target, headers: ["Host": authority], body: nil)
-        if let json, let data = try? JSONSerialization.data(withJSONObject: json) {
+        if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.headers.add(name: "Content-Length", value: String(data.count))
-            request.body = ByteBuffer(bytes: data)
+            request.headers.add(name: "Content-Length", value: String(body.count))
+            request.body = ByteBuffer(bytes: body)
         }
         return request
     }
 
-    /// A request for a control API operation, at the path its document gives it.
-    private func request(_ operation: ControlOperation, json: [String: String]) -> LoadRequest {
-        request(String(operation.path().dropFirst()), method: HTTPMethod(rawValue: operation.method.rawValue), json: json)
+    /// A request for a control API operation, at the path its document gives it: the server's own store's, or under
+    /// `/t/{tenant}/` for a tenant's.
+    func request(_ operation: ControlOperation, tenant: String? = nil, json: [String: String]) -> LoadRequest {
+        request(operation, tenant: tenant, body: try? JSONSerialization.data(withJSONObject: json))
+    }
+
+    /// A request for a control API operation with a JSON `body` already encoded.
+    func request(_ operation: ControlOperation, tenant: String? = nil, body: Data?) -> LoadRequest {
+        let prefix = tenant.map { "t/\($0)" } ?? ""
+        let path = operation.path()
+        return request(prefix.isEmpty ? String(path.dropFirst()) : prefix + path, method: HTTPMethod(rawValue: operation.method.rawValue), body: body)
     }
 
     /// Sends `request` once, to set the workload up, and returns the answer's body.
@@ -192,17 +261,22 @@ struct HTTPBenchmark {
         return signingInput + "." + signature.base64URLEncoded()
     }
 
-    private func report(_ outcome: Outcome, elapsed: Double) {
+    /// Prints a load's count, rate, failures and latency percentiles, under `label` when it is one phase of several
+    /// (its lines then indented one step further), counting `unit` (requests, or what each request makes).
+    func report(_ outcome: Outcome, elapsed: Double, label: String? = nil, unit: String = "requests") {
         func milliseconds(_ percentile: Double) -> String {
             String(format: "%.2f", Double(outcome.latencies.valueAtPercentile(percentile)) / 1e6)
         }
+        let indent = label == nil ? "  " : "    "
+        if let label { print("  \(label):") }
+        let rate = String(format: "%.0f", Double(outcome.sent) / elapsed)
         print("""
-              \(outcome.sent) requests in \(String(format: "%.2f", elapsed)) s = \(String(format: "%.0f", Double(outcome.sent) / elapsed))/s; \
+            \(indent)\(outcome.sent) \(unit) in \(String(format: "%.2f", elapsed)) s = \(rate)\(unit == "requests" ? "" : " \(unit)")/s; \
             \(outcome.failed) failed
-              latency ms: p50 \(milliseconds(50))  p90 \(milliseconds(90))  p99 \(milliseconds(99))  p99.9 \(milliseconds(99.9))  \
+            \(indent)latency ms: p50 \(milliseconds(50))  p90 \(milliseconds(90))  p99 \(milliseconds(99))  p99.9 \(milliseconds(99.9))  \
             max \(String(format: "%.2f", Double(outcome.latencies.max) / 1e6))
             """)
-        if let failure = outcome.firstFailure { print("  first failure: \(failure)") }
+        if let failure = outcome.firstFailure { print("\(indent)first failure: \(failure)") }
     }
 }
 

@@ -37,6 +37,83 @@ struct BenchCommandTests {
         }
     }
 
+    @Test("tenants makes every tenant with its catalog and a purchase in each, and reports the rates and the server's memory and descriptors per tenant")
+    func tenantsWorkload() async throws {
+        let dataDirectory = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let (server, port, address) = try await startStorekitServe(dataDirectory: dataDirectory)
+        defer { server.terminate() }
+
+        // No --server-pid: the benchmark finds the server listening on the port.
+        let run = try await storekit([
+            "bench", "http", "--server", address, "--workload", "tenants", "--tenants", "20", "--connections", "4",
+            "--config", demoConfiguration,
+        ])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        let output = run.output
+        #expect(output.contains("20 tenants in "), "\(output)")
+        #expect(output.contains(" tenants/s; 0 failed"), "the rate line, with every tenant made: \(output)")
+        #expect(output.contains("first purchase in each tenant"), "\(output)")
+        #expect(output.contains(try Regex(#"20 requests in [0-9.]+ s = [0-9]+/s; 0 failed"#)), "every purchase succeeded: \(output)")
+        #expect(output.split(separator: "\n").filter { $0.contains("latency ms: p50 ") }.count == 2, "both phases' percentiles: \(output)")
+        #expect(output.contains("server process \(server.processIdentifier):"), "the server found from its port \(port): \(output)")
+        for moment in ["before:", "after creating:", "after purchases:"] {
+                #expect(output.contains(try Regex(moment + #" +[0-9]+\.[0-9] MB resident, [0-9]+ open descriptors, [0-9]+ threads"#)), "\(moment) \(output)")
+        }
+        #expect(output.contains(try Regex(#"per tenant: -?[0-9]+\.[0-9] KB resident, -?[0-9]+\.[0-9]{2} open descriptors, -?[0-9]+\.[0-9]{3} threads"#)), "\(output)")
+        #expect(output.contains("delete: not measured"), "deletion is said to be missing: \(output)")
+
+        // Every tenant was made, selling its own catalog, and its purchase is in its own store.
+        let listed = try await storekit(["tenants", "list", "--server", address, "--json"])
+        let tenants = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
+        let made = tenants.compactMap { $0["name"] as? String }.filter { $0.hasPrefix("bench-") }
+        #expect(made.count == 20, "\(made)")
+        #expect(tenants.filter { ($0["name"] as? String)?.hasPrefix("bench-") == true }.allSatisfy { $0["hasOwnCatalog"] as? Bool == true })
+        let last = try #require(made.first { $0.hasSuffix("-19") }, "\(made)")
+        let transactions = try await storekit(["tx", "list", "--server", address, "--tenant", last, "--json"])
+        let purchases = try #require(try JSONSerialization.jsonObject(with: Data(transactions.output.utf8)) as? [[String: Any]], "\(transactions.errorOutput)")
+        #expect(purchases.count == 1, "one purchase in \(last)")
+        #expect(purchases.first?["productId"] as? String == "com.example.demo.coins.100")
+        let own = try await storekit(["tx", "list", "--server", address, "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(own.output.utf8)) as? [Any])?.isEmpty == true, "none in the server's own store")
+
+        // With --server-pid named, the same figures, and the idle ones with --idle; run again, new names: the first
+        // run's tenants are not taken.
+        let again = try await storekit([
+            "bench", "http", "--server", address, "--workload", "tenants", "--tenants", "3", "--server-pid", String(server.processIdentifier),
+            "--idle", "0.1",
+        ])
+        #expect(again.status == 0, "\(again.errorOutput)")
+        #expect(again.output.contains("3 tenants in "), "\(again.output)")
+        #expect(again.output.contains(" tenants/s; 0 failed"), "\(again.output)")
+        #expect(again.output.contains(try Regex(#"idle 0\.1 s later: +[0-9]+\.[0-9] MB resident"#)), "\(again.output)")
+        #expect(again.output.contains("per tenant idle: "), "\(again.output)")
+    }
+
+    @Test("purchases over tenants buys in each tenant in turn, each made first, and none in the server's own store")
+    func purchasesOverTenants() async throws {
+        let dataDirectory = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let (server, _, address) = try await startStorekitServe(dataDirectory: dataDirectory)
+        defer { server.terminate() }
+
+        let run = try await storekit(["bench", "http", "--server", address, "--workload", "purchases", "--tenants", "5", "--requests", "60", "--connections", "4"])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        #expect(run.output.contains("over 5 tenants bench-0…bench-4"), "\(run.output)")
+        #expect(run.output.contains("warm-up, one purchase in each tenant"), "\(run.output)")
+        #expect(run.output.contains("5 requests in "), "the warm-up: \(run.output)")
+        #expect(run.output.contains("60 requests in "), "\(run.output)")
+        let failures = run.output.split(separator: "\n").filter { $0.contains(" failed") }
+        #expect(failures.count == 2 && failures.allSatisfy { $0.contains("; 0 failed") }, "the warm-up and the load, none failed: \(run.output)")
+        for tenant in ["bench-0", "bench-4"] {
+            let listed = try await storekit(["tx", "list", "--server", address, "--tenant", tenant, "--json"])
+            let purchases = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]], "\(listed.errorOutput)")
+            #expect(purchases.count == 13, "one in the warm-up and 60 / 5 in the load, in \(tenant)")
+        }
+        let own = try await storekit(["tx", "list", "--server", address, "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(own.output.utf8)) as? [Any])?.isEmpty == true, "none in the server's own store")
+    }
+
     @Test("transaction-info without an API key, and a server that is not there, are refused with what to do")
     func refusals() async throws {
         let noKey = try await storekit(["bench", "http", "--server", "http://127.0.0.1:9", "--workload", "transaction-info"])
@@ -44,7 +121,10 @@ struct BenchCommandTests {
         #expect(noKey.errorOutput.contains("--key-file, --key-id and --issuer"), "\(noKey.errorOutput)")
         let badWorkload = try await storekit(["bench", "http", "--workload", "everything"])
         #expect(badWorkload.status != 0)
-        #expect(badWorkload.errorOutput.contains("purchases, transaction-info, verify-receipt"), "\(badWorkload.errorOutput)")
+        #expect(badWorkload.errorOutput.contains("purchases, transaction-info, verify-receipt, tenants"), "\(badWorkload.errorOutput)")
+        let tenantsElsewhere = try await storekit(["bench", "http", "--workload", "verify-receipt", "--tenants", "3"])
+        #expect(tenantsElsewhere.status != 0)
+        #expect(tenantsElsewhere.errorOutput.contains("--tenants is for --workload purchases or tenants"), "\(tenantsElsewhere.errorOutput)")
         let noServer = try await storekit(["bench", "http", "--server", "http://127.0.0.1:9", "--requests", "5"])
         #expect(noServer.status != 0)
         #expect(noServer.errorOutput.contains("Cannot connect to 127.0.0.1:9"), "\(noServer.errorOutput)")
