@@ -1,4 +1,4 @@
-public import AppStoreEngine
+import AppStoreEngine
 public import ServiceLifecycle
 
 /// What a server's stores do between requests — each store's notification sender, and the counting of its events at
