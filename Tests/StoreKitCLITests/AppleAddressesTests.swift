@@ -111,9 +111,15 @@ struct AppleAddressesTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-nobody-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        // The program and its configuration are copied there: nobody may not reach the checkout (a private temporary
+        // directory, a home folder).
+        let executable = folder.appendingPathComponent("storekit"), configuration = folder.appendingPathComponent("Demo.storekit")
+        try FileManager.default.copyItem(at: try ChildProcess.builtExecutable("storekit"), to: executable)
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: demoConfiguration), to: configuration)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: configuration.path)
         let server = try ChildProcess.tool("unshare", [
             "--net", "sh", "-c", #"ip link set lo up && exec setpriv --reuid=nobody --regid=nogroup --clear-groups "$@""#, "sh",
-            try ChildProcess.builtExecutable("storekit").path, "serve", "--config", demoConfiguration, "--data-dir", folder.appendingPathComponent("store").path,
+            executable.path, "serve", "--config", configuration.path, "--data-dir", folder.appendingPathComponent("store").path,
             "--port", "0", "--https-port", "443",
         ])
         defer { server.terminate() }
