@@ -202,6 +202,23 @@ def scenario(base):
         receiver.server.shutdown()
 
 
+def set_switch(page, store, switches, name, on):
+    """Turns a test switch on or off on the page and saves it. The settings section re-renders when the store announces
+    a change (an earlier save's, arriving late), which can reset the box between the click and the save: try again
+    until the store holds the value."""
+    box = f'{switches} input[name="{name}"]'
+    for attempt in range(5):
+        if page.find(box).is_selected() != on:
+            page.click(box)
+        page.click(switches + ' button[type="submit"]')
+        try:
+            page.wait(f"{name} to be saved as {on}", lambda: store.call("GET", "control/settings")[1][name] is on, timeout=10)
+            return
+        except CheckFailed:
+            if attempt == 4:
+                raise
+
+
 def run_scenario(page, store, receiver, driver, passed):
     page.open()
 
@@ -266,9 +283,7 @@ def run_scenario(page, store, receiver, driver, passed):
 
     # The refund loop: requests await a decision; the customer asks, the row waits with CONSUMPTION_REQUEST sent, a
     # prorated refund from the row, the request in the expanded row, and a reversal.
-    page.click(switches + ' input[name="refundRequestsAwaitDecision"]')
-    page.click(switches + ' button[type="submit"]')
-    page.wait("refund requests to await a decision", lambda: store.call("GET", "control/settings")[1]["refundRequestsAwaitDecision"] is True)
+    set_switch(page, store, switches, "refundRequestsAwaitDecision", True)
     coins = store.buy(COINS, "frank")
     page.wait(f"row {coins}", lambda: page.state_of(coins) == "purchased")
     page.click(page.row(coins) + ' button[data-action="refund-request"]')
@@ -285,9 +300,7 @@ def run_scenario(page, store, receiver, driver, passed):
     page.click(page.row(coins) + ' button[data-action="reverse-refund"]')
     page.wait(f"row {coins} to be purchased again", lambda: page.state_of(coins) == "purchased")
     page.wait("REFUND_REVERSED in the log", lambda: len(page.all('tr[data-type="REFUND_REVERSED"]')) == 1)
-    page.click(switches + ' input[name="refundRequestsAwaitDecision"]')
-    page.click(switches + ' button[type="submit"]')
-    page.wait("refund requests decided at once again", lambda: store.call("GET", "control/settings")[1]["refundRequestsAwaitDecision"] is False)
+    set_switch(page, store, switches, "refundRequestsAwaitDecision", False)
     passed.append("the refund loop on the page: ask, CONSUMPTION_REQUEST, prorated refund, request panel, reversal")
 
     # A month on the clock renews a monthly subscription; the renewal and DID_RENEW appear.
