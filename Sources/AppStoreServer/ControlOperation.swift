@@ -15,7 +15,7 @@ import Hummingbird
 /// refund.path(["id": "42"])     // "/control/transactions/42/refund"
 /// ```
 public enum ControlOperation: String, CaseIterable, Sendable {
-    // Every case is an `operationId` of ControlAPI.json, in the document's order.
+    // Every case is an `operationId` of ControlAPI.json (ControlAPIDocumentTests checks both ways).
 
     /// The store clock.
     case getClock
