@@ -121,6 +121,17 @@ public final class PostgresStorage: ChangeSignalingStorage {
         }
     }
 
+    /// Every tenant with a row in any of the database's tables, sorted by name: one statement outside any transaction.
+    public func tenantsWithState() async throws -> [String] {
+        try await latestRows("""
+            SELECT id FROM tenant
+            UNION SELECT tenant FROM account UNION SELECT tenant FROM store_clock
+            UNION SELECT tenant FROM tenant_settings UNION SELECT tenant FROM notification_destinations
+            UNION SELECT tenant FROM api_key UNION SELECT tenant FROM tenant_catalog UNION SELECT tenant FROM retention_messaging
+            ORDER BY 1
+            """).map { row throws(StoreError) in try PostgresTransaction.decode(String.self, row, on: configuration) }
+    }
+
     /// The rows of one statement run outside any transaction, on the latest commit.
     private func latestRows(_ query: PostgresQuery) async throws(StoreError) -> [PostgresRow] {
         do {

@@ -289,6 +289,19 @@ public final class SQLiteStorage: Storage {
         try await pool.read { db in try String.fetchAll(db, sql: "SELECT tenant FROM tenantCatalog ORDER BY tenant") }
     }
 
+    /// Every tenant with a row in any of the storage's tables, sorted by name.
+    public func tenantsWithState() async throws -> [String] {
+        try await pool.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT id FROM tenant
+                UNION SELECT tenant FROM account UNION SELECT tenant FROM storeClock
+                UNION SELECT tenant FROM tenantSettings UNION SELECT tenant FROM notificationDestinations
+                UNION SELECT tenant FROM apiKey UNION SELECT tenant FROM tenantCatalog UNION SELECT tenant FROM retentionMessaging
+                ORDER BY 1
+                """)
+        }
+    }
+
     /// The tenant's clock state, read synchronously: what a store being opened needs before its first operation.
     ///
     /// - Throws: `StoreError.storageFailure` when the database cannot be read.

@@ -166,24 +166,25 @@ public actor TenantDirectory {
         _ = try await tenant(name)
     }
 
-    /// The tenants opened so far and those with a catalog of their own in the storage — given through any server on
-    /// it —, sorted by name.
+    /// The tenants opened so far and every tenant with anything in the storage — made through any server on it, or by
+    /// a command on the storage itself —, sorted by name.
     ///
     /// - Throws: `StoreError.storageFailure` when the storage cannot be read.
     public func summaries() async throws(StoreError) -> [TenantSummary] {
-        let stored: Set<String>
+        let stored, withCatalogs: Set<String>
         do {
-            stored = Set(try await storage?.tenantsWithCatalogs() ?? []).filter { $0 != serverTenant && Self.isValidName($0) }
+            withCatalogs = Set(try await storage?.tenantsWithCatalogs() ?? [])
+            stored = withCatalogs.union(try await storage?.tenantsWithState() ?? []).filter { $0 != serverTenant && Self.isValidName($0) }
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .storageFailure("The tenants with a catalog cannot be read from the storage: \(error). Check the storage and try again.")
+            throw .storageFailure("The tenants cannot be read from the storage: \(error). Check the storage and try again.")
         }
         var summaries: [TenantSummary] = []
         for name in stored.union(tenants.keys).sorted() {
             let engine = tenants[name]?.engine
             let products = try await engine?.currentCatalog().products.count
-            var hasOwnCatalog = stored.contains(name)
+            var hasOwnCatalog = withCatalogs.contains(name)
             if storage == nil, name != serverTenant, let engine { hasOwnCatalog = try await engine.storedCatalog() != nil }
             summaries.append(TenantSummary(name: name, isOpen: engine != nil, products: products, hasOwnCatalog: hasOwnCatalog))
         }

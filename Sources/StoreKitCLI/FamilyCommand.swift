@@ -43,15 +43,9 @@ struct FamilyStoreOptions: ParsableArguments {
     @Flag(help: "Print one JSON object, with each transaction as `storekit tx show --json` prints it.")
     var json = false
 
-    func validate() throws {
-        if config == nil, try remote.serverURL() == nil {
-            throw ValidationError("Missing --config: the store in the data directory needs the .storekit file it sells to know which products are family-shareable. Or act on a running server with --server URL.")
-        }
-    }
-
     /// The store to act on.
-    func control() throws -> any StoreControl {
-        try remote.control(location: location) { try config.map(loadConfiguration) }
+    func control() async throws -> any StoreControl {
+        try await remote.control(location: location, config: config, why: "it sells to know which products are family-shareable")
     }
 }
 

@@ -45,14 +45,8 @@ struct PurchaseCommand: AsyncParsableCommand {
     @Flag(help: "Print the transaction as one JSON object.")
     var json = false
 
-    func validate() throws {
-        if config == nil, try remote.serverURL() == nil {
-            throw ValidationError("Missing --config: the store in the data directory needs the .storekit file it sells. Or buy on a running server with --server URL.")
-        }
-    }
-
     func run() async throws {
-        let store = try remote.control(location: location) { try config.map(loadConfiguration) }
+        let store = try await remote.control(location: location, config: config, why: "it sells")
         let output = try await store.purchase(
             PurchaseRequest(productID: productID, accountID: account, bundleID: bundleID, quantity: quantity)
         )

@@ -38,14 +38,8 @@ struct RedeemCommand: AsyncParsableCommand {
     @Flag(help: "Print the transaction as one JSON object, with its signed form.")
     var json = false
 
-    func validate() throws {
-        if config == nil, try remote.serverURL() == nil {
-            throw ValidationError("Missing --config: the store in the data directory needs the .storekit file that lists the codes. Or redeem on a running server with --server URL.")
-        }
-    }
-
     func run() async throws {
-        let output = try await remote.control(location: location) { try config.map(loadConfiguration) }
+        let output = try await remote.control(location: location, config: config, why: "that lists the codes")
             .redeem(code: code, accountID: account, bundleID: bundleID)
         if json { try printJSON(output) } else { print(output.line) }
     }

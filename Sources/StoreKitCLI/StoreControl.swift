@@ -469,6 +469,26 @@ struct ServerOptions: ParsableArguments {
         return EngineControl(engine: try location.openStore(configuration: try configuration()))
     }
 
+    /// The store to act on, when it needs products: the server's (its tenant's with `--tenant`), else the storage's
+    /// tenant selling `config`'s products, or the catalog stored with it (`storekit tenants create --config`).
+    ///
+    /// - Throws: A `ValidationError` that starts with `Missing --config` and goes on with `why`, when the tenant in the
+    ///   storage has no catalog of its own and no `config` was given.
+    func control(location: StoreLocationOptions, config: String?, why: String) async throws -> any StoreControl {
+        if let server = try serverControl(location: location) { return server }
+        let missing = ValidationError("""
+                Missing --config: the store in the data directory needs the .storekit file \(why), and tenant \
+                \(location.resolvedTenant) has no catalog of its own (`storekit tenants create NAME --config FILE` stores \
+                one). Or act on a running server with --server URL.
+                """)
+        let database = location.database ?? EnvironmentVariables.value(EnvironmentVariables.databaseURL, in: ProcessInfo.processInfo.environment)
+        // A data directory never written to holds no catalog: said without making it.
+        if config == nil, database == nil, !FileManager.default.fileExists(atPath: location.directory.databaseURL.path) { throw missing }
+        let engine = try location.openStore(configuration: try config.map(loadConfiguration))
+        if config == nil, try await engine.storedCatalog() == nil { throw missing }
+        return EngineControl(engine: engine)
+    }
+
     /// The running server's store (its tenant's with `--tenant`) when `--server` or `$OPENSTOREKIT_SERVER` names one.
     func serverControl(location: StoreLocationOptions) throws -> ServerControl? {
         guard let server = try serverURL() else { return nil }

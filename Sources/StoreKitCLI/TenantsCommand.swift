@@ -3,6 +3,7 @@ import AppStoreHosting
 import AppStoreServer
 import ArgumentParser
 import Foundation
+import StoreKitConfiguration
 
 /// `storekit tenants …`: the isolated stores (tenants) of a running server or a data directory — list, create, reset,
 /// export and import them.
@@ -16,14 +17,16 @@ struct TenantsCommand: AsyncParsableCommand {
         picks one with --tenant. These commands are the control API's server-wide routes (/control/tenants…, at \
         the server's root, never under /t/{tenant}/).
 
-        With --server URL (or $OPENSTOREKIT_SERVER) they act on a running `storekit serve`. Without it, reset, \
-        export and import act on the tenant in the data directory; list and create need a server, since a data \
-        directory's tenant is made by the first command that names it (--tenant NAME).
+        With --server URL (or $OPENSTOREKIT_SERVER) they act on a running `storekit serve`. Without it, they act \
+        on the storage itself — the data directory's database, or the PostgreSQL database of --database —, which \
+        every server on it sees at once: a tenant created there is served by a `storekit serve` on the same storage, \
+        running or started later.
 
-        Without a subcommand, `storekit tenants` lists the server's tenants.
+        Without a subcommand, `storekit tenants` lists the tenants.
 
         Example:
           storekit tenants --server http://127.0.0.1:8080
+          storekit tenants create checkout-42 --config Products.storekit --data-dir .storekit
           storekit tenants create checkout-42 --config Products.storekit --server http://127.0.0.1:8080
           storekit tenants export checkout-42 --out checkout.json --server http://127.0.0.1:8080
           storekit tenants import replay checkout.json --server http://127.0.0.1:8080
@@ -42,9 +45,15 @@ struct TenantPlaceOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: StoreLocationOptions.dataDirectoryHelp)
     var dataDirectory: String?
 
+    @Option(name: .customLong("database"), help: ArgumentHelp(
+        "A postgres:// URL: act on the tenants kept in that PostgreSQL database instead of the data directory's SQLite file. (env: \(EnvironmentVariables.databaseURL))",
+        valueName: "url"
+    ))
+    var database: String?
+
     @Option(help: ArgumentHelp(
         "A running `storekit serve` whose tenants to act on, through its server-wide control API.",
-        discussion: "Defaults to $OPENSTOREKIT_SERVER. Without a server, reset, export and import act on the data directory. Example: --server http://127.0.0.1:8080",
+        discussion: "Defaults to $OPENSTOREKIT_SERVER. Without a server, the commands act on the storage: the data directory, or --database. Example: --server http://127.0.0.1:8080",
         valueName: "url"
     ))
     var server: String?
@@ -60,33 +69,46 @@ struct TenantPlaceOptions: ParsableArguments {
         return ServerControl(baseURL: url.path.hasSuffix("/") ? url : url.appendingPathComponent("", isDirectory: true))
     }
 
-    /// The server; without one, an error that says why `command` needs one and what to do instead.
-    func requireServer(_ command: String, instead: String) throws -> ServerControl {
-        guard let server = try serverWideControl() else {
-            throw ValidationError("""
-                `storekit tenants \(command)` acts on a running server, and no server was given. Give --server URL \
-                (or set OPENSTOREKIT_SERVER). \(instead)
-                """)
-        }
-        return server
-    }
-
     /// The resolved data directory.
     var directory: StoreDataDirectory { StoreDataDirectory.resolve(explicit: dataDirectory) }
 
-    /// Opens the tenant `name` of the data directory, with an empty catalog: what a tenant holds needs no products.
+    /// Opens the tenant `name` of the storage, with an empty catalog: what a tenant holds needs no products.
     func openStore(tenant name: String) throws -> StoreEngine {
         do {
-            return try StoreFactory.openWithLinkedDatabases(StoreSpecification(location: .dataDirectory(directory), configuration: nil, tenant: name))
+            return try open(tenant: name, configuration: nil)
         } catch {
             throw CommandFailure(error.message)
         }
     }
 
+    /// Opens the tenant `name` of the storage selling `configuration`'s products.
+    private func open(tenant name: String, configuration: StoreKitConfigurationFile?) throws(StoreError) -> StoreEngine {
+        try StoreFactory.openWithLinkedDatabases(StoreSpecification(
+            location: .dataDirectory(directory), configuration: configuration, tenant: name, databaseURL: database
+        ))
+    }
+
+    /// The tenants of the storage, as a server on it holds them: each one opened, when a command needs it, with the
+    /// catalog stored for it.
+    func storageTenants() throws -> TenantDirectory {
+        let storage = try openStore(tenant: StoreDefaults.tenant).storage
+        return TenantDirectory(storage: storage) { name, catalog throws(StoreError) in
+            TenantDirectory.Tenant(engine: try open(tenant: name, configuration: catalog))
+        }
+    }
+
+    /// Where the tenants are, for messages: the server's address, the database or the data directory.
+    var placeDescription: String {
+        get throws {
+            if let server = try serverURL() { return "the server at \(server.absoluteString)" }
+            if database != nil { return "the database given with --database" }
+            return directory.url.path
+        }
+    }
+
     /// Where the tenant `name` is, for messages.
     func location(of name: String) throws -> String {
-        if let server = try serverURL() { return "tenant \(name) on the server at \(server.absoluteString)" }
-        return "tenant \(name) in \(directory.url.path)"
+        "tenant \(name) \(try serverURL() == nil ? "in" : "on") \(try placeDescription)"
     }
 }
 
@@ -127,19 +149,23 @@ struct TenantAnswer: Codable {
     var products: Int
 }
 
-/// `storekit tenants list`: the server's tenants.
+/// `storekit tenants list`: the tenants of a server or of the storage.
 struct TenantsListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List a running server's tenants: those opened since it started and those with a catalog of their own in its storage.",
+        abstract: "List the tenants of a running server or of the storage: every tenant with anything stored, and those a server opened.",
         discussion: """
-        One line per tenant: its name, its address, how many products it sells (when it is open) and whose catalog \
-        it sells — its own, given when it was created, or the server's. --json prints the control API's entries \
-        (GET /control/tenants).
+        One line per tenant: its name, where it is served (with --server), how many products it sells (when the \
+        server has it open) and whose catalog it sells — its own, given when it was created, or the server's (in \
+        the storage: the one each command gives with --config). A tenant is listed once anything of it is stored: \
+        a purchase, a moved clock, settings, notification URLs, an API key or a catalog. --json prints the control \
+        API's entries (GET /control/tenants).
 
         Example:
           storekit tenants list --server http://127.0.0.1:8080
           OPENSTOREKIT_SERVER=http://127.0.0.1:8080 storekit tenants list --json
+          storekit tenants list --data-dir .storekit
+          storekit tenants list --database postgres://storekit@127.0.0.1/storekit
         """
     )
 
@@ -148,49 +174,65 @@ struct TenantsListCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON array.")
     var json = false
 
-    func validate() throws {
-        _ = try requireServer()
-    }
-
-    private func requireServer() throws -> ServerControl {
-        try place.requireServer("list", instead: "A data directory's tenants are the names commands gave with --tenant; each one's state is in its store.sqlite.")
-    }
-
     func run() async throws {
-        let server = try requireServer()
-        let answer: [String: [TenantSummary]] = try await server.call(.listTenants)
-        let tenants = answer["tenants"] ?? []
+        let server = try place.serverWideControl()
+        let tenants: [TenantSummary]
+        if let server {
+            let answer: [String: [TenantSummary]] = try await server.call(.listTenants)
+            tenants = answer["tenants"] ?? []
+        } else if place.database == nil, !FileManager.default.fileExists(atPath: place.directory.databaseURL.path) {
+            tenants = [] // Nothing was ever stored there, and listing makes nothing.
+        } else {
+            let directory = try place.storageTenants()
+            do throws(StoreError) {
+                tenants = try await directory.summaries()
+            } catch {
+                throw CommandFailure(error.message)
+            }
+        }
         if json {
             try printJSON(tenants)
-        } else if tenants.isEmpty {
-            let address = try place.serverURL()?.absoluteString ?? server.baseURL.absoluteString
-            print("No tenants on the server at \(address) yet: it lists those opened since it started and those with a catalog of their own in its storage. Create one with `storekit tenants create NAME --server \(address)`.")
-        } else {
-            let width = tenants.map(\.name.count).max() ?? 0
-            for tenant in tenants {
-                let products = tenant.products.map { "\($0) product\($0 == 1 ? "" : "s")" } ?? "not opened since the server started"
-                let catalog = tenant.hasOwnCatalog ? "its own catalog" : "the server's catalog"
-                let address = server.baseURL.appendingPathComponent("t/\(tenant.name)/").absoluteString
-                print("\(tenant.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(address)  \(products), \(catalog)")
+            return
+        }
+        guard !tenants.isEmpty else {
+            let create = "storekit tenants create NAME --config FILE" + (try place.serverURL().map { " --server \($0.absoluteString)" } ?? "")
+            print("No tenants in \(try place.placeDescription) yet: a tenant is listed once anything of it is stored. Create one with `\(create)`.")
+            return
+        }
+        let width = tenants.map(\.name.count).max() ?? 0
+        for tenant in tenants {
+            let name = tenant.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            guard let server else {
+                print("\(name)  \(tenant.hasOwnCatalog ? "its own catalog" : "the catalog each command gives (--config)")")
+                continue
             }
+            let products = tenant.products.map { "\($0) product\($0 == 1 ? "" : "s")" } ?? "not opened since the server started"
+            let catalog = tenant.hasOwnCatalog ? "its own catalog" : "the server's catalog"
+            let address = server.baseURL.appendingPathComponent("t/\(tenant.name)/").absoluteString
+            print("\(name)  \(address)  \(products), \(catalog)")
         }
     }
 }
 
-/// `storekit tenants create`: a new tenant on the server, selling a catalog of its own.
+/// `storekit tenants create`: a new tenant, selling a catalog of its own.
 struct TenantsCreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
-        abstract: "Create a tenant on a running server, selling a .storekit file's products or the server's.",
+        abstract: "Create a tenant on a running server or in the storage, selling a .storekit file's products (on a server, the server's without one).",
         discussion: """
         The new tenant is empty and its clock at wall time; its catalog is stored with the tenant, so every server \
         on the same storage sells it and a restart opens it with the same. A name already taken is refused: reset \
         that tenant (`storekit tenants reset NAME`) or pick another name. Afterwards every command acts on it with \
-        --server URL --tenant NAME. --json prints the control API's answer (POST /control/tenants).
+        --tenant NAME (and --server URL). --json prints the control API's answer (POST /control/tenants).
+
+        Without --server it is made in the storage — the data directory, or --database —, where --config is \
+        needed: a tenant without a catalog of its own needs no creating there, since the first command given \
+        --tenant NAME makes it.
 
         Example:
           storekit tenants create checkout-42 --config Products.storekit --server http://127.0.0.1:8080
           storekit tenants create scratch --server http://127.0.0.1:8080 --json
+          storekit tenants create checkout-43 --config Products.storekit --data-dir .storekit
           storekit purchase com.example.demo.premium --server http://127.0.0.1:8080 --tenant checkout-42
         """
     )
@@ -198,7 +240,7 @@ struct TenantsCreateCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The tenant's name: 1 to 64 letters, digits, '.', '_' or '-'.", valueName: "name"))
     var name: String
 
-    @Option(help: ArgumentHelp("The .storekit file the tenant sells; the server's products without it.", valueName: "file"))
+    @Option(help: ArgumentHelp("The .storekit file the tenant sells; on a server, the server's products without it.", valueName: "file"))
     var config: String?
 
     @OptionGroup var place: TenantPlaceOptions
@@ -208,20 +250,22 @@ struct TenantsCreateCommand: AsyncParsableCommand {
 
     func validate() throws {
         try validateTenantName(name)
-        _ = try requireServer()
+        if config == nil, try place.serverURL() == nil {
+            throw ValidationError("""
+                A tenant made in the storage (no --server) sells the catalog it is created with: give --config FILE. \
+                Without a catalog of its own a tenant needs no creating there: the first command given --tenant \
+                \(name) makes it, e.g. `storekit purchase PRODUCT --config FILE --tenant \(name)`.
+                """)
+        }
         // Checked before anything is sent, for the loader's precise errors.
         _ = try config.map(loadConfiguration)
     }
 
-    private func requireServer() throws -> ServerControl {
-        try place.requireServer("create", instead: """
-            A data directory needs no creating: the first command given --tenant \(name) makes the tenant, e.g. \
-            `storekit purchase PRODUCT --config FILE --tenant \(name)`.
-            """)
-    }
-
     func run() async throws {
-        let server = try requireServer()
+        guard let server = try place.serverWideControl() else {
+            try await createInStorage()
+            return
+        }
         var body: [String: Any] = ["name": name]
         if let config {
             // Sent as the file's own JSON; the server loads it as `storekit serve --config` does.
@@ -235,6 +279,26 @@ struct TenantsCreateCommand: AsyncParsableCommand {
         let address = server.baseURL.appendingPathComponent(String(created.path.drop { $0 == "/" })).absoluteString
         print("Created tenant \(created.name) selling \(created.products) product\(created.products == 1 ? "" : "s") from \(config ?? "the server's catalog"), at \(address)")
         print("Act on it with --server \(try place.serverURL()?.absoluteString ?? server.baseURL.absoluteString) --tenant \(created.name).")
+    }
+
+    /// Creates the tenant in the data directory or database, as a server on it would.
+    private func createInStorage() async throws {
+        guard let config else { return }
+        let directory = try place.storageTenants(), configuration = try loadConfiguration(config)
+        let products: Int
+        do throws(TenantError) {
+            products = try await directory.create(name, configuration: configuration).engine.catalog.products.count
+        } catch where error.isConflict {
+            throw CommandFailure("Tenant \(name) already exists in \(try place.placeDescription). Reset it (`storekit tenants reset \(name)`) or pick another name.")
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        if json {
+            try printJSON(TenantAnswer(name: name, path: "/t/\(name)/", products: products))
+            return
+        }
+        print("Created tenant \(name) selling \(products) product\(products == 1 ? "" : "s") from \(config), in \(try place.placeDescription)")
+        print("Act on it with --tenant \(name)\(place.database == nil ? "" : " --database URL"); a `storekit serve` on this storage serves it at /t/\(name)/.")
     }
 }
 

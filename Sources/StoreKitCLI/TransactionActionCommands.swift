@@ -20,14 +20,11 @@ struct TransactionActionOptions: ParsableArguments {
 
     func validate() throws {
         _ = try parseTransactionID(transactionID)
-        if config == nil, try remote.serverURL() == nil {
-            throw ValidationError("Missing --config: the store in the data directory needs the .storekit file it sells. Or act on a running server with --server URL.")
-        }
     }
 
     /// The store to act on, and the transaction.
-    func control() throws -> (any StoreControl, UInt64) {
-        let control = try remote.control(location: location) { try config.map(loadConfiguration) }
+    func control() async throws -> (any StoreControl, UInt64) {
+        let control = try await remote.control(location: location, config: config, why: "it sells")
         return (control, try parseTransactionID(transactionID))
     }
 }
@@ -49,7 +46,7 @@ struct ApproveCommand: AsyncParsableCommand {
     @OptionGroup var options: TransactionActionOptions
 
     func run() async throws {
-        let (store, id) = try options.control()
+        let (store, id) = try await options.control()
         print(try await store.act(.approve, on: id).line)
     }
 }
@@ -69,7 +66,7 @@ struct DeclineCommand: AsyncParsableCommand {
     @OptionGroup var options: TransactionActionOptions
 
     func run() async throws {
-        let (store, id) = try options.control()
+        let (store, id) = try await options.control()
         print(try await store.act(.decline, on: id).line)
     }
 }
@@ -91,7 +88,7 @@ struct ResolveCommand: AsyncParsableCommand {
     @OptionGroup var options: TransactionActionOptions
 
     func run() async throws {
-        let (store, id) = try options.control()
+        let (store, id) = try await options.control()
         print(try await store.act(.resolve, on: id).line)
     }
 }
@@ -112,7 +109,7 @@ struct RenewCommand: AsyncParsableCommand {
     @OptionGroup var options: TransactionActionOptions
 
     func run() async throws {
-        let (store, id) = try options.control()
+        let (store, id) = try await options.control()
         print(try await store.renew(subscriptionOf: id).line)
     }
 }
@@ -132,7 +129,7 @@ struct ExpireCommand: AsyncParsableCommand {
     @OptionGroup var options: TransactionActionOptions
 
     func run() async throws {
-        let (store, id) = try options.control()
+        let (store, id) = try await options.control()
         let subscription = try await store.change(subscriptionOf: id, .expire)
         print("\(subscription.id)  \(subscription.productID)  \(subscription.status.rawValue) at \(subscription.expiresDate.formatted(.iso8601))")
     }
@@ -159,7 +156,7 @@ struct AutoRenewCommand: AsyncParsableCommand {
     var state: Switch
 
     func run() async throws {
-        let (store, id) = try options.control()
+        let (store, id) = try await options.control()
         let subscription = try await store.change(subscriptionOf: id, .autoRenew(state == .on))
         print("\(subscription.id)  \(subscription.productID)  auto-renew \(subscription.autoRenewEnabled ? "on" : "off")")
     }
@@ -187,7 +184,7 @@ struct PriceConsentCommand: AsyncParsableCommand {
     var action: Action
 
     func run() async throws {
-        let (store, id) = try options.control()
+        let (store, id) = try await options.control()
         let changed = switch action {
         case .request: try await store.change(subscriptionOf: id, .requestPriceConsent)
         case .accept: try await store.change(subscriptionOf: id, .answerPriceConsent(true))

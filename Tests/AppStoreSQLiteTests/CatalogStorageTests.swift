@@ -43,6 +43,28 @@ struct CatalogStorageTests {
         #expect(try await other.read(tenant: alpha) { try $0.storedCatalog() } == StoredCatalog(version: 2, document: two))
     }
 
+    @Test("The storage lists every tenant with anything stored — a purchase, settings, notification URLs, a moved clock, a catalog — and no tenant only read", arguments: StorageKind.allCases)
+    func tenantsWithState(kind: StorageKind) async throws {
+        let (storage, other, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let prefix = UUID().uuidString
+        func engine(_ name: String) -> StoreEngine {
+            StoreEngine(
+                tenantID: "\(prefix)-\(name)", catalog: Catalog(products: [CatalogProduct(id: "premium", type: .nonConsumable, price: 4.99)]),
+                storage: storage, clock: VirtualClock(start: Self.start), signer: .ephemeral
+            )
+        }
+        _ = try await engine("bought").purchase(PurchaseRequest(productID: "premium", accountID: "ana", bundleID: "app"))
+        try await engine("settings").updateSettings { $0.askToBuyEnabled = true }
+        try await engine("urls").setNotificationDestinations(NotificationDestinations(defaultURL: URL(string: "http://127.0.0.1:9/apple")))
+        try await engine("clock").setTimeRate(.oneSecondIsOneDay)
+        try await engine("catalog").setCatalog(try Self.configuration(selling: "com.example.one"))
+        _ = try await engine("only-read").transactions()
+
+        let listed = try await other.tenantsWithState().filter { $0.hasPrefix(prefix) }
+        #expect(listed == ["bought", "catalog", "clock", "settings", "urls"].map { "\(prefix)-\($0)" })
+    }
+
     @Test("A catalog given through one engine is sold by another engine on the storage at its next purchase, and by an engine opened later; a reset keeps it", arguments: StorageKind.allCases)
     func changesReachEveryEngine(kind: StorageKind) async throws {
         let (first, second, cleanup) = try kind.makeShared()

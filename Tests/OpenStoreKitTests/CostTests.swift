@@ -35,6 +35,11 @@ final class CountingStorage: Storage {
         counts.withLock { $0.reads += 1 }
         return await base.tenantsWithCatalogs()
     }
+
+    func tenantsWithState() async throws -> [String] {
+        counts.withLock { $0.reads += 1 }
+        return await base.tenantsWithState()
+    }
 }
 
 /// A connection that counts the app receipts it is asked for: each one is an RSA signature unless the

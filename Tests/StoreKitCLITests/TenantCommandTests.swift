@@ -120,6 +120,53 @@ struct TenantCommandTests {
         #expect(try await transactions(place + ["--tenant", "scenario"]) == scenario, "the exported tenant keeps its state")
     }
 
+    @Test("In the data directory: a tenant created with a catalog of its own is listed, sells it to commands, and a server on the directory serves it")
+    func createdInDataDirectory() async throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let place = ["--data-dir", dataDirectory.path]
+        // A catalog of one product: the Demo file without its subscriptions and all but its first product.
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: demoConfiguration))) as? [String: Any])
+        let first = try #require((document["products"] as? [[String: Any]])?.first)
+        document["products"] = [first]
+        document["subscriptionGroups"] = []
+        document["nonRenewingSubscriptions"] = []
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let small = dataDirectory.appendingPathComponent("Small.storekit")
+        try JSONSerialization.data(withJSONObject: document).write(to: small)
+        let productID = try #require(first["productID"] as? String)
+
+        let created = try await storekit(["tenants", "create", "shop", "--config", small.path] + place)
+        #expect(created.status == 0, "\(created.errorOutput)")
+        #expect(created.output.contains("Created tenant shop selling 1 product from \(small.path), in \(dataDirectory.path)"), "\(created.output)")
+        let taken = try await storekit(["tenants", "create", "shop", "--config", demoConfiguration] + place)
+        #expect(taken.status == 1)
+        #expect(taken.errorOutput.contains("Tenant shop already exists in \(dataDirectory.path). Reset it (`storekit tenants reset shop`) or pick another name."), "\(taken.errorOutput)")
+
+        // A command naming the tenant, with no --config, sells the catalog stored with it.
+        let bought = try await object(["purchase", productID, "--tenant", "shop", "--json"] + place)
+        #expect(bought["productId"] as? String == productID)
+        _ = try await object(["purchase", "com.example.demo.premium", "--config", demoConfiguration, "--tenant", "scratch", "--json"] + place)
+
+        let listed = try await storekit(["tenants", "list"] + place)
+        #expect(listed.output.split(separator: "\n").map(String.init) == [
+            "scratch  the catalog each command gives (--config)",
+            "shop     its own catalog",
+        ], "\(listed.output)")
+
+        // A server on the directory lists both tenants, and serves shop with its own catalog.
+        let (server, _, address) = try await startStorekitServe(dataDirectory: dataDirectory)
+        defer { server.terminate() }
+        let served = try #require(try jsonOutput(try await storekit(["tenants", "list", "--json", "--server", address])) as? [[String: Any]])
+        #expect(served.map { $0["name"] as? String } == ["scratch", "shop"])
+        #expect(served.map { $0["hasOwnCatalog"] as? Bool } == [false, true])
+        let remoteShop = ["--server", address, "--tenant", "shop"]
+        let boughtThere = try await object(["purchase", productID, "--account", "dana", "--json"] + remoteShop)
+        #expect(boughtThere["productId"] as? String == productID)
+        let notSold = try await storekit(["purchase", "com.example.demo.premium", "--account", "dana"] + remoteShop)
+        #expect(notSold.status != 0, "only the one product of its own catalog is sold: \(notSold.output)")
+        #expect(try await transactions(remoteShop).count == 2)
+    }
+
     @Test("An export from a data directory continues on a server: the same transactions under a tenant of it")
     func dataDirectoryToServer() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
@@ -147,13 +194,13 @@ struct TenantCommandTests {
                 #expect(refused.errorOutput.contains("\"\(name)\" is not a tenant name: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"), "\(command): \(refused.errorOutput)")
             }
         }
-        for command in [["list"], ["create", "checkout-42"]] {
-            let refused = try await storekit(["tenants"] + command + place)
-            #expect(refused.status != 0)
-            #expect(refused.errorOutput.contains("`storekit tenants \(command[0])` acts on a running server, and no server was given. Give --server URL"), "\(refused.errorOutput)")
-        }
+        let listed = try await storekit(["tenants", "list"] + place)
+        #expect(listed.status == 0, "\(listed.errorOutput)")
+        #expect(listed.output.contains("No tenants in \(dataDirectory.path) yet"), "\(listed.output)")
         let created = try await storekit(["tenants", "create", "checkout-42"] + place)
-        #expect(created.errorOutput.contains("the first command given --tenant checkout-42 makes the tenant"), "\(created.errorOutput)")
+        #expect(created.status != 0)
+        #expect(created.errorOutput.contains("A tenant made in the storage (no --server) sells the catalog it is created with: give --config FILE."), "\(created.errorOutput)")
+        #expect(created.errorOutput.contains("the first command given --tenant checkout-42 makes it"), "\(created.errorOutput)")
         #expect(!FileManager.default.fileExists(atPath: dataDirectory.path), "the data directory is not touched")
         let badConfig = try await storekit(["tenants", "create", "checkout-42", "--config", "/nonexistent/Products.storekit", "--server", "http://127.0.0.1:9"])
         #expect(badConfig.status != 0)

@@ -71,6 +71,11 @@ public actor InMemoryStorage: Storage {
     public func tenantsWithCatalogs() -> [String] {
         tenants.filter { $0.value.catalog.document != nil }.keys.sorted()
     }
+
+    /// The tenants that ran an operation on this storage, sorted.
+    public func tenantsWithState() -> [String] {
+        tenants.keys.sorted()
+    }
 }
 
 /// A transaction on a copy of one tenant's in-memory state. Used only inside the storage actor's methods.

@@ -191,6 +191,11 @@ public protocol Storage: Sendable {
     /// The tenants that have a catalog stored (``StorageChange/saveCatalog(_:)``), sorted by name: those a server lists
     /// although it has not opened them since it started.
     func tenantsWithCatalogs() async throws -> [String]
+
+    /// Every tenant that has anything stored — a purchase, an account, a moved clock, settings, notification URLs, an
+    /// API key, a catalog or Retention Messaging content —, sorted by name: what a server lists besides the tenants it
+    /// opened, and `storekit tenants list` shows of a data directory or a database.
+    func tenantsWithState() async throws -> [String]
 }
 
 /// A storage that tells when other handles on the same data — other processes, other servers — committed changes
