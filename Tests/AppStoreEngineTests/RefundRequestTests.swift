@@ -122,15 +122,35 @@ struct RefundRequestTests {
         #expect(payload.revocationDate == nil && payload.revocationType == nil && payload.revocationPercentage == nil)
     }
 
+    @Test("A declined refund request for a subscription leaves it running to its period's end with auto-renew off, whether it awaited a decision or not; asking again sends no second DID_CHANGE_RENEWAL_STATUS")
+    func declinedSubscriptionRequestStopsRenewal() async throws {
+        for settings in [StoreSettings(), awaiting] {
+            let (store, clock) = try makeStore(settings: settings)
+            let bought = try await store.buy("monthly")
+            try await store.requestRefund(transactionID: bought.id, accountID: StoreDefaults.accountID, approve: false)
+            if settings.refundRequestsAwaitDecision { try await store.decideRefundRequest(transactionID: bought.id, .decline) }
+            try await store.requestRefund(transactionID: bought.id, accountID: StoreDefaults.accountID, approve: false)
+            let summaries = try await store.notifications().map(\.summary)
+            #expect(summaries.filter { $0 == "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED" }.count == 1, "\(summaries)")
+            #expect(summaries.last == (settings.refundRequestsAwaitDecision ? "CONSUMPTION_REQUEST" : "REFUND_DECLINED"), "\(summaries)")
+            let subscription = try await store.subscription(forTransaction: bought.id)
+            #expect(subscription.status == .active && !subscription.autoRenewEnabled)
+            try await clock.advance(to: try #require(bought.expiresDate).addingTimeInterval(1))
+            #expect(try await store.subscription(forTransaction: bought.id).status == .expired, "it does not renew")
+        }
+    }
+
     @Test("Refunding a subscription's current period ends the subscription now; reversing it runs the period to its end and renewals go on")
     func subscriptionRefundAndReversal() async throws {
         let (store, clock) = try makeStore(settings: awaiting)
         let bought = try await store.buy("monthly")
         try await clock.advance(by: 86_400)
         try await store.requestRefund(transactionID: bought.id, accountID: StoreDefaults.accountID, approve: true, reason: .unsatisfiedWithPurchase)
-        let request = try #require(try await store.notifications().last)
-        #expect(request.summary == "CONSUMPTION_REQUEST")
+        let sent = try await store.notifications().suffix(2)
+        #expect(sent.map(\.summary) == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "CONSUMPTION_REQUEST"], "Apple turns auto-renew off when a customer asks for a refund")
+        let request = try #require(sent.last)
         #expect(request.subscription?.status == .active, "the notification carries the subscription as it stands")
+        #expect(request.subscription?.autoRenewEnabled == false)
         try await store.decideRefundRequest(transactionID: bought.id, .refundFull)
         var subscription = try await store.subscription(forTransaction: bought.id)
         #expect(subscription.status == .revoked)

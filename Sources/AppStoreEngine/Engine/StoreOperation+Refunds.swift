@@ -57,7 +57,8 @@ extension StoreOperation {
     /// A customer's refund request. With ``StoreSettings/refundRequestsAwaitDecision`` on, the request is kept pending
     /// on the transaction and the app's server hears `CONSUMPTION_REQUEST` (for a consumable, a non-renewing or an
     /// auto-renewable subscription, as Apple asks for consumption information); otherwise it is decided now: refunded,
-    /// or declined (`REFUND_DECLINED`) when `approve` is false.
+    /// or declined (`REFUND_DECLINED`) when `approve` is false. A request that is not refunded at once turns off the
+    /// subscription's auto-renew, with `DID_CHANGE_RENEWAL_STATUS` `AUTO_RENEW_DISABLED`, as Apple documents.
     ///
     /// - Returns: the transactions the refund revoked; empty when the request is pending or declined.
     func requestRefund(_ id: UInt64, accountID: String, approve: Bool, reason: ConsumptionRequestReason) throws -> [TransactionRecord] {
@@ -70,22 +71,34 @@ extension StoreOperation {
         }
         guard settings.refundRequestsAwaitDecision else {
             if approve { return try refund(id, reason: .refundedForOtherReason) }
+            try stopRenewalForRefundRequest(record)
             try storage.write(.saveNotification(notification(.refundDeclined, about: record)))
             return []
         }
         if let earlier = record.refundRequest, earlier.status == .pending {
             throw StoreError.invalidTransactionState("Transaction \(id) already has a refund request waiting since \(earlier.requestDate). Decide it with `storekit tx decide-refund \(id)` or POST /control/transactions/\(id)/refund-request/decision.")
         }
+        let subscription = try stopRenewalForRefundRequest(record)
         record.refundRequest = RefundRequestRecord(requestDate: now, reason: reason)
         var changes: [StorageChange] = [.saveTransaction(record)]
         if record.productType != .nonConsumable {
-            let subscription = record.productType == .autoRenewable ? try storage.subscription(id: record.originalID) : nil
             var request = notification(.consumptionRequest, about: record, subscription: subscription)
             request.consumptionRequestReason = reason
             changes.append(.saveNotification(request))
         }
         try storage.write(changes)
         return []
+    }
+
+    /// Turns off the auto-renew of the subscription whose transaction a customer asked to refund, as the App Store
+    /// does (`DID_CHANGE_RENEWAL_STATUS` `AUTO_RENEW_DISABLED`, sent before the request's own notification).
+    ///
+    /// - Returns: the transaction's subscription afterwards; `nil` for other products.
+    @discardableResult
+    private func stopRenewalForRefundRequest(_ record: TransactionRecord) throws -> SubscriptionRecord? {
+        guard record.productType == .autoRenewable, let subscription = try storage.subscription(id: record.originalID) else { return nil }
+        guard subscription.autoRenewEnabled, subscription.status != .expired, subscription.status != .revoked else { return subscription }
+        return try setAutoRenew(subscription.id, enabled: false)
     }
 
     /// Keeps consumption information an app's server sent for a transaction with its pending refund request.
