@@ -64,6 +64,15 @@ package struct AppStoreJSONObject {
         write(key, value.map { $0.uuidString.lowercased() })
     }
 
+    /// Writes the field as a nested object, unless the value is absent.
+    mutating func write(_ key: some CodingKey, _ value: (some AppStoreJSONWritable)?) {
+        guard let value else { return }
+        self.key(key)
+        var nested = AppStoreJSONObject()
+        value.writeFields(to: &nested)
+        bytes.append(contentsOf: nested.finish())
+    }
+
     /// Writes the field, unless the value is absent.
     package mutating func write(_ key: some CodingKey, _ values: [String]?) {
         guard let values else { return }
@@ -112,6 +121,7 @@ extension JWSTransactionDecodedPayload: AppStoreJSONWritable {
         object.write(CodingKeys.currency, currency)
         object.write(CodingKeys.appTransactionId, appTransactionId)
         object.write(CodingKeys.billingPlanType, billingPlanType)
+        object.write(CodingKeys.commitmentInfo, commitmentInfo)
     }
 }
 
@@ -139,7 +149,27 @@ extension JWSRenewalInfoDecodedPayload: AppStoreJSONWritable {
         object.write(CodingKeys.appAccountToken, appAccountToken)
         object.write(CodingKeys.appTransactionId, appTransactionId)
         object.write(CodingKeys.renewalBillingPlanType, renewalBillingPlanType)
+        object.write(CodingKeys.commitmentInfo, commitmentInfo)
         object.write(CodingKeys.deviceVerification, deviceVerification)
         object.write(CodingKeys.deviceVerificationNonce, deviceVerificationNonce)
+    }
+}
+
+extension TransactionCommitmentInfo: AppStoreJSONWritable {
+    func writeFields(to object: inout AppStoreJSONObject) {
+        object.write(CodingKeys.billingPeriodNumber, billingPeriodNumber)
+        object.write(CodingKeys.commitmentExpiresDate, commitmentExpiresDate)
+        object.write(CodingKeys.commitmentPrice, commitmentPrice)
+        object.write(CodingKeys.totalBillingPeriods, totalBillingPeriods)
+    }
+}
+
+extension RenewalCommitmentInfo: AppStoreJSONWritable {
+    func writeFields(to object: inout AppStoreJSONObject) {
+        object.write(CodingKeys.commitmentAutoRenewProductId, commitmentAutoRenewProductId)
+        object.write(CodingKeys.rawCommitmentAutoRenewStatus, rawCommitmentAutoRenewStatus)
+        object.write(CodingKeys.commitmentRenewalBillingPlanType, commitmentRenewalBillingPlanType)
+        object.write(CodingKeys.commitmentRenewalDate, commitmentRenewalDate)
+        object.write(CodingKeys.commitmentRenewalPrice, commitmentRenewalPrice)
     }
 }

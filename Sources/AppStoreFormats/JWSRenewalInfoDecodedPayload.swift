@@ -50,6 +50,8 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
     public var appTransactionId: String?
     /// The billing plan of the next renewal.
     public var renewalBillingPlanType: String?
+    /// For a subscription billed monthly with a 12-month commitment: what happens when the commitment ends.
+    public var commitmentInfo: RenewalCommitmentInfo?
     /// On a device only: the SHA-384 hash that ties the renewal info to the device (see ``DeviceVerification``), base64.
     public var deviceVerification: String?
     /// On a device only: the nonce used in ``deviceVerification``.
@@ -108,7 +110,7 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
         case rawEnvironment = "environment"
         case recentSubscriptionStartDate, renewalDate, renewalPrice, currency
         case rawOfferDiscountType = "offerDiscountType"
-        case offerPeriod, eligibleWinBackOfferIds, appAccountToken, appTransactionId, renewalBillingPlanType
+        case offerPeriod, eligibleWinBackOfferIds, appAccountToken, appTransactionId, renewalBillingPlanType, commitmentInfo
         case deviceVerification, deviceVerificationNonce
     }
 }

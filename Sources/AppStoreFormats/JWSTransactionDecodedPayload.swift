@@ -72,6 +72,8 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     public var appTransactionId: String?
     /// The billing plan, e.g. `BILLED_UPFRONT` or `MONTHLY`.
     public var billingPlanType: String?
+    /// For a transaction billed on the `MONTHLY` plan: which billing of its 12-month commitment it is.
+    public var commitmentInfo: TransactionCommitmentInfo?
 
     /// Creates an empty payload in the given environment; set the other properties before signing.
     public init(environment: AppStoreEnvironment = .sandbox) {
@@ -143,7 +145,7 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
         case offerPeriod
         case rawEnvironment = "environment"
         case rawTransactionReason = "transactionReason"
-        case storefront, storefrontId, price, currency, appTransactionId, billingPlanType
+        case storefront, storefrontId, price, currency, appTransactionId, billingPlanType, commitmentInfo
     }
 }
 

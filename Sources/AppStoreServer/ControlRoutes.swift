@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import StoreKitConfiguration
 
 /// The body of `POST /control/purchases`.
 struct ControlPurchaseRequest: Decodable {
@@ -13,6 +14,8 @@ struct ControlPurchaseRequest: Decodable {
     var quantity: Int?
     /// An offer code's reference name, to redeem it with the purchase.
     var offerCode: String?
+    /// The billing plan of a subscription purchase: `MONTHLY` bills monthly with a 12-month commitment.
+    var billingPlanType: String?
 }
 
 /// The body of `POST /control/clock/advance`: `by` a duration such as `1mo2d`, or `to` an ISO 8601 date.
@@ -236,11 +239,12 @@ struct ControlRoutes {
         router.on(.purchase) { request, context in
             let body = try? await request.decodeJSON(as: ControlPurchaseRequest.self, context: context)
             return try await answer {
-                guard let body else { throw ControlError.badRequest("Give {\"productId\": …} and optionally account, bundleId, quantity, offerCode.") }
+                guard let body else { throw ControlError.badRequest("Give {\"productId\": …} and optionally account, bundleId, quantity, offerCode, billingPlanType.") }
                 let record = try await engine.purchase(PurchaseRequest(
                     productID: body.productId, accountID: body.account ?? StoreDefaults.accountID,
                     bundleID: body.bundleId ?? StoreDefaults.bundleID, quantity: body.quantity ?? 1,
-                    offer: body.offerCode.map(OfferRedemption.code), idempotencyKey: request.idempotencyKey
+                    offer: body.offerCode.map(OfferRedemption.code), idempotencyKey: request.idempotencyKey,
+                    billingPlanType: body.billingPlanType.map(BillingPlanType.init(rawValue:))
                 ))
                 return try await transactionOutput(record)
             }

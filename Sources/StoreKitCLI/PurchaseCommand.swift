@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import AppStoreFormats
 import AppStoreHosting
+import StoreKitConfiguration
 
 /// `storekit purchase`: buys a product in the embedded store.
 struct PurchaseCommand: AsyncParsableCommand {
@@ -42,13 +43,19 @@ struct PurchaseCommand: AsyncParsableCommand {
     @Option(help: "How many to buy (1 to 10).")
     var quantity: Int = 1
 
+    @Option(name: .customLong("billing-plan"), help: ArgumentHelp("A subscription's billing plan: MONTHLY bills monthly with a 12-month commitment, for a product whose billingPlans offer it; BILLED_UPFRONT (the default) bills each period in full.", valueName: "type"))
+    var billingPlan: String?
+
     @Flag(help: "Print the transaction as one JSON object.")
     var json = false
 
     func run() async throws {
         let store = try await remote.control(location: location, config: config, why: "it sells")
         let output = try await store.purchase(
-            PurchaseRequest(productID: productID, accountID: account, bundleID: bundleID, quantity: quantity)
+            PurchaseRequest(
+                productID: productID, accountID: account, bundleID: bundleID, quantity: quantity,
+                billingPlanType: billingPlan.map { BillingPlanType(rawValue: $0.uppercased()) }
+            )
         )
         if json { try printJSON(output) } else { print(output.line) }
     }

@@ -214,6 +214,7 @@ struct ServerControl: StoreControl {
     func purchase(_ request: PurchaseRequest) async throws -> TransactionSummary {
         var body: [String: Any] = ["productId": request.productID, "account": request.accountID, "bundleId": request.bundleID, "quantity": request.quantity]
         if case .code(let code) = request.offer { body["offerCode"] = code }
+        if let plan = request.billingPlanType { body["billingPlanType"] = plan.rawValue }
         return try await call(.purchase, body: body)
     }
 

@@ -158,6 +158,8 @@ struct ProductConformance {
         let _: (String) -> Option = Option.introductoryOfferEligibility(compactJWS:)
         // B.1 Product.PurchaseOption.winBackOffer(_:) (iOS 18)
         let _: (Product.SubscriptionOffer) -> Option = Option.winBackOffer(_:)
+        // B.1 Product.PurchaseOption.billingPlanType(_:) (iOS 26.4)
+        let _: (Product.SubscriptionInfo.BillingPlanType) -> Option = Option.billingPlanType(_:)
         // B.1 Product.PurchaseOption.onStorefrontChange(shouldContinuePurchase:)
         let _: Option = .onStorefrontChange { storefront in storefront.countryCode == "USA" }
         // B.1 Product.PurchaseOption.promotionalOffer(id:) (StoreKit Test, iOS 17)

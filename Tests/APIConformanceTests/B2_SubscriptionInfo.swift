@@ -169,4 +169,54 @@ struct SubscriptionInfoConformance {
         requireSendable(RenewalInfo.PriceIncreaseStatus.self)
         #expect([name(.noIncreasePending), name(.pending), name(.agreed)] == ["noIncreasePending", "pending", "agreed"])
     }
+
+    @Test("B.2 Monthly billing with a 12-month commitment: pricingTerms, BillingPlanType, CommitmentInfo, RenewalInfo's commitment (iOS 26.4)")
+    func billingPlans() {
+        // B.2 Product.SubscriptionInfo.pricingTerms (iOS 26.4)
+        let _: KeyPath<Info, [Info.PricingTerms]> = \.pricingTerms
+        // B.2 Product.SubscriptionInfo.BillingPlanType — struct: RawRepresentable (String), Hashable, Sendable
+        requireRawValue(Info.BillingPlanType.self, String.self)
+        requireHashable(Info.BillingPlanType.self)
+        requireSendable(Info.BillingPlanType.self)
+        // B.2 Product.SubscriptionInfo.BillingPlanType.init(rawValue:), .rawValue
+        let _: (String) -> Info.BillingPlanType = Info.BillingPlanType.init(rawValue:)
+        let _: KeyPath<Info.BillingPlanType, String> = \.rawValue
+        // B.2 Product.SubscriptionInfo.BillingPlanType.monthly, .upFront
+        let plans: [Info.BillingPlanType] = [.monthly, .upFront]
+        #expect(Set(plans).count == 2)
+        // B.2 Product.SubscriptionInfo.BillingPeriod — typealias of Product.SubscriptionPeriod
+        let _: Info.BillingPeriod.Type = Product.SubscriptionPeriod.self
+        // B.2 Product.SubscriptionInfo.CommitmentInfo — struct: Equatable, Hashable, Sendable; price, displayPrice, period
+        requireHashable(Info.CommitmentInfo.self)
+        requireSendable(Info.CommitmentInfo.self)
+        let _: KeyPath<Info.CommitmentInfo, Decimal> = \.price
+        let _: KeyPath<Info.CommitmentInfo, String> = \.displayPrice
+        let _: KeyPath<Info.CommitmentInfo, Product.SubscriptionPeriod> = \.period
+        // B.2 Product.SubscriptionInfo.PricingTerms — struct: Equatable, Hashable, Sendable
+        typealias Terms = Info.PricingTerms
+        requireHashable(Terms.self)
+        requireSendable(Terms.self)
+        // B.2 PricingTerms.billingPlanType, billingPrice, billingDisplayPrice, billingPeriod, commitmentInfo, subscriptionOffers
+        let _: KeyPath<Terms, Info.BillingPlanType> = \.billingPlanType
+        let _: KeyPath<Terms, Decimal> = \.billingPrice
+        let _: KeyPath<Terms, String> = \.billingDisplayPrice
+        let _: KeyPath<Terms, Info.BillingPeriod> = \.billingPeriod
+        let _: KeyPath<Terms, Info.CommitmentInfo> = \.commitmentInfo
+        let _: KeyPath<Terms, [Product.SubscriptionOffer]> = \.subscriptionOffers
+        // B.2 PricingTerms.subscript(offers:)
+        let _: (Terms, Product.SubscriptionOffer.OfferType) -> [Product.SubscriptionOffer] = { $0[offers: $1] }
+        // B.2 Product.SubscriptionInfo.RenewalInfo.renewalBillingPlanType, .commitmentInfo (iOS 26.4)
+        typealias RenewalInfo = Info.RenewalInfo
+        let _: KeyPath<RenewalInfo, Info.BillingPlanType?> = \.renewalBillingPlanType
+        let _: KeyPath<RenewalInfo, RenewalInfo.CommitmentInfo?> = \.commitmentInfo
+        // B.2 RenewalInfo.CommitmentInfo — struct: Equatable, Hashable, Sendable; renewalDate, renewalPrice,
+        // willAutoRenew, autoRenewPreference, renewalBillingPlanType
+        requireHashable(RenewalInfo.CommitmentInfo.self)
+        requireSendable(RenewalInfo.CommitmentInfo.self)
+        let _: KeyPath<RenewalInfo.CommitmentInfo, Date> = \.renewalDate
+        let _: KeyPath<RenewalInfo.CommitmentInfo, Decimal> = \.renewalPrice
+        let _: KeyPath<RenewalInfo.CommitmentInfo, Bool> = \.willAutoRenew
+        let _: KeyPath<RenewalInfo.CommitmentInfo, String> = \.autoRenewPreference
+        let _: KeyPath<RenewalInfo.CommitmentInfo, Info.BillingPlanType> = \.renewalBillingPlanType
+    }
 }

@@ -42,6 +42,18 @@ struct TransactionConformance {
         let _: KeyPath<Transaction, String> = \.appBundleID
         // B.4 Transaction.appTransactionID
         let _: KeyPath<Transaction, String> = \.appTransactionID
+        // B.4 Transaction.billingPlanType (iOS 26.4)
+        let _: KeyPath<Transaction, Product.SubscriptionInfo.BillingPlanType?> = \.billingPlanType
+        // B.4 Transaction.commitmentInfo (iOS 26.4)
+        let _: KeyPath<Transaction, Transaction.CommitmentInfo?> = \.commitmentInfo
+        // B.4 Transaction.CommitmentInfo — struct: Equatable, Hashable, Sendable; expirationDate, billingPeriodNumber,
+        // totalBillingPeriods, price
+        requireHashable(Transaction.CommitmentInfo.self)
+        requireSendable(Transaction.CommitmentInfo.self)
+        let _: KeyPath<Transaction.CommitmentInfo, Date> = \.expirationDate
+        let _: KeyPath<Transaction.CommitmentInfo, UInt64> = \.billingPeriodNumber
+        let _: KeyPath<Transaction.CommitmentInfo, UInt64> = \.totalBillingPeriods
+        let _: KeyPath<Transaction.CommitmentInfo, Decimal> = \.price
         // B.4 Transaction.appAccountToken
         let _: KeyPath<Transaction, UUID?> = \.appAccountToken
         // B.4 Transaction.purchaseDate

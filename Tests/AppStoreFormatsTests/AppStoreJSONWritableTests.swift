@@ -53,6 +53,9 @@ struct AppStoreJSONWritableTests {
         transaction.currency = "USD"
         transaction.appTransactionId = "704289572311429122"
         transaction.billingPlanType = "MONTHLY"
+        transaction.commitmentInfo = TransactionCommitmentInfo(
+            billingPeriodNumber: 3, commitmentExpiresDate: Self.date, commitmentPrice: 42_000, totalBillingPeriods: 12
+        )
         expectEveryFieldSet(transaction)
 
         let written = try AppStoreJSON.encode(transaction)
@@ -86,6 +89,10 @@ struct AppStoreJSONWritableTests {
         renewal.appAccountToken = Self.uuid
         renewal.appTransactionId = "704289572311429122"
         renewal.renewalBillingPlanType = "MONTHLY"
+        renewal.commitmentInfo = RenewalCommitmentInfo(
+            commitmentAutoRenewProductId: "com.example.app.yearly", commitmentAutoRenewStatus: .off,
+            commitmentRenewalBillingPlanType: "BILLED_UPFRONT", commitmentRenewalDate: Self.date, commitmentRenewalPrice: 39_990
+        )
         renewal.deviceVerification = "ZmFrZSBoYXNo"
         renewal.deviceVerificationNonce = Self.uuid
         expectEveryFieldSet(renewal)

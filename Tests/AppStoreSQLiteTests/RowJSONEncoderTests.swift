@@ -34,6 +34,8 @@ struct RowJSONEncoderTests {
         record.restoredTransactionID = UInt64.max
         record.restoredPurchaseDate = Date(timeIntervalSinceReferenceDate: -1e-7)
         record.offer = offer
+        record.billingPlanType = .monthly
+        record.commitment = BillingCommitment(billingPeriodNumber: 3, totalBillingPeriods: 12, expiresDate: date.addingTimeInterval(0.5), price: Decimal(string: "42.05")!)
         record.idempotencyKey = "retry-7"
         return record
     }
@@ -54,6 +56,8 @@ struct RowJSONEncoderTests {
             type: .introductoryOffer, identifier: nil, discountType: .freeTrial, period: SubscriptionPeriod(value: 1, unit: .week), price: 0, remainingPeriods: 0
         )
         subscription.renewalExtensionDates = [date, date.addingTimeInterval(0.5)]
+        subscription.commitment = BillingCommitment(billingPeriodNumber: 12, totalBillingPeriods: 12, expiresDate: date, price: 42)
+        subscription.renewalBillingPlanType = .monthly
         return subscription
     }
 

@@ -43,7 +43,13 @@ extension CatalogProduct {
                 groupID: definition.groupID, level: definition.groupLevel, period: definition.period,
                 introductoryOffer: definition.introductoryOffer, promotionalOffers: definition.promotionalOffers,
                 offerCodes: definition.offerCodes, winBackOffers: definition.winBackOffers,
-                groupNames: groupNames[definition.groupID] ?? []
+                groupNames: groupNames[definition.groupID] ?? [],
+                billingPlans: definition.billingPlans.filter(\.isEnabled).map { plan in
+                    SubscriptionBillingPlan(
+                        type: plan.billingPlanType, price: plan.price ?? configured.price ?? 0,
+                        commitmentPrice: plan.commitmentPrice ?? plan.price ?? configured.price ?? 0
+                    )
+                }
             )
         }
         self.init(

@@ -87,14 +87,18 @@ public struct SubscriptionTerms: Sendable, Equatable, Codable {
     public var winBackOffers: [OfferDefinition]
     /// The group's name as customers see it, per locale (the group's `localizations`, else its reference name).
     public var groupNames: [LocalizedText]
+    /// The enabled ways the subscription can be billed (`billingPlans`, 5.0+ files): empty for a product that
+    /// only bills up front, as every product did before billing plans.
+    public var billingPlans: [SubscriptionBillingPlan]
 
     /// Creates subscription terms.
     public init(
         groupID: String, level: Int, period: SubscriptionPeriod, introductoryOffer: OfferDefinition? = nil,
         promotionalOffers: [OfferDefinition] = [], offerCodes: [OfferDefinition] = [], winBackOffers: [OfferDefinition] = [],
-        groupNames: [LocalizedText] = []
+        groupNames: [LocalizedText] = [], billingPlans: [SubscriptionBillingPlan] = []
     ) {
         self.groupNames = groupNames
+        self.billingPlans = billingPlans
         self.groupID = groupID
         self.level = level
         self.period = period
@@ -102,6 +106,36 @@ public struct SubscriptionTerms: Sendable, Equatable, Codable {
         self.promotionalOffers = promotionalOffers
         self.offerCodes = offerCodes
         self.winBackOffers = winBackOffers
+    }
+}
+
+/// One way an auto-renewable subscription can be billed: up front each period, or monthly with a 12-month
+/// commitment (a `.storekit` file's `billingPlans`).
+public struct SubscriptionBillingPlan: Sendable, Equatable, Codable {
+    /// The plan: `BILLED_UPFRONT` or `MONTHLY`.
+    public var type: BillingPlanType
+    /// What one billing charges: the whole price up front, or one monthly instalment.
+    public var price: Decimal
+    /// The total of the commitment: for `MONTHLY`, what its 12 instalments add up to.
+    public var commitmentPrice: Decimal
+
+    /// Creates a billing plan.
+    public init(type: BillingPlanType, price: Decimal, commitmentPrice: Decimal) {
+        self.type = type
+        self.price = price
+        self.commitmentPrice = commitmentPrice
+    }
+
+    /// How many monthly billings a `MONTHLY` plan's commitment has, as Apple sells it: 12.
+    public static let monthlyBillingPeriods = 12
+    /// How long one billing of a `MONTHLY` plan lasts: a month.
+    public static let monthlyBillingPeriod = SubscriptionPeriod(value: 1, unit: .month)
+}
+
+extension SubscriptionTerms {
+    /// The subscription's enabled billing plan of the type, if it has one.
+    public func billingPlan(_ type: BillingPlanType) -> SubscriptionBillingPlan? {
+        billingPlans.first { $0.type == type }
     }
 }
 

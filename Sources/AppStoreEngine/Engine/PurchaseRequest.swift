@@ -1,4 +1,5 @@
 public import Foundation
+public import StoreKitConfiguration
 
 /// A request to buy a product, as an app's payment or a purchase made outside the app.
 public struct PurchaseRequest: Sendable, Hashable, Codable {
@@ -30,13 +31,19 @@ public struct PurchaseRequest: Sendable, Hashable, Codable {
     /// `IntroductoryOfferEligibilityClaims`, signed with an In-App Purchase key the store knows. It replaces the
     /// store's own eligibility check when the purchase claims no other offer.
     public var introductoryOfferEligibility: String?
+    /// The billing plan the customer chose for an auto-renewable subscription
+    /// (`Product.PurchaseOption.billingPlanType(_:)`): `MONTHLY` bills monthly with a 12-month commitment, for a
+    /// product whose configuration offers that plan; `nil` or `BILLED_UPFRONT` bills the whole price each period.
+    public var billingPlanType: BillingPlanType?
 
     /// Creates a request.
     public init(
         productID: String, accountID: String = StoreDefaults.accountID, bundleID: String, quantity: Int = 1,
         deviceID: UUID? = nil, applicationUsername: String? = nil, appAccountToken: UUID? = nil,
-        simulatesAskToBuy: Bool = false, offer: OfferRedemption? = nil, idempotencyKey: String? = nil
+        simulatesAskToBuy: Bool = false, offer: OfferRedemption? = nil, idempotencyKey: String? = nil,
+        billingPlanType: BillingPlanType? = nil
     ) {
+        self.billingPlanType = billingPlanType
         self.productID = productID
         self.accountID = accountID
         self.bundleID = bundleID

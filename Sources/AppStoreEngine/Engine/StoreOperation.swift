@@ -72,7 +72,8 @@ struct StoreOperation {
             record.subscriptionGroupID = subscription.groupID
             record.expiresDate = settings.timeRate.endOfPeriod(subscription.period, startingAt: now)
         }
-        if let offer = try offer(for: request, product: product) { apply(offer, to: &record) }
+        let billedMonthly = try applyBillingPlan(of: request, product: product, to: &record)
+        if !billedMonthly, let offer = try offer(for: request, product: product) { apply(offer, to: &record) }
         if !account.canMakePayments {
             record.state = .failed(errorCode: Self.paymentNotAllowedCode)
         } else if settings.failTransactionsEnabled {
@@ -143,6 +144,8 @@ struct StoreOperation {
                 appAccountToken: record.appAccountToken, periodStartDate: record.purchaseDate, expiresDate: record.expiresDate ?? now
             )
             subscription.offer = record.offer
+            subscription.commitment = record.commitment
+            subscription.renewalBillingPlanType = record.billingPlanType == .monthly ? .monthly : nil
             return [.saveSubscription(subscription), .saveNotification(notification(startType, .initialBuy, about: record, subscription: subscription))]
         }
         record.originalID = subscription.id
@@ -163,6 +166,8 @@ struct StoreOperation {
             subscription.priceIncrease = nil
             subscription.offer = record.offer
             subscription.pendingOffer = nil
+            subscription.commitment = record.commitment
+            subscription.renewalBillingPlanType = record.billingPlanType == .monthly ? .monthly : nil
             subscription.clearBillingRetry()
             return [.saveSubscription(subscription), .saveNotification(notification(startType, .resubscribe, about: record, subscription: subscription))]
         }
@@ -184,6 +189,8 @@ struct StoreOperation {
             // An offer code (or promotional offer) redeemed with a downgrade prices the new product's first period
             // (OFFER_REDEEMED/DOWNGRADE), as Apple's does.
             let offer = redeemed ? record.offer : nil
+            // The plan chosen with the change bills the new product from the renewal into it.
+            subscription.renewalBillingPlanType = record.billingPlanType == .monthly ? .monthly : nil
             makeUncharged(&record, endingWith: subscription)
             subscription.autoRenewProductID = record.productID
             subscription.autoRenewEnabled = true
@@ -202,6 +209,8 @@ struct StoreOperation {
         subscription.expirationIntent = nil
         subscription.offer = record.offer
         subscription.pendingOffer = nil
+        subscription.commitment = record.commitment
+        subscription.renewalBillingPlanType = record.billingPlanType == .monthly ? .monthly : nil
         subscription.clearBillingRetry()
         return [
             .saveTransaction(previous), .saveSubscription(subscription),
@@ -217,6 +226,7 @@ struct StoreOperation {
         record.amountCharged = 0
         record.unitPrice = catalog.product(record.productID)?.price ?? record.unitPrice
         record.offer = nil
+        record.commitment = nil
         record.expiresDate = subscription.expiresDate
     }
 
@@ -260,12 +270,14 @@ struct StoreOperation {
             case .active:
                 break
             }
-            guard subscription.autoRenewEnabled, subscription.priceIncrease != .pending else {
+            // The monthly billings of a commitment go on whatever auto-renew says; it decides the next commitment.
+            let committed = subscription.commitment?.hasBillingsLeft == true
+            guard committed || (subscription.autoRenewEnabled && subscription.priceIncrease != .pending) else {
                 let declinedPrice = subscription.priceIncrease == .pending || subscription.priceIncrease == .declined
                 try expire(&subscription, at: due, because: declinedPrice ? .customerDidNotConsentToPriceIncrease : .customerCancelled)
                 continue
             }
-            guard let product = catalog.product(subscription.autoRenewProductID), let terms = product.subscription else {
+            guard let product = catalog.product(subscription.nextBillingProductID), let terms = product.subscription else {
                 try expire(&subscription, at: due, because: .productNotAvailable)
                 continue
             }
@@ -274,7 +286,8 @@ struct StoreOperation {
                 continue
             }
             if settings.renewalBillingIssuesEnabled {
-                try failToRenew(&subscription, at: due, period: terms.period)
+                let period = subscription.nextBilling(of: product, startingAt: due, timeRate: settings.timeRate)?.period ?? terms.period
+                try failToRenew(&subscription, at: due, period: period)
                 continue
             }
             if account == nil { account = try self.account(subscription.accountID) }
@@ -293,19 +306,25 @@ struct StoreOperation {
         account: Account, subtype: Subtype? = nil
     ) throws -> [TransactionRecord] {
         guard let storefront = Storefront.named(account.storefront) else { throw Self.unknownStorefront(account.storefront) }
+        let billing = subscription.nextBilling(of: product, startingAt: start, timeRate: settings.timeRate)
+            ?? NextBilling(period: period, price: product.price)
         let id = try storage.allocateTransactionID()
         var renewal = TransactionRecord(
             id: id, originalID: subscription.id, accountID: subscription.accountID, bundleID: subscription.bundleID,
             productID: product.id, productType: .autoRenewable, quantity: 1, purchaseDate: start,
-            originalPurchaseDate: subscription.originalPurchaseDate, storefront: storefront, unitPrice: product.price,
-            amountCharged: product.price, origin: .renewal, state: .purchased, appAccountToken: subscription.appAccountToken
+            originalPurchaseDate: subscription.originalPurchaseDate, storefront: storefront, unitPrice: billing.price,
+            amountCharged: billing.price, origin: .renewal, state: .purchased, appAccountToken: subscription.appAccountToken
         )
         renewal.subscriptionGroupID = subscription.groupID
-        renewal.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: start)
+        renewal.expiresDate = settings.timeRate.endOfPeriod(billing.period, startingAt: start)
+        renewal.billingPlanType = billing.planType
+        renewal.commitment = billing.commitment
         // A pay-as-you-go offer goes on for its periods, and an offer redeemed during the last period starts now; on
-        // a change of product, only an offer redeemed for the new one (with a downgrade) does.
-        let offer = product.id == subscription.productID ? subscription.nextPeriodOffer : subscription.pendingOffer
+        // a change of product, only an offer redeemed for the new one (with a downgrade) does. Monthly billings of a
+        // commitment take no offer.
+        let offer = billing.commitment != nil ? nil : product.id == subscription.productID ? subscription.nextPeriodOffer : subscription.pendingOffer
         if let offer { apply(offer, to: &renewal) }
+        subscription.commitment = billing.commitment
         subscription.offer = offer
         subscription.pendingOffer = nil
         subscription.productID = product.id
@@ -387,8 +406,8 @@ struct StoreOperation {
         guard subscription.status != .revoked else {
             throw StoreError.invalidTransactionState("Subscription \(id) was refunded; buy it again to resubscribe.")
         }
-        guard let product = catalog.product(subscription.autoRenewProductID), let terms = product.subscription else {
-            throw StoreError.unknownProduct("The store no longer sells \(subscription.autoRenewProductID), so subscription \(id) cannot renew.")
+        guard let product = catalog.product(subscription.nextBillingProductID), let terms = product.subscription else {
+            throw StoreError.unknownProduct("The store no longer sells \(subscription.nextBillingProductID), so subscription \(id) cannot renew.")
         }
         subscription.status = .active
         subscription.expirationIntent = nil
@@ -481,8 +500,8 @@ struct StoreOperation {
         guard subscription.isInBillingRetry else {
             throw StoreError.invalidTransactionState("Subscription \(id) is \(subscription.status.rawValue), not in billing retry: there is no billing issue to resolve. Renewals fail only while renewal billing issues are on.")
         }
-        guard let product = catalog.product(subscription.autoRenewProductID), let terms = product.subscription else {
-            throw StoreError.unknownProduct("The store no longer sells \(subscription.autoRenewProductID), so subscription \(id) cannot renew.")
+        guard let product = catalog.product(subscription.nextBillingProductID), let terms = product.subscription else {
+            throw StoreError.unknownProduct("The store no longer sells \(subscription.nextBillingProductID), so subscription \(id) cannot renew.")
         }
         let start = subscription.status == .gracePeriod ? subscription.expiresDate : now
         subscription.status = .active
@@ -519,7 +538,12 @@ struct StoreOperation {
         if newState.isCompleted {
             record.purchaseDate = now
             record.originalPurchaseDate = now
-            if let offer = record.offer {
+            if var commitment = record.commitment {
+                // A monthly billing approved later starts its month, and its commitment, now.
+                record.expiresDate = settings.timeRate.endOfPeriod(SubscriptionBillingPlan.monthlyBillingPeriod, startingAt: now)
+                commitment.expiresDate = settings.timeRate.endOfCommitment(startingAt: now)
+                record.commitment = commitment
+            } else if let offer = record.offer {
                 apply(offer, to: &record)
             } else if let period = catalog.product(record.productID)?.subscription?.period {
                 record.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: now)

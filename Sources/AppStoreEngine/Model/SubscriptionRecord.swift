@@ -1,5 +1,6 @@
 public import AppStoreFormats
 public import Foundation
+public import StoreKitConfiguration
 
 /// Where an auto-renewable subscription stands.
 public enum SubscriptionStatus: String, Sendable, Hashable, Codable {
@@ -84,6 +85,14 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
     public var renewalExtensionDates: [Date]?
     /// A price increase the customer was asked to consent to, and their answer.
     public var priceIncrease: PriceIncreaseConsent?
+    /// For a subscription billed monthly with a 12-month commitment: the current commitment. While billings of it
+    /// remain, the subscription renews monthly whatever ``autoRenewEnabled`` says, which then decides only whether
+    /// a new commitment follows this one.
+    public var commitment: BillingCommitment?
+    /// The billing plan the subscription renews on (`renewalBillingPlanType`) for a product that has billing plans:
+    /// `MONTHLY` starts a new commitment when the current one ends (or at the next renewal, chosen with a change of
+    /// plan); `nil` bills up front.
+    public var renewalBillingPlanType: BillingPlanType?
 
     /// Creates a record.
     public init(
@@ -120,6 +129,10 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
         case .expired, .revoked: nil
         }
     }
+
+    /// Whether the subscription bills again at the end of the current period: auto-renew is on, or billings of its
+    /// commitment remain.
+    public var willBillAgain: Bool { autoRenewEnabled || commitment?.hasBillingsLeft == true }
 
     /// The offer that prices the next period: the current offer's next discounted period, or an offer redeemed
     /// during this one.

@@ -1,5 +1,6 @@
 public import AppStoreFormats
 public import Foundation
+public import StoreKitConfiguration
 
 /// How a transaction came about.
 public enum TransactionOrigin: String, Sendable, Hashable, Codable {
@@ -93,6 +94,11 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     public var isUpgraded: Bool?
     /// For an auto-renewable subscription: the offer that priced this period, if any.
     public var offer: SubscriptionOffer?
+    /// For an auto-renewable subscription whose product has billing plans: the plan this transaction billed
+    /// (`billingPlanType`), `BILLED_UPFRONT` or `MONTHLY`; `nil` for a product without billing plans.
+    public var billingPlanType: BillingPlanType?
+    /// For a billing of the `MONTHLY` plan: where it stands in its 12-month commitment (`commitmentInfo`).
+    public var commitment: BillingCommitment?
     /// For a restore: the transaction it replays (a non-consumable's purchase, or one period of a subscription).
     public var restoredTransactionID: UInt64?
     /// For a restore: when the transaction it replays happened.

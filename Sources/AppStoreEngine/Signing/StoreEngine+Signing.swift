@@ -51,6 +51,15 @@ extension StoreEngine {
         payload.price = Self.milliunits(record.unitPrice * Decimal(record.quantity))
         payload.currency = record.currency
         payload.appTransactionId = Self.appTransactionID(tenant: tenantID, accountID: record.accountID, bundleID: record.bundleID)
+        if record.productType == .autoRenewable {
+            payload.billingPlanType = record.billingPlanType?.rawValue
+            payload.commitmentInfo = record.commitment.map { commitment in
+                TransactionCommitmentInfo(
+                    billingPeriodNumber: Int32(commitment.billingPeriodNumber), commitmentExpiresDate: commitment.expiresDate,
+                    commitmentPrice: Self.milliunits(commitment.price), totalBillingPeriods: Int32(commitment.totalBillingPeriods)
+                )
+            }
+        }
         if let revocationDate = record.revocationDate {
             payload.revocationDate = revocationDate
             payload.revocationReason = record.revocationReason ?? .refundedForOtherReason
@@ -82,7 +91,9 @@ extension StoreEngine {
         payload.originalTransactionId = String(subscription.id)
         payload.productId = subscription.productID
         payload.autoRenewProductId = subscription.autoRenewProductID
-        payload.rawAutoRenewStatus = (subscription.autoRenewEnabled ? AutoRenewStatus.on : .off).rawValue
+        // Within a commitment the next monthly billing comes whatever the customer chose, which decides only the
+        // next commitment (`commitmentInfo.commitmentAutoRenewStatus`).
+        payload.rawAutoRenewStatus = (subscription.willBillAgain ? AutoRenewStatus.on : .off).rawValue
         payload.rawExpirationIntent = subscription.expirationIntent?.rawValue
         payload.isInBillingRetryPeriod = subscription.isInBillingRetry
         payload.gracePeriodExpiresDate = subscription.status == .gracePeriod ? subscription.gracePeriodExpiresDate : nil
@@ -96,10 +107,15 @@ extension StoreEngine {
         if subscription.status == .active || subscription.isInBillingRetry {
             payload.renewalDate = subscription.expiresDate
             let offer = subscription.autoRenewProductID == subscription.productID ? subscription.nextPeriodOffer : nil
-            if subscription.autoRenewEnabled, let product = catalog.product(subscription.autoRenewProductID),
-               let currency = Storefront.named(storefront)?.currency {
-                payload.renewalPrice = Self.milliunits(offer?.price ?? product.price)
+            let product = catalog.product(subscription.nextBillingProductID)
+            let billing = product.flatMap { subscription.nextBilling(of: $0, startingAt: subscription.expiresDate, timeRate: settings.timeRate) }
+            if subscription.willBillAgain, let billing, let currency = Storefront.named(storefront)?.currency {
+                payload.renewalPrice = Self.milliunits(billing.commitment == nil ? offer?.price ?? billing.price : billing.price)
                 payload.currency = currency
+            }
+            payload.renewalBillingPlanType = billing?.planType?.rawValue
+            if let commitment = subscription.commitment {
+                payload.commitmentInfo = commitmentRenewalInfo(subscription, commitment: commitment)
             }
             if let offer {
                 payload.offerType = offer.type
@@ -111,6 +127,24 @@ extension StoreEngine {
         payload.appAccountToken = subscription.appAccountToken
         payload.appTransactionId = Self.appTransactionID(tenant: tenantID, accountID: subscription.accountID, bundleID: subscription.bundleID)
         return payload
+    }
+
+    /// What happens when a subscription's commitment ends (`commitmentInfo` of its renewal info): with auto-renew on,
+    /// a new commitment of the product it renews into, on the plan it renews on, from the commitment's end.
+    private func commitmentRenewalInfo(_ subscription: SubscriptionRecord, commitment: BillingCommitment) -> RenewalCommitmentInfo {
+        var info = RenewalCommitmentInfo(
+            commitmentAutoRenewProductId: subscription.autoRenewProductID,
+            commitmentAutoRenewStatus: subscription.autoRenewEnabled ? .on : .off,
+            commitmentRenewalDate: commitment.expiresDate
+        )
+        var ended = subscription
+        ended.commitment = nil
+        if let product = catalog.product(subscription.autoRenewProductID),
+           let next = ended.nextBilling(of: product, startingAt: commitment.expiresDate, timeRate: settings.timeRate) {
+            info.commitmentRenewalBillingPlanType = next.planType?.rawValue
+            if subscription.autoRenewEnabled { info.commitmentRenewalPrice = Self.milliunits(next.commitment?.price ?? next.price) }
+        }
+        return info
     }
 
     /// A notification from the outbox as Apple's signed `responseBodyV2` payload (`signedPayload`), signed now:

@@ -203,6 +203,8 @@ extension TransactionRecord: RowJSONWritable {
         try json.writeIfPresent("refundRequest", refundRequest)
         json.writeIfPresent("isUpgraded", isUpgraded)
         try json.writeIfPresent("offer", offer)
+        json.writeIfPresent("billingPlanType", billingPlanType)
+        try json.writeIfPresent("commitment", commitment)
         json.writeIfPresent("restoredTransactionID", restoredTransactionID)
         try json.writeIfPresent("restoredPurchaseDate", restoredPurchaseDate)
         json.writeIfPresent("idempotencyKey", idempotencyKey)
@@ -269,6 +271,17 @@ extension SubscriptionRecord: RowJSONWritable {
         try json.writeIfPresent("pendingOffer", pendingOffer)
         try json.writeIfPresent("renewalExtensionDates", renewalExtensionDates)
         json.writeIfPresent("priceIncrease", priceIncrease)
+        try json.writeIfPresent("commitment", commitment)
+        json.writeIfPresent("renewalBillingPlanType", renewalBillingPlanType)
+    }
+}
+
+extension BillingCommitment: RowJSONWritable {
+    package func writeRowJSON(to json: inout RowJSONObjectWriter) throws {
+        json.write("billingPeriodNumber", billingPeriodNumber)
+        json.write("totalBillingPeriods", totalBillingPeriods)
+        try json.write("expiresDate", expiresDate)
+        try json.write("price", price)
     }
 }
 

@@ -115,6 +115,8 @@ extension Product {
             case .winBackOffer(let offerID): request.offer = .winBack(offerID: offerID)
             case .codeOffer(let referenceName): request.offer = .code(referenceName)
             case .introductoryOfferEligibility(let compactJWS): request.introductoryOfferEligibility = compactJWS
+            case .billingPlanType(let rawValue):
+                request.billingPlanType = Product.SubscriptionInfo.BillingPlanType(rawValue: rawValue).appStore
             case .promotionalOfferID, .custom, .onStorefrontChange:
                 break
             }

@@ -15,6 +15,7 @@ extension Product {
             case promotionalOfferID(String)
             case codeOffer(referenceName: String)
             case introductoryOfferEligibility(compactJWS: String)
+            case billingPlanType(String)
         }
 
         /// A value of a custom option.

@@ -19,6 +19,9 @@ extension Product {
         public let winBackOffers: [Product.SubscriptionOffer]
         /// The group's name as the customer sees it.
         public let groupDisplayName: String
+        /// The ways the customer may pay for the subscription, one per billing plan: up front, and monthly with a
+        /// 12-month commitment for a product that offers it. Empty for a product configured without billing plans.
+        public let pricingTerms: [Product.SubscriptionInfo.PricingTerms]
 
         init(_ terms: SubscriptionTerms, productID: String, currency: String, locale: Locale, language: String) {
             subscriptionGroupID = terms.groupID
@@ -28,6 +31,8 @@ extension Product {
             introductoryOffer = terms.introductoryOffer.map { SubscriptionOffer($0, type: .introductory, currency: currency, locale: locale) }
             promotionalOffers = terms.promotionalOffers.map { SubscriptionOffer($0, type: .promotional, currency: currency, locale: locale) }
             winBackOffers = terms.winBackOffers.map { SubscriptionOffer($0, type: .winBack, currency: currency, locale: locale) }
+            let offers = (introductoryOffer.map { [$0] } ?? []) + promotionalOffers + winBackOffers
+            pricingTerms = terms.billingPlans.map { PricingTerms($0, period: terms.period, offers: offers, currency: currency, locale: locale) }
         }
 
         /// Whether the customer may still get the introductory offer of this subscription's group.

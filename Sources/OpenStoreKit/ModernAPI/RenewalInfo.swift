@@ -42,6 +42,10 @@ extension Product.SubscriptionInfo {
         public let appAccountToken: UUID?
         /// The app download's transaction identifier.
         public let appTransactionID: String
+        /// The billing plan of the next renewal, for a product that has billing plans.
+        public let renewalBillingPlanType: Product.SubscriptionInfo.BillingPlanType?
+        /// For a subscription billed monthly with a 12-month commitment: what happens when the commitment ends.
+        public let commitmentInfo: Product.SubscriptionInfo.RenewalInfo.CommitmentInfo?
         private let currencyIdentifier: String?
         let token: SignedToken
 
@@ -88,6 +92,15 @@ extension Product.SubscriptionInfo {
             renewalPrice = payload.renewalPrice.map { Decimal($0) / 1000 }
             appAccountToken = payload.appAccountToken
             appTransactionID = payload.appTransactionId ?? ""
+            renewalBillingPlanType = payload.renewalBillingPlanType.map(Product.SubscriptionInfo.BillingPlanType.init(appStore:))
+            commitmentInfo = payload.commitmentInfo.flatMap { info in
+                guard let date = info.commitmentRenewalDate, let productID = info.commitmentAutoRenewProductId else { return nil }
+                return CommitmentInfo(
+                    renewalDate: date, renewalPrice: info.commitmentRenewalPrice.map { Decimal($0) / 1000 } ?? 0,
+                    willAutoRenew: info.rawCommitmentAutoRenewStatus == 1, autoRenewPreference: productID,
+                    renewalBillingPlanType: Product.SubscriptionInfo.BillingPlanType(appStore: info.commitmentRenewalBillingPlanType ?? "MONTHLY")
+                )
+            }
             currencyIdentifier = payload.currency
             self.token = token
         }

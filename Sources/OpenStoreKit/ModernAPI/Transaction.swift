@@ -57,6 +57,10 @@ public struct Transaction: Equatable, Hashable, Sendable, CustomDebugStringConve
     public let price: Decimal?
     /// The app download's transaction identifier, the same for every purchase of the account in the app.
     public let appTransactionID: String
+    /// The billing plan that billed an auto-renewable subscription whose product has billing plans.
+    public let billingPlanType: Product.SubscriptionInfo.BillingPlanType?
+    /// For a monthly billing: where it stands in its 12-month commitment.
+    public let commitmentInfo: Transaction.CommitmentInfo?
     private let currencyIdentifier: String?
     let token: SignedToken
 
@@ -111,6 +115,15 @@ public struct Transaction: Equatable, Hashable, Sendable, CustomDebugStringConve
         price = payload.price.map { Decimal($0) / 1000 }
         currencyIdentifier = payload.currency
         appTransactionID = payload.appTransactionId ?? ""
+        billingPlanType = payload.billingPlanType.map(Product.SubscriptionInfo.BillingPlanType.init(appStore:))
+        commitmentInfo = payload.commitmentInfo.flatMap { info in
+            guard let number = info.billingPeriodNumber, let total = info.totalBillingPeriods,
+                  let expires = info.commitmentExpiresDate, let price = info.commitmentPrice else { return nil }
+            return CommitmentInfo(
+                expirationDate: expires, billingPeriodNumber: UInt64(max(number, 0)), totalBillingPeriods: UInt64(max(total, 0)),
+                price: Decimal(price) / 1000
+            )
+        }
         self.token = token
     }
 

@@ -1,0 +1,96 @@
+import AppStoreEngine
+import Foundation
+import OpenStoreKit
+import OpenStoreKitTest
+import Testing
+
+/// Monthly billing with a 12-month commitment through the StoreKit 2 API: the product's pricing terms, a purchase
+/// with `.billingPlanType(.monthly)`, and the commitment in transactions and renewal info.
+@Suite("Billing plans in the app")
+struct BillingPlanClientTests {
+    /// The demo configuration with billing plans on its yearly subscription: 39.99 up front, or 3.50 a month over a
+    /// 42.00 commitment.
+    static func configuration() throws -> URL {
+        let data = try Data(contentsOf: demoConfiguration)
+        var root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var groups = try #require(root["subscriptionGroups"] as? [[String: Any]])
+        for groupIndex in groups.indices {
+            var subscriptions = try #require(groups[groupIndex]["subscriptions"] as? [[String: Any]])
+            for index in subscriptions.indices where subscriptions[index]["productID"] as? String == Demo.yearly {
+                subscriptions[index]["billingPlans"] = [
+                    ["billingPlanType": "BILLED_UPFRONT", "commitmentDisplayPrice": "39.99", "displayPrice": "39.99", "internalID": "B111A001", "isEnabled": true],
+                    ["billingPlanType": "MONTHLY", "commitmentDisplayPrice": "42.00", "displayPrice": "3.50", "internalID": "B111A002", "isEnabled": true],
+                ]
+            }
+            groups[groupIndex]["subscriptions"] = subscriptions
+        }
+        root["subscriptionGroups"] = groups
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("billing-plans-\(UUID().uuidString).storekit")
+        try JSONSerialization.data(withJSONObject: root).write(to: file)
+        return file
+    }
+
+    func makeSession() throws -> SKTestSession {
+        let file = try Self.configuration()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let session = try SKTestSession(contentsOf: file, scope: .isolated, clock: VirtualClock(start: testStart), transport: sessionTransport)
+        session.disableDialogs = true
+        return session
+    }
+
+    @Test("Product.SubscriptionInfo.pricingTerms lists the up-front plan and the monthly plan with its 12-month commitment")
+    func pricingTerms() async throws {
+        let session = try makeSession()
+        try await session.run {
+            let yearly = try #require(try await Product.products(for: [Demo.yearly]).first?.subscription)
+            #expect(yearly.pricingTerms.map(\.billingPlanType) == [.upFront, .monthly])
+            let monthly = try #require(yearly.pricingTerms.last)
+            #expect(monthly.billingPrice == Decimal(string: "3.50")!)
+            #expect(monthly.billingPeriod == Product.SubscriptionPeriod.monthly)
+            #expect(monthly.commitmentInfo.price == Decimal(42))
+            #expect(monthly.commitmentInfo.period == yearly.subscriptionPeriod)
+            #expect(!monthly.billingDisplayPrice.isEmpty && !monthly.commitmentInfo.displayPrice.isEmpty)
+            let upFront = try #require(yearly.pricingTerms.first)
+            #expect(upFront.billingPrice == Decimal(string: "39.99")!)
+            #expect(upFront.billingPeriod == yearly.subscriptionPeriod)
+            #expect(try await Product.products(for: [Demo.monthly]).first?.subscription?.pricingTerms.isEmpty == true)
+        }
+    }
+
+    @Test("A purchase with .billingPlanType(.monthly) bills monthly: the transaction and renewal info carry the commitment, month after month")
+    func monthlyPurchase() async throws {
+        let session = try makeSession()
+        try await session.run {
+            let yearly = try #require(try await Product.products(for: [Demo.yearly]).first)
+            let purchase = try #require(try await yearly.purchase(options: [.billingPlanType(.monthly)]).verifiedTransaction)
+            await purchase.finish()
+            #expect(purchase.billingPlanType == .monthly)
+            #expect(purchase.price == Decimal(string: "3.50")!)
+            let commitment = try #require(purchase.commitmentInfo)
+            #expect(commitment.billingPeriodNumber == 1)
+            #expect(commitment.totalBillingPeriods == 12)
+            #expect(commitment.price == Decimal(42))
+            #expect(commitment.expirationDate == Calendar.gregorianUTC.date(byAdding: .month, value: 12, to: testStart))
+            #expect(purchase.expirationDate == Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: testStart))
+
+            let status = try #require(try await yearly.subscription?.status.first)
+            let renewalInfo = try status.renewalInfo.payloadValue
+            #expect(renewalInfo.renewalBillingPlanType == .monthly)
+            let next = try #require(renewalInfo.commitmentInfo)
+            #expect(next.willAutoRenew)
+            #expect(next.autoRenewPreference == Demo.yearly)
+            #expect(next.renewalBillingPlanType == .monthly)
+            #expect(next.renewalPrice == Decimal(42))
+            #expect(next.renewalDate == commitment.expirationDate)
+
+            try await session.advanceTime(by: 32 * 86_400)
+            let renewed = try #require(try await yearly.subscription?.status.first?.transaction.payloadValue)
+            #expect(renewed.reason == .renewal)
+            #expect(renewed.commitmentInfo?.billingPeriodNumber == 2)
+            #expect(renewed.billingPlanType == .monthly)
+
+            let upFront = try #require(try await Product.products(for: [Demo.monthly]).first)
+            await #expect(throws: (any Error).self) { try await upFront.purchase(options: [.billingPlanType(.monthly)]) }
+        }
+    }
+}
