@@ -72,6 +72,8 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     public var appTransactionId: String?
     /// The billing plan, e.g. `BILLED_UPFRONT` or `MONTHLY`.
     public var billingPlanType: String?
+    /// What an Advanced Commerce purchase sold, item by item; Advanced Commerce products only.
+    public var advancedCommerceInfo: AdvancedCommerceTransactionInfo?
 
     /// Creates an empty payload in the given environment; set the other properties before signing.
     public init(environment: AppStoreEnvironment = .sandbox) {
@@ -144,6 +146,7 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
         case rawEnvironment = "environment"
         case rawTransactionReason = "transactionReason"
         case storefront, storefrontId, price, currency, appTransactionId, billingPlanType
+        case advancedCommerceInfo
     }
 }
 

@@ -30,6 +30,12 @@ public struct PurchaseRequest: Sendable, Hashable, Codable {
     /// `IntroductoryOfferEligibilityClaims`, signed with an In-App Purchase key the store knows. It replaces the
     /// store's own eligibility check when the purchase claims no other offer.
     public var introductoryOfferEligibility: String?
+    /// The developer's signed Advanced Commerce request (`AdvancedCommerceProduct.purchase(compactJWS:)`): a compact
+    /// JWS made like Apple's `AdvancedCommerceAPIInAppSignatureCreator` makes it, with an In-App Purchase key the
+    /// store knows. It prices the purchase item by item (`CREATE_ONE_TIME_CHARGE` for a consumable or non-consumable,
+    /// `CREATE_SUBSCRIPTION` for an auto-renewable subscription), and the transaction carries it as
+    /// `advancedCommerceInfo`.
+    public var advancedCommerceRequest: String?
 
     /// Creates a request.
     public init(

@@ -72,12 +72,16 @@ struct StoreOperation {
             record.subscriptionGroupID = subscription.groupID
             record.expiresDate = settings.timeRate.endOfPeriod(subscription.period, startingAt: now)
         }
-        if let offer = try offer(for: request, product: product) { apply(offer, to: &record) }
+        if let compactJWS = request.advancedCommerceRequest {
+            try applyAdvancedCommerce(compactJWS, request: request, product: product, storefront: storefront, to: &record)
+        } else if let offer = try offer(for: request, product: product) {
+            apply(offer, to: &record)
+        }
         if !account.canMakePayments {
             record.state = .failed(errorCode: Self.paymentNotAllowedCode)
         } else if settings.failTransactionsEnabled {
             record.state = .failed(errorCode: settings.failureErrorCode)
-        } else if product.type == .nonConsumable,
+        } else if product.type == .nonConsumable, record.advancedCommerceInfo == nil,
                   let owned = try activeTransactions(accountID: account.id, bundleID: request.bundleID)
                     .first(where: { $0.productID == product.id }) {
             record.originalID = owned.originalID
@@ -143,6 +147,7 @@ struct StoreOperation {
                 appAccountToken: record.appAccountToken, periodStartDate: record.purchaseDate, expiresDate: record.expiresDate ?? now
             )
             subscription.offer = record.offer
+            subscription.advancedCommerceInfo = record.advancedCommerceRenewal
             return [.saveSubscription(subscription), .saveNotification(notification(startType, .initialBuy, about: record, subscription: subscription))]
         }
         record.originalID = subscription.id
@@ -163,6 +168,7 @@ struct StoreOperation {
             subscription.priceIncrease = nil
             subscription.offer = record.offer
             subscription.pendingOffer = nil
+            subscription.advancedCommerceInfo = record.advancedCommerceRenewal
             subscription.clearBillingRetry()
             return [.saveSubscription(subscription), .saveNotification(notification(startType, .resubscribe, about: record, subscription: subscription))]
         }
@@ -202,6 +208,7 @@ struct StoreOperation {
         subscription.expirationIntent = nil
         subscription.offer = record.offer
         subscription.pendingOffer = nil
+        subscription.advancedCommerceInfo = nil
         subscription.clearBillingRetry()
         return [
             .saveTransaction(previous), .saveSubscription(subscription),
@@ -301,11 +308,13 @@ struct StoreOperation {
             amountCharged: product.price, origin: .renewal, state: .purchased, appAccountToken: subscription.appAccountToken
         )
         renewal.subscriptionGroupID = subscription.groupID
+        let period = Self.advancedCommercePeriod(of: subscription) ?? period
         renewal.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: start)
         // A pay-as-you-go offer goes on for its periods, and an offer redeemed during the last period starts now; on
         // a change of product, only an offer redeemed for the new one (with a downgrade) does.
         let offer = product.id == subscription.productID ? subscription.nextPeriodOffer : subscription.pendingOffer
         if let offer { apply(offer, to: &renewal) }
+        applyAdvancedCommerceRenewal(&renewal, of: &subscription)
         subscription.offer = offer
         subscription.pendingOffer = nil
         subscription.productID = product.id

@@ -84,6 +84,9 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
     public var renewalExtensionDates: [Date]?
     /// A price increase the customer was asked to consent to, and their answer.
     public var priceIncrease: PriceIncreaseConsent?
+    /// For an Advanced Commerce subscription (bought with a signed request, or migrated): what it renews with —
+    /// its items and their prices, descriptors and period — in place of its product's price and period.
+    public var advancedCommerceInfo: AdvancedCommerceRenewalInfo?
 
     /// Creates a record.
     public init(

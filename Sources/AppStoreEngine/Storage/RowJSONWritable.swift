@@ -206,6 +206,8 @@ extension TransactionRecord: RowJSONWritable {
         json.writeIfPresent("restoredTransactionID", restoredTransactionID)
         try json.writeIfPresent("restoredPurchaseDate", restoredPurchaseDate)
         json.writeIfPresent("idempotencyKey", idempotencyKey)
+        try json.writeIfPresent("advancedCommerceInfo", advancedCommerceInfo)
+        try json.writeIfPresent("advancedCommerceRenewal", advancedCommerceRenewal)
     }
 }
 
@@ -269,6 +271,7 @@ extension SubscriptionRecord: RowJSONWritable {
         try json.writeIfPresent("pendingOffer", pendingOffer)
         try json.writeIfPresent("renewalExtensionDates", renewalExtensionDates)
         json.writeIfPresent("priceIncrease", priceIncrease)
+        try json.writeIfPresent("advancedCommerceInfo", advancedCommerceInfo)
     }
 }
 
