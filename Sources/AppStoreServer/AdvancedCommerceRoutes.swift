@@ -6,7 +6,7 @@ import Hummingbird
 import Logging
 
 /// The Advanced Commerce API's server endpoints (`/advancedCommerce/v1/…`), authenticated like the App Store Server
-/// API and answered with Apple's error codes (``AdvancedCommerceAPIError``).
+/// API and answered with Apple's error codes (`AdvancedCommerceAPIError`).
 ///
 /// | endpoint | what the store does |
 /// |---|---|

@@ -1,7 +1,7 @@
 public import AppStoreFormats
 import Foundation
 
-/// The Advanced Commerce API's server endpoints. Each answers Apple's error (``AdvancedCommerceAPIError``) as a
+/// The Advanced Commerce API's server endpoints. Each answers Apple's error (`AdvancedCommerceAPIError`) as a
 /// failed `Result` when the App Store would refuse the call, and changes nothing then; it throws only when the
 /// store itself fails (or, `unknownTransaction`, when no transaction has the identifier).
 extension StoreEngine {

@@ -3,7 +3,7 @@ import Foundation
 import StoreKitConfiguration
 
 /// The Advanced Commerce API's server endpoints, acting on the store. Each checks what Apple checks and answers a
-/// refusal as Apple's error (``AdvancedCommerceAPIError``) before it writes anything.
+/// refusal as Apple's error (`AdvancedCommerceAPIError`) before it writes anything.
 extension StoreOperation {
     typealias Outcome = Result<AdvancedCommerceOutcome, AdvancedCommerceAPIError>
 
