@@ -73,6 +73,14 @@ package struct AppStoreJSONObject {
         bytes.append(contentsOf: nested.finish())
     }
 
+    /// Writes the field as the value's own `Encodable` conformance writes it in ``AppStoreJSON``'s form, unless the
+    /// value is absent: for the nested objects of rarely signed fields.
+    mutating func write(_ key: some CodingKey, encoding value: (some Encodable)?) {
+        guard let value, let data = try? AppStoreJSON.encodeThroughCodable(value) else { return }
+        self.key(key)
+        bytes.append(contentsOf: data)
+    }
+
     /// Writes the field, unless the value is absent.
     package mutating func write(_ key: some CodingKey, _ values: [String]?) {
         guard let values else { return }
@@ -122,6 +130,7 @@ extension JWSTransactionDecodedPayload: AppStoreJSONWritable {
         object.write(CodingKeys.appTransactionId, appTransactionId)
         object.write(CodingKeys.billingPlanType, billingPlanType)
         object.write(CodingKeys.commitmentInfo, commitmentInfo)
+        object.write(CodingKeys.advancedCommerceInfo, encoding: advancedCommerceInfo)
     }
 }
 
@@ -152,6 +161,7 @@ extension JWSRenewalInfoDecodedPayload: AppStoreJSONWritable {
         object.write(CodingKeys.commitmentInfo, commitmentInfo)
         object.write(CodingKeys.deviceVerification, deviceVerification)
         object.write(CodingKeys.deviceVerificationNonce, deviceVerificationNonce)
+        object.write(CodingKeys.advancedCommerceInfo, encoding: advancedCommerceInfo)
     }
 }
 

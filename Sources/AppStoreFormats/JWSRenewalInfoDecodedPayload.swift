@@ -56,6 +56,8 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
     public var deviceVerification: String?
     /// On a device only: the nonce used in ``deviceVerification``.
     public var deviceVerificationNonce: UUID?
+    /// What an Advanced Commerce subscription renews with; Advanced Commerce subscriptions only.
+    public var advancedCommerceInfo: AdvancedCommerceRenewalInfo?
 
     /// Creates an empty payload in the given environment; set the other properties before signing.
     public init(environment: AppStoreEnvironment = .sandbox) {
@@ -112,6 +114,7 @@ public struct JWSRenewalInfoDecodedPayload: Codable, Hashable, Sendable {
         case rawOfferDiscountType = "offerDiscountType"
         case offerPeriod, eligibleWinBackOfferIds, appAccountToken, appTransactionId, renewalBillingPlanType, commitmentInfo
         case deviceVerification, deviceVerificationNonce
+        case advancedCommerceInfo
     }
 }
 

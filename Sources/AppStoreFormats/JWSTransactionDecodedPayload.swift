@@ -74,6 +74,8 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
     public var billingPlanType: String?
     /// For a transaction billed on the `MONTHLY` plan: which billing of its 12-month commitment it is.
     public var commitmentInfo: TransactionCommitmentInfo?
+    /// What an Advanced Commerce purchase sold, item by item; Advanced Commerce products only.
+    public var advancedCommerceInfo: AdvancedCommerceTransactionInfo?
 
     /// Creates an empty payload in the given environment; set the other properties before signing.
     public init(environment: AppStoreEnvironment = .sandbox) {
@@ -146,6 +148,7 @@ public struct JWSTransactionDecodedPayload: Codable, Hashable, Sendable {
         case rawEnvironment = "environment"
         case rawTransactionReason = "transactionReason"
         case storefront, storefrontId, price, currency, appTransactionId, billingPlanType, commitmentInfo
+        case advancedCommerceInfo
     }
 }
 

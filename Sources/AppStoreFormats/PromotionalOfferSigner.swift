@@ -96,6 +96,18 @@ public struct PromotionalOfferSigner: Sendable {
         ))
     }
 
+    /// Signs an Advanced Commerce in-app request, as Apple's `AdvancedCommerceAPIInAppSignatureCreator` does: the
+    /// compact JWS an app passes to `AdvancedCommerceProduct.purchase(compactJWS:)`.
+    ///
+    /// - Parameters:
+    ///   - request: A `CREATE_ONE_TIME_CHARGE` or `CREATE_SUBSCRIPTION` request.
+    ///   - issuerID: The In-App Purchase key's issuer, if any.
+    ///   - nonce: A fresh UUID.
+    ///   - issuedAt: Seconds since 1970.
+    public func signAdvancedCommerceRequest(_ request: AdvancedCommerceInAppRequest, issuerID: String?, nonce: UUID, issuedAt: Int64) throws -> String {
+        try signJWS(AdvancedCommerceInAppClaims(bundleID: bundleID, issuerID: issuerID, issuedAt: issuedAt, nonce: nonce, request: request))
+    }
+
     /// `claims` signed as a compact JWS: header `{"alg":"ES256","typ":"JWT","kid":keyID}`.
     private func signJWS(_ claims: some Encodable) throws -> String {
         var header = [UInt8]()

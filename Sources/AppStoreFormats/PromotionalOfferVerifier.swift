@@ -7,7 +7,7 @@ public import Foundation
 ///
 /// Nonce reuse is not tracked here: that needs state, which the store engine keeps.
 public struct PromotionalOfferVerifier: Sendable {
-    private let keys: [String: PromotionalOfferKey]
+    let keys: [String: PromotionalOfferKey]
     /// How far a signature's timestamp may be from `now` (24 hours, as Apple documents).
     public let validity: TimeInterval
 

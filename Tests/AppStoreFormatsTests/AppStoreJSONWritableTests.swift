@@ -56,7 +56,21 @@ struct AppStoreJSONWritableTests {
         transaction.commitmentInfo = TransactionCommitmentInfo(
             billingPeriodNumber: 3, commitmentExpiresDate: Self.date, commitmentPrice: 42_000, totalBillingPeriods: 12
         )
+        let offer = AdvancedCommerceOffer(period: "P1M", periodCount: 2, price: 3_990, reason: "ACQUISITION")
+        let refund = AdvancedCommerceRefund(refundAmount: 1_995, refundDate: Self.date, refundReason: "LEGAL", refundType: "CUSTOM")
+        let item = AdvancedCommerceTransactionItem(
+            sku: "sports.live", description: "Live \"sports\"", displayName: "Sports", offer: offer, price: 3_990, refunds: [refund],
+            revocationDate: Self.date
+        )
+        transaction.advancedCommerceInfo = AdvancedCommerceTransactionInfo(
+            descriptors: AdvancedCommerceDescriptors(description: "Bundle", displayName: "Bundle"), estimatedTax: 410, items: [item],
+            period: "P1M", requestReferenceId: "6e2c2d62-1a94-4e39-8b5b-3f7f4fd6c0a1", taxCode: "C003-00-2", taxExclusivePrice: 8_980,
+            taxRate: "0.0725"
+        )
         expectEveryFieldSet(transaction)
+        for value: Any in [transaction.advancedCommerceInfo!, item, offer, refund, transaction.advancedCommerceInfo!.descriptors!] {
+            expectEveryFieldSet(value)
+        }
 
         let written = try AppStoreJSON.encode(transaction)
         #expect(written == (try AppStoreJSON.encodeThroughCodable(transaction)))
@@ -93,6 +107,18 @@ struct AppStoreJSONWritableTests {
             commitmentAutoRenewProductId: "com.example.app.yearly", commitmentAutoRenewStatus: .off,
             commitmentRenewalBillingPlanType: "BILLED_UPFRONT", commitmentRenewalDate: Self.date, commitmentRenewalPrice: 39_990
         )
+        let renewalItem = AdvancedCommerceRenewalItem(
+            sku: "news.daily", description: "Daily news", displayName: "News",
+            offer: AdvancedCommerceOffer(period: "P1W", periodCount: 1, price: 0, reason: "RETENTION"), price: 4_990,
+            priceIncreaseInfo: AdvancedCommercePriceIncreaseInfo(dependentSKUs: ["sports.live"], price: 5_990, status: "SCHEDULED")
+        )
+        renewal.advancedCommerceInfo = AdvancedCommerceRenewalInfo(
+            consistencyToken: "token", descriptors: AdvancedCommerceDescriptors(description: "d", displayName: "n"), items: [renewalItem],
+            period: "P1M", requestReferenceId: "6e2c2d62-1a94-4e39-8b5b-3f7f4fd6c0a1", taxCode: "C003"
+        )
+        for value: Any in [renewal.advancedCommerceInfo!, renewalItem, renewalItem.priceIncreaseInfo!] {
+            expectEveryFieldSet(value)
+        }
         renewal.deviceVerification = "ZmFrZSBoYXNo"
         renewal.deviceVerificationNonce = Self.uuid
         expectEveryFieldSet(renewal)

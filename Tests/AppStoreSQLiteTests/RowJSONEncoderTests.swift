@@ -37,7 +37,50 @@ struct RowJSONEncoderTests {
         record.billingPlanType = .monthly
         record.commitment = BillingCommitment(billingPeriodNumber: 3, totalBillingPeriods: 12, expiresDate: date.addingTimeInterval(0.5), price: Decimal(string: "42.05")!)
         record.idempotencyKey = "retry-7"
+        record.advancedCommerceInfo = advancedCommerceTransaction
+        record.advancedCommerceRenewal = advancedCommerceRenewal
         return record
+    }
+
+    /// Advanced Commerce transaction information with every field set, and text that needs escaping.
+    static var advancedCommerceTransaction: AdvancedCommerceTransactionInfo {
+        AdvancedCommerceTransactionInfo(
+            descriptors: AdvancedCommerceDescriptors(description: "news \"and\" sports", displayName: "Bundle é"), estimatedTax: 410,
+            items: [advancedCommerceTransactionItem], period: "P1M", requestReferenceId: "6e2c2d62-1a94-4e39-8b5b-3f7f4fd6c0a1",
+            taxCode: "C003-00-2", taxExclusivePrice: 8_980, taxRate: "0.0725"
+        )
+    }
+
+    /// An Advanced Commerce transaction item with every field set.
+    static var advancedCommerceTransactionItem: AdvancedCommerceTransactionItem {
+        AdvancedCommerceTransactionItem(
+            sku: "sports.live", description: "Live sports", displayName: "Sports", offer: advancedCommerceOffer, price: 3_990,
+            refunds: [advancedCommerceRefund], revocationDate: date.addingTimeInterval(0.5)
+        )
+    }
+
+    /// An Advanced Commerce offer with every field set.
+    static let advancedCommerceOffer = AdvancedCommerceOffer(period: "P1M", periodCount: 2, price: 3_990, reason: "ACQUISITION")
+
+    /// An Advanced Commerce refund with every field set.
+    static var advancedCommerceRefund: AdvancedCommerceRefund {
+        AdvancedCommerceRefund(refundAmount: 1_995, refundDate: date, refundReason: "LEGAL", refundType: "CUSTOM")
+    }
+
+    /// Advanced Commerce renewal information with every field set.
+    static var advancedCommerceRenewal: AdvancedCommerceRenewalInfo {
+        AdvancedCommerceRenewalInfo(
+            consistencyToken: "token", descriptors: AdvancedCommerceDescriptors(description: "d", displayName: "n"),
+            items: [advancedCommerceRenewalItem], period: "P1Y", requestReferenceId: "6e2c2d62-1a94-4e39-8b5b-3f7f4fd6c0a1", taxCode: "C003"
+        )
+    }
+
+    /// An Advanced Commerce renewal item with every field set.
+    static var advancedCommerceRenewalItem: AdvancedCommerceRenewalItem {
+        AdvancedCommerceRenewalItem(
+            sku: "news.daily", description: "Daily news", displayName: "News", offer: advancedCommerceOffer, price: 4_990,
+            priceIncreaseInfo: AdvancedCommercePriceIncreaseInfo(dependentSKUs: ["sports.live"], price: 5_990, status: "SCHEDULED")
+        )
     }
 
     /// A subscription with every optional field set.
@@ -58,6 +101,7 @@ struct RowJSONEncoderTests {
         subscription.renewalExtensionDates = [date, date.addingTimeInterval(0.5)]
         subscription.commitment = BillingCommitment(billingPeriodNumber: 12, totalBillingPeriods: 12, expiresDate: date, price: 42)
         subscription.renewalBillingPlanType = .monthly
+        subscription.advancedCommerceInfo = advancedCommerceRenewal
         return subscription
     }
 

@@ -17,6 +17,9 @@ struct RowJSONWritableTests {
             Fixtures.fullNotification.delivery, Fixtures.fullNotification.delivery.attempts[0],
             Fixtures.fullNotification.delivery.claim!, Fixtures.fullTransaction.refundRequest!,
             Fixtures.fullTransaction.refundRequest!.consumption[0], Account(id: "ana", storefront: "ESP", canMakePayments: false, familyID: "family"),
+            Fixtures.advancedCommerceTransaction, Fixtures.advancedCommerceTransactionItem, Fixtures.advancedCommerceOffer,
+            Fixtures.advancedCommerceRefund, Fixtures.advancedCommerceRenewal, Fixtures.advancedCommerceRenewalItem,
+            Fixtures.advancedCommerceRenewalItem.priceIncreaseInfo!, Fixtures.advancedCommerceTransaction.descriptors!,
         ]
         for record in records {
             // A field the fixture leaves nil would be left out by both writers alike: the fixtures set every one.

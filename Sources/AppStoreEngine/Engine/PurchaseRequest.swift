@@ -35,6 +35,12 @@ public struct PurchaseRequest: Sendable, Hashable, Codable {
     /// (`Product.PurchaseOption.billingPlanType(_:)`): `MONTHLY` bills monthly with a 12-month commitment, for a
     /// product whose configuration offers that plan; `nil` or `BILLED_UPFRONT` bills the whole price each period.
     public var billingPlanType: BillingPlanType?
+    /// The developer's signed Advanced Commerce request (`AdvancedCommerceProduct.purchase(compactJWS:)`): a compact
+    /// JWS made like Apple's `AdvancedCommerceAPIInAppSignatureCreator` makes it, with an In-App Purchase key the
+    /// store knows. It prices the purchase item by item (`CREATE_ONE_TIME_CHARGE` for a consumable or non-consumable,
+    /// `CREATE_SUBSCRIPTION` for an auto-renewable subscription), and the transaction carries it as
+    /// `advancedCommerceInfo`.
+    public var advancedCommerceRequest: String?
 
     /// Creates a request.
     public init(

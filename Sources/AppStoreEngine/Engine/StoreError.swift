@@ -25,6 +25,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case idempotencyKeyReused
         case apiKeyExists
         case invalidRefundDecision
+        case invalidAdvancedCommerceRequest
     }
 
     private let code: Code
@@ -83,6 +84,9 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let apiKeyExists = StoreError(.apiKeyExists, "An API key with this identifier already exists.")
     /// A refund decision the App Store cannot make: a prorated refund's percentage outside 1…100000 milli-percent.
     public static let invalidRefundDecision = StoreError(.invalidRefundDecision, "The refund decision is not valid.")
+    /// A purchase's signed Advanced Commerce request was refused: its signature, its fields, or what it asks of the
+    /// product. The message starts with Apple's error code and says what to fix.
+    public static let invalidAdvancedCommerceRequest = StoreError(.invalidAdvancedCommerceRequest, "The Advanced Commerce request is not valid.")
 
     /// The kind of error as a stable name (`unknownProduct`): what the device protocol sends, with the ``message``,
     /// so a remote store's errors compare equal to the static members here.
@@ -116,6 +120,7 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     package static func idempotencyKeyReused(_ message: String) -> StoreError { StoreError(.idempotencyKeyReused, message) }
     package static func invalidRefundDecision(_ message: String) -> StoreError { StoreError(.invalidRefundDecision, message) }
     package static func apiKeyExists(_ message: String) -> StoreError { StoreError(.apiKeyExists, message) }
+    package static func invalidAdvancedCommerceRequest(_ message: String) -> StoreError { StoreError(.invalidAdvancedCommerceRequest, message) }
 
     /// ``apiKeyExists`` for the key identifier, saying what to do: every storage's message.
     package static func duplicateAPIKey(_ keyID: String) -> StoreError {

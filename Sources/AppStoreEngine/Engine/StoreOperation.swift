@@ -73,12 +73,16 @@ struct StoreOperation {
             record.expiresDate = settings.timeRate.endOfPeriod(subscription.period, startingAt: now)
         }
         let billedMonthly = try applyBillingPlan(of: request, product: product, to: &record)
-        if !billedMonthly, let offer = try offer(for: request, product: product) { apply(offer, to: &record) }
+        if let compactJWS = request.advancedCommerceRequest {
+            try applyAdvancedCommerce(compactJWS, request: request, product: product, storefront: storefront, to: &record)
+        } else if !billedMonthly, let offer = try offer(for: request, product: product) {
+            apply(offer, to: &record)
+        }
         if !account.canMakePayments {
             record.state = .failed(errorCode: Self.paymentNotAllowedCode)
         } else if settings.failTransactionsEnabled {
             record.state = .failed(errorCode: settings.failureErrorCode)
-        } else if product.type == .nonConsumable,
+        } else if product.type == .nonConsumable, record.advancedCommerceInfo == nil,
                   let owned = try activeTransactions(accountID: account.id, bundleID: request.bundleID)
                     .first(where: { $0.productID == product.id }) {
             record.originalID = owned.originalID
@@ -146,6 +150,7 @@ struct StoreOperation {
             subscription.offer = record.offer
             subscription.commitment = record.commitment
             subscription.renewalBillingPlanType = record.billingPlanType == .monthly ? .monthly : nil
+            subscription.advancedCommerceInfo = record.advancedCommerceRenewal
             return [.saveSubscription(subscription), .saveNotification(notification(startType, .initialBuy, about: record, subscription: subscription))]
         }
         record.originalID = subscription.id
@@ -168,6 +173,7 @@ struct StoreOperation {
             subscription.pendingOffer = nil
             subscription.commitment = record.commitment
             subscription.renewalBillingPlanType = record.billingPlanType == .monthly ? .monthly : nil
+            subscription.advancedCommerceInfo = record.advancedCommerceRenewal
             subscription.clearBillingRetry()
             return [.saveSubscription(subscription), .saveNotification(notification(startType, .resubscribe, about: record, subscription: subscription))]
         }
@@ -211,6 +217,7 @@ struct StoreOperation {
         subscription.pendingOffer = nil
         subscription.commitment = record.commitment
         subscription.renewalBillingPlanType = record.billingPlanType == .monthly ? .monthly : nil
+        subscription.advancedCommerceInfo = nil
         subscription.clearBillingRetry()
         return [
             .saveTransaction(previous), .saveSubscription(subscription),
@@ -316,7 +323,9 @@ struct StoreOperation {
             amountCharged: billing.price, origin: .renewal, state: .purchased, appAccountToken: subscription.appAccountToken
         )
         renewal.subscriptionGroupID = subscription.groupID
-        renewal.expiresDate = settings.timeRate.endOfPeriod(billing.period, startingAt: start)
+        // An Advanced Commerce subscription renews on the period its request (or a migration) set.
+        let period = Self.advancedCommercePeriod(of: subscription) ?? billing.period
+        renewal.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: start)
         renewal.billingPlanType = billing.planType
         renewal.commitment = billing.commitment
         // A pay-as-you-go offer goes on for its periods, and an offer redeemed during the last period starts now; on
@@ -325,6 +334,7 @@ struct StoreOperation {
         let offer = billing.commitment != nil ? nil : product.id == subscription.productID ? subscription.nextPeriodOffer : subscription.pendingOffer
         if let offer { apply(offer, to: &renewal) }
         subscription.commitment = billing.commitment
+        applyAdvancedCommerceRenewal(&renewal, of: &subscription)
         subscription.offer = offer
         subscription.pendingOffer = nil
         subscription.productID = product.id

@@ -93,6 +93,9 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
     /// `MONTHLY` starts a new commitment when the current one ends (or at the next renewal, chosen with a change of
     /// plan); `nil` bills up front.
     public var renewalBillingPlanType: BillingPlanType?
+    /// For an Advanced Commerce subscription (bought with a signed request, or migrated): what it renews with —
+    /// its items and their prices, descriptors and period — in place of its product's price and period.
+    public var advancedCommerceInfo: AdvancedCommerceRenewalInfo?
 
     /// Creates a record.
     public init(

@@ -106,6 +106,11 @@ public struct TransactionRecord: Sendable, Hashable, Codable, Identifiable {
     /// The idempotency key of the request that made this purchase, if the client gave one: a request repeating it
     /// returns this transaction instead of buying again.
     public var idempotencyKey: String?
+    /// For an Advanced Commerce purchase or renewal: what it sold, item by item (`advancedCommerceInfo`).
+    public var advancedCommerceInfo: AdvancedCommerceTransactionInfo?
+    /// For an Advanced Commerce subscription's purchase: what the subscription renews with once the purchase
+    /// completes (its items at their regular prices, an offer's remaining periods).
+    public var advancedCommerceRenewal: AdvancedCommerceRenewalInfo?
 
     /// Creates a record.
     public init(

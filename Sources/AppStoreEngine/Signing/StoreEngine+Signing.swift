@@ -63,9 +63,13 @@ extension StoreEngine {
         if let revocationDate = record.revocationDate {
             payload.revocationDate = revocationDate
             payload.revocationReason = record.revocationReason ?? .refundedForOtherReason
-            payload.revocationType = record.revocationType ?? .refundFull
-            payload.revocationPercentage = record.revocationPercentage.map(Int32.init)
+            // Advanced Commerce transactions tell refunds item by item (`advancedCommerceInfo.items[].refunds`) instead.
+            if record.advancedCommerceInfo == nil {
+                payload.revocationType = record.revocationType ?? .refundFull
+                payload.revocationPercentage = record.revocationPercentage.map(Int32.init)
+            }
         }
+        payload.advancedCommerceInfo = record.advancedCommerceInfo
         return payload
     }
 
@@ -112,6 +116,9 @@ extension StoreEngine {
             if subscription.willBillAgain, let billing, let currency = Storefront.named(storefront)?.currency {
                 payload.renewalPrice = Self.milliunits(billing.commitment == nil ? offer?.price ?? billing.price : billing.price)
                 payload.currency = currency
+                if let info = subscription.advancedCommerceInfo {
+                    payload.renewalPrice = (info.items ?? []).reduce(0) { $0 + ($1.offer?.price ?? $1.priceIncreaseInfo?.price ?? $1.price ?? 0) }
+                }
             }
             payload.renewalBillingPlanType = billing?.planType?.rawValue
             if let commitment = subscription.commitment {
@@ -126,6 +133,7 @@ extension StoreEngine {
         }
         payload.appAccountToken = subscription.appAccountToken
         payload.appTransactionId = Self.appTransactionID(tenant: tenantID, accountID: subscription.accountID, bundleID: subscription.bundleID)
+        payload.advancedCommerceInfo = subscription.advancedCommerceInfo
         return payload
     }
 

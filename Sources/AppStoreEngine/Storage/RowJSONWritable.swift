@@ -208,6 +208,8 @@ extension TransactionRecord: RowJSONWritable {
         json.writeIfPresent("restoredTransactionID", restoredTransactionID)
         try json.writeIfPresent("restoredPurchaseDate", restoredPurchaseDate)
         json.writeIfPresent("idempotencyKey", idempotencyKey)
+        try json.writeIfPresent("advancedCommerceInfo", advancedCommerceInfo)
+        try json.writeIfPresent("advancedCommerceRenewal", advancedCommerceRenewal)
     }
 }
 
@@ -273,6 +275,7 @@ extension SubscriptionRecord: RowJSONWritable {
         json.writeIfPresent("priceIncrease", priceIncrease)
         try json.writeIfPresent("commitment", commitment)
         json.writeIfPresent("renewalBillingPlanType", renewalBillingPlanType)
+        try json.writeIfPresent("advancedCommerceInfo", advancedCommerceInfo)
     }
 }
 

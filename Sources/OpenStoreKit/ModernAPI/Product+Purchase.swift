@@ -61,6 +61,12 @@ extension Product {
         if let handler = options.lazy.compactMap(\.storefrontChangeHandler).first {
             try await checkStorefront(on: device, shouldContinue: handler)
         }
+        return try await Self.result(of: request, on: device)
+    }
+
+    /// Sends `request` to the device's store and answers as ``purchase(options:)`` does.
+    @MainActor
+    static func result(of request: PurchaseRequest, on device: StoreKitDevice) async throws -> Product.PurchaseResult {
         let record: TransactionRecord
         do {
             record = try await device.environment.connection.purchase(request)

@@ -1,0 +1,14 @@
+/// The display name and description of an Advanced Commerce subscription or purchase (`descriptors`), as the
+/// developer's request gives them and the signed transaction and renewal information repeat them.
+public struct AdvancedCommerceDescriptors: Codable, Hashable, Sendable {
+    /// A description of the SKU (at most 45 characters).
+    public var description: String?
+    /// A product name suitable for display to customers (at most 30 characters).
+    public var displayName: String?
+
+    /// Creates descriptors.
+    public init(description: String? = nil, displayName: String? = nil) {
+        self.description = description
+        self.displayName = displayName
+    }
+}

@@ -1,0 +1,28 @@
+/// An item of an Advanced Commerce in-app request: the `item` of a one-time charge, or one of the `items` of a
+/// new subscription.
+public struct AdvancedCommerceRequestItem: Codable, Hashable, Sendable {
+    /// The developer's product identifier for the item (at most 128 characters).
+    public var sku: String?
+    /// A description of the item (at most 45 characters).
+    public var description: String?
+    /// The item's display name (at most 30 characters).
+    public var displayName: String?
+    /// The item's price, in milliunits of the currency.
+    public var price: Int64?
+    /// A subscription item's introductory discount, if any.
+    public var offer: AdvancedCommerceOffer?
+
+    /// Creates an item.
+    public init(sku: String? = nil, description: String? = nil, displayName: String? = nil, price: Int64? = nil, offer: AdvancedCommerceOffer? = nil) {
+        self.sku = sku
+        self.description = description
+        self.displayName = displayName
+        self.price = price
+        self.offer = offer
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case sku = "SKU"
+        case description, displayName, price, offer
+    }
+}
