@@ -117,6 +117,7 @@ public struct StoreServer: Sendable {
         ).add(to: router)
         addVerifyReceiptRoutes(to: router)
         RetentionMessagingRoutes(engine: engine, authenticator: authenticator, logger: logger).add(to: router)
+        ExternalPurchaseRoutes(engine: engine, authenticator: authenticator, logger: logger).add(to: router)
         return router
     }
 

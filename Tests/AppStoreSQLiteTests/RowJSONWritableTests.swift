@@ -17,6 +17,7 @@ struct RowJSONWritableTests {
             Fixtures.fullNotification.delivery, Fixtures.fullNotification.delivery.attempts[0],
             Fixtures.fullNotification.delivery.claim!, Fixtures.fullTransaction.refundRequest!,
             Fixtures.fullTransaction.refundRequest!.consumption[0], Account(id: "ana", storefront: "ESP", canMakePayments: false, familyID: "family"),
+            Fixtures.fullNotification.externalPurchaseToken!,
         ]
         for record in records {
             // A field the fixture leaves nil would be left out by both writers alike: the fixtures set every one.
