@@ -55,6 +55,9 @@ public enum DeviceProtocol {
         public static let appTransaction = "device/app-transaction"
         /// `POST` a ``RefundRequest``: a customer's refund request, approved or declined; answers `{}`.
         public static let refundRequests = "device/refund-requests"
+        /// `POST` an ``ExternalPurchaseTokenRequest``: the token, as a JSON array of one `ExternalPurchaseTokenRecord`, or
+        /// empty when the store issues none.
+        public static let externalPurchaseTokens = "device/external-purchase-tokens"
     }
 
     /// The encoder both sides use. Dates are Foundation's own number, seconds since 2001-01-01T00:00:00Z, because
@@ -185,5 +188,22 @@ public struct RefundRequest: Codable, Sendable, Hashable {
         self.accountID = accountID
         self.approve = approve
         self.reason = reason
+    }
+}
+
+/// The body of ``DeviceProtocol/Route/externalPurchaseTokens``.
+public struct ExternalPurchaseTokenRequest: Codable, Sendable, Hashable {
+    /// The customer's account.
+    public var accountID: String
+    /// The app's bundle identifier.
+    public var bundleID: String
+    /// A custom link token's type (`ACQUISITION`, `SERVICES`); `nil` for a notice-sheet token.
+    public var tokenType: String?
+
+    /// Describes the request.
+    public init(accountID: String, bundleID: String, tokenType: String?) {
+        self.accountID = accountID
+        self.bundleID = bundleID
+        self.tokenType = tokenType
     }
 }

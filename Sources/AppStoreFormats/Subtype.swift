@@ -36,4 +36,8 @@ public enum Subtype: String, Codable, Hashable, Sendable, CaseIterable {
     case failure = "FAILURE"
     /// `UNREPORTED`.
     case unreported = "UNREPORTED"
+    /// `ACTIVE_TOKEN_REMINDER`: a custom link external purchase token is still active (monthly).
+    case activeTokenReminder = "ACTIVE_TOKEN_REMINDER"
+    /// `CREATED`: Apple created a custom link external purchase token.
+    case created = "CREATED"
 }

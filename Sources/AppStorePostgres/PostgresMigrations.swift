@@ -248,6 +248,35 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        PostgresMigration(
+            version: 11,
+            name: "v11: external purchases",
+            statements: [
+                // One row per external purchase token the store issued, with the date its next notification is due.
+                """
+                CREATE TABLE external_purchase_token (
+                    tenant text COLLATE "C" NOT NULL,
+                    id text COLLATE "C" NOT NULL,
+                    account_id text COLLATE "C" NOT NULL,
+                    bundle_id text COLLATE "C" NOT NULL,
+                    next_event_date double precision,
+                    body text NOT NULL,
+                    PRIMARY KEY (tenant, id)
+                )
+                """,
+                "CREATE INDEX external_purchase_token_by_app ON external_purchase_token (tenant, account_id, bundle_id)",
+                "CREATE INDEX external_purchase_token_by_due_date ON external_purchase_token (tenant, next_event_date, id)",
+                // One row per accepted External Purchase Server API report, found by its request identifier.
+                """
+                CREATE TABLE external_purchase_report (
+                    tenant text COLLATE "C" NOT NULL,
+                    request_identifier text COLLATE "C" NOT NULL,
+                    body text NOT NULL,
+                    PRIMARY KEY (tenant, request_identifier)
+                )
+                """,
+            ]
+        ),
     ]
 
     /// The first key of OpenStoreKit's advisory locks ("OSK").

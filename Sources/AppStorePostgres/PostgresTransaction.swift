@@ -176,6 +176,39 @@ struct PostgresTransaction: StorageTransaction {
         try bodies(RetentionMessagingContent.self, "SELECT body FROM retention_messaging WHERE tenant = \(tenant) AND bundle_id = \(bundleID)").first
     }
 
+    func externalPurchaseToken(id: String) throws -> ExternalPurchaseTokenRecord? {
+        try bodies(ExternalPurchaseTokenRecord.self, "SELECT body FROM external_purchase_token WHERE tenant = \(tenant) AND id = \(id)").first
+    }
+
+    func externalPurchaseTokens(accountID: String, bundleID: String) throws -> [ExternalPurchaseTokenRecord] {
+        try bodies(
+            ExternalPurchaseTokenRecord.self,
+            "SELECT body FROM external_purchase_token WHERE tenant = \(tenant) AND account_id = \(accountID) AND bundle_id = \(bundleID)"
+        ).sorted { ($0.creationDate, $0.id) < ($1.creationDate, $1.id) }
+    }
+
+    func externalPurchaseTokensDue(by date: Date, limit: Int) throws -> [ExternalPurchaseTokenRecord] {
+        try bodies(
+            ExternalPurchaseTokenRecord.self,
+            """
+            SELECT body FROM external_purchase_token WHERE tenant = \(tenant) AND next_event_date <= \(date.timeIntervalSince1970)
+            ORDER BY next_event_date, id LIMIT \(limit)
+            """
+        )
+    }
+
+    func nextExternalPurchaseTokenEventDate() throws -> Date? {
+        let rows = try pipeline.rows("SELECT MIN(next_event_date) FROM external_purchase_token WHERE tenant = \(tenant)")
+        return try Self.decodeIfPresent(Double?.self, rows.first, on: configuration)?.map(Date.init(timeIntervalSince1970:))
+    }
+
+    func externalPurchaseReport(requestIdentifier: String) throws -> ExternalPurchaseReportRecord? {
+        try bodies(
+            ExternalPurchaseReportRecord.self,
+            "SELECT body FROM external_purchase_report WHERE tenant = \(tenant) AND request_identifier = \(requestIdentifier)"
+        ).first
+    }
+
     func massExtension(productID: String, requestIdentifier: String) throws -> MassExtensionRecord? {
         try bodies(
             MassExtensionRecord.self,
@@ -284,7 +317,8 @@ struct PostgresTransaction: StorageTransaction {
                 pipeline.hold("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
             }
         case .eraseTenant:
-            for table in ["account", "store_transaction", "finished_transaction", "purchase_intent", "subscription", "notification", "store_clock", "mass_extension"] {
+            for table in ["account", "store_transaction", "finished_transaction", "purchase_intent", "subscription", "notification", "store_clock", "mass_extension",
+                          "external_purchase_token", "external_purchase_report"] {
                 pipeline.hold("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
             }
             // The tenant's row stays, holding the lock; only its counter starts over.
@@ -394,6 +428,20 @@ struct PostgresTransaction: StorageTransaction {
                 INSERT INTO mass_extension (tenant, product_id, request_identifier, body)
                 VALUES (\(tenant), \(record.productID), \(record.requestIdentifier), \(body))
                 ON CONFLICT (tenant, product_id, request_identifier) DO UPDATE SET body = excluded.body
+                """)
+        case .saveExternalPurchaseToken(let record):
+            let (body, due) = (try Self.encode(record), record.nextEventDate?.timeIntervalSince1970)
+            pipeline.hold("""
+                INSERT INTO external_purchase_token (tenant, id, account_id, bundle_id, next_event_date, body)
+                VALUES (\(tenant), \(record.id), \(record.accountID), \(record.bundleID), \(due), \(body))
+                ON CONFLICT (tenant, id) DO UPDATE SET next_event_date = excluded.next_event_date, body = excluded.body
+                """)
+        case .saveExternalPurchaseReport(let record):
+            let body = try Self.encode(record)
+            pipeline.hold("""
+                INSERT INTO external_purchase_report (tenant, request_identifier, body)
+                VALUES (\(tenant), \(record.requestIdentifier), \(body))
+                ON CONFLICT (tenant, request_identifier) DO UPDATE SET body = excluded.body
                 """)
         }
     }

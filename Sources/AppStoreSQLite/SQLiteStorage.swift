@@ -271,6 +271,27 @@ public final class SQLiteStorage: Storage {
                 table.primaryKey(["tenant", "productID", "requestIdentifier"])
             }
         }
+        migrator.registerMigration("v17: external purchases") { db in
+            // One row per external purchase token the store issued, with the date its next notification is due.
+            try db.create(table: "externalPurchaseToken") { table in
+                table.column("tenant", .text).notNull()
+                table.column("id", .text).notNull()
+                table.column("accountID", .text).notNull()
+                table.column("bundleID", .text).notNull()
+                table.column("nextEventDate", .double)
+                table.column("body", .jsonText).notNull()
+                table.primaryKey(["tenant", "id"])
+            }
+            try db.create(index: "externalPurchaseTokenByApp", on: "externalPurchaseToken", columns: ["tenant", "accountID", "bundleID"])
+            try db.create(index: "externalPurchaseTokenByDueDate", on: "externalPurchaseToken", columns: ["tenant", "nextEventDate", "id"])
+            // One row per accepted External Purchase Server API report, found by its request identifier.
+            try db.create(table: "externalPurchaseReport") { table in
+                table.column("tenant", .text).notNull()
+                table.column("requestIdentifier", .text).notNull()
+                table.column("body", .jsonText).notNull()
+                table.primaryKey(["tenant", "requestIdentifier"])
+            }
+        }
         return migrator
     }
 
@@ -512,6 +533,40 @@ private struct SQLiteTransaction: StorageTransaction {
         ).map { try Self.decode(MassExtensionRecord.self, from: $0) }
     }
 
+    func externalPurchaseToken(id: String) throws -> ExternalPurchaseTokenRecord? {
+        try String.fetchOne(
+            try db.cachedStatement(sql: "SELECT body FROM externalPurchaseToken WHERE tenant = ? AND id = ?"), arguments: [tenant, id]
+        ).map { try Self.decode(ExternalPurchaseTokenRecord.self, from: $0) }
+    }
+
+    func externalPurchaseTokens(accountID: String, bundleID: String) throws -> [ExternalPurchaseTokenRecord] {
+        try String.fetchAll(
+            try db.cachedStatement(sql: "SELECT body FROM externalPurchaseToken WHERE tenant = ? AND accountID = ? AND bundleID = ?"),
+            arguments: [tenant, accountID, bundleID]
+        ).map { try Self.decode(ExternalPurchaseTokenRecord.self, from: $0) }.sorted { ($0.creationDate, $0.id) < ($1.creationDate, $1.id) }
+    }
+
+    func externalPurchaseTokensDue(by date: Date, limit: Int) throws -> [ExternalPurchaseTokenRecord] {
+        try String.fetchAll(
+            try db.cachedStatement(
+                sql: "SELECT body FROM externalPurchaseToken WHERE tenant = ? AND nextEventDate <= ? ORDER BY nextEventDate, id LIMIT ?"
+            ),
+            arguments: [tenant, date.timeIntervalSince1970, limit]
+        ).map { try Self.decode(ExternalPurchaseTokenRecord.self, from: $0) }
+    }
+
+    func nextExternalPurchaseTokenEventDate() throws -> Date? {
+        try Double.fetchOne(try db.cachedStatement(sql: "SELECT MIN(nextEventDate) FROM externalPurchaseToken WHERE tenant = ?"), arguments: [tenant])
+            .map(Date.init(timeIntervalSince1970:))
+    }
+
+    func externalPurchaseReport(requestIdentifier: String) throws -> ExternalPurchaseReportRecord? {
+        try String.fetchOne(
+            try db.cachedStatement(sql: "SELECT body FROM externalPurchaseReport WHERE tenant = ? AND requestIdentifier = ?"),
+            arguments: [tenant, requestIdentifier]
+        ).map { try Self.decode(ExternalPurchaseReportRecord.self, from: $0) }
+    }
+
     func catalogVersion() throws -> Int {
         try Int.fetchOne(try db.cachedStatement(sql: "SELECT version FROM tenantCatalog WHERE tenant = ?"), arguments: [tenant]) ?? 0
     }
@@ -576,7 +631,8 @@ private struct SQLiteTransaction: StorageTransaction {
             try execute("DELETE FROM subscription WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM notification WHERE tenant = ?", arguments: [tenant])
         case .eraseTenant:
-            for table in ["account", "storeTransaction", "finishedTransaction", "purchaseIntent", "subscription", "notification", "massExtension"] {
+            for table in ["account", "storeTransaction", "finishedTransaction", "purchaseIntent", "subscription", "notification", "massExtension",
+                          "externalPurchaseToken", "externalPurchaseReport"] {
                 try execute("DELETE FROM \(table) WHERE tenant = ?", arguments: [tenant])
             }
             try execute("DELETE FROM storeClock WHERE tenant = ?", arguments: [tenant])
@@ -694,6 +750,16 @@ private struct SQLiteTransaction: StorageTransaction {
             try execute(
                 "INSERT OR REPLACE INTO massExtension (tenant, productID, requestIdentifier, body) VALUES (?, ?, ?, ?)",
                 arguments: [tenant, record.productID, record.requestIdentifier, try Self.encode(record)]
+            )
+        case .saveExternalPurchaseToken(let record):
+            try execute(
+                "INSERT OR REPLACE INTO externalPurchaseToken (tenant, id, accountID, bundleID, nextEventDate, body) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [tenant, record.id, record.accountID, record.bundleID, record.nextEventDate?.timeIntervalSince1970, try Self.encode(record)]
+            )
+        case .saveExternalPurchaseReport(let record):
+            try execute(
+                "INSERT OR REPLACE INTO externalPurchaseReport (tenant, requestIdentifier, body) VALUES (?, ?, ?)",
+                arguments: [tenant, record.requestIdentifier, try Self.encode(record)]
             )
         }
     }

@@ -7,7 +7,8 @@ import Hummingbird
 ///
 /// - `verifyReceipt` at `sandbox.itunes.apple.com` is the sandbox one (the store's `/sandbox/verifyReceipt`); at
 ///   `buy.itunes.apple.com` it is production's.
-/// - An App Store Server API or Advanced Commerce API request (`/inApps/…`, `/advancedCommerce/…`) carries no `/t/{tenant}/`, but its bearer token's `kid` names a
+/// - An App Store Server API, Advanced Commerce API or External Purchase Server API request (`/inApps/…`,
+///   `/advancedCommerce/…`, `/externalPurchase/…`) carries no `/t/{tenant}/`, but its bearer token's `kid` names a
 ///   key, and each key belongs to one tenant: the request goes to that tenant's routes, where the token is checked in
 ///   full. A server-wide key, or a `kid` no tenant holds, leaves it at the bare paths, the server's own store, which
 ///   checks (and refuses) it as before. So backends calling Apple's unchanged URLs in parallel each reach the tenant
@@ -33,7 +34,7 @@ struct AppleHostResponder<Next: HTTPResponder>: HTTPResponder where Next.Context
             request = request.withPath(path)
         }
         guard let keyOwner else { return try await next.respond(to: request, context: context) }
-        if path.hasPrefix("/inApps/") || path.hasPrefix("/advancedCommerce/"), let keyID = Self.keyID(of: request), let tenant = await keyOwner(keyID) {
+        if path.hasPrefix("/inApps/") || path.hasPrefix("/advancedCommerce/") || path.hasPrefix("/externalPurchase/"), let keyID = Self.keyID(of: request), let tenant = await keyOwner(keyID) {
             return try await next.respond(to: request.withPath("/t/\(tenant)\(path)"), context: context)
         }
         if path == "/verifyReceipt" || path == "/sandbox/verifyReceipt", request.method == .post {

@@ -109,6 +109,8 @@ public enum ControlOperation: String, CaseIterable, Sendable {
     case reverseRefund
     /// Resolves an interrupted purchase or billing issue.
     case resolveTransaction
+    /// Gets an external purchase token for a customer's app, as the app would.
+    case createExternalPurchaseToken
 
     /// The operation's HTTP method, as the document gives it.
     public var method: HTTPRequest.Method { Self.routes[self].method }

@@ -84,6 +84,13 @@ struct ControlRescindConsentRequest: Decodable {
     var bundleId: String?
 }
 
+/// The body of ``ControlOperation/createExternalPurchaseToken``.
+struct ControlExternalPurchaseTokenRequest: Decodable {
+    var account: String
+    var bundleId: String?
+    var tokenType: String?
+}
+
 /// The body of `POST /control/offer-codes`: a code redeemed outside any app.
 struct ControlOfferCodeRequest: Decodable {
     var code: String
@@ -394,6 +401,25 @@ struct ControlRoutes {
             return try await answer {
                 guard let body, !body.account.isEmpty else { throw ControlError.badRequest(#"Give {"account": "child", "bundleId": "com.example.app"}: the child's account and the app."#) }
                 return NotificationLogEntry(try await engine.rescindConsent(accountID: body.account, bundleID: body.bundleId ?? StoreDefaults.bundleID))
+            }
+        }
+        router.on(.createExternalPurchaseToken) { request, context in
+            let body = try? await request.decodeJSON(as: ControlExternalPurchaseTokenRequest.self, context: context)
+            return try await answer {
+                guard let body, !body.account.isEmpty else {
+                    throw ControlError.badRequest(#"Give {"account": "ana", "bundleId": "com.example.app", "tokenType": "SERVICES"}: the customer, the app, and ACQUISITION or SERVICES for a custom link token (none for a notice-sheet token)."#)
+                }
+                let bundleID = body.bundleId ?? StoreDefaults.bundleID
+                guard let typeName = body.tokenType else {
+                    return try ExternalPurchaseTokenEntry(try await engine.issueExternalPurchaseToken(accountID: body.account, bundleID: bundleID))
+                }
+                guard let type = ExternalPurchaseTokenType(rawValue: typeName) else {
+                    throw ControlError.badRequest("tokenType \"\(typeName)\" is not a custom link token type: give ACQUISITION or SERVICES, or leave it out for a notice-sheet token.")
+                }
+                guard let token = try await engine.externalPurchaseCustomLinkToken(type: type, accountID: body.account, bundleID: bundleID) else {
+                    throw ControlError.badRequest("Account \"\(body.account)\" already used its one ACQUISITION token period in \(bundleID), as Apple allows one per customer and app: use another account to test ACQUISITION again.")
+                }
+                return try ExternalPurchaseTokenEntry(token)
             }
         }
         router.on(.redeliverNotification) { _, context in

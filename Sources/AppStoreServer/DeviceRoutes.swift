@@ -121,6 +121,19 @@ struct DeviceRoutes {
                 return Empty()
             }
         }
+        router.post(RouterPath(DeviceProtocol.Route.externalPurchaseTokens)) { request, context in
+            try await answer {
+                let asked = try await request.body(ExternalPurchaseTokenRequest.self, context: context)
+                guard let name = asked.tokenType else {
+                    return [try await engine.issueExternalPurchaseToken(accountID: asked.accountID, bundleID: asked.bundleID)]
+                }
+                guard let type = ExternalPurchaseTokenType(rawValue: name) else {
+                    throw DeviceRequestError(message: "tokenType \"\(name)\" is not ACQUISITION or SERVICES.")
+                }
+                let token = try await engine.externalPurchaseCustomLinkToken(type: type, accountID: asked.accountID, bundleID: asked.bundleID)
+                return token.map { [$0] } ?? []
+            }
+        }
         router.get(RouterPath(DeviceProtocol.Route.changes)) { request, _ in
             try await answer {
                 let parameters = request.uri.queryParameters

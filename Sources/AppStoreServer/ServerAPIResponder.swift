@@ -38,12 +38,21 @@ struct ServerAPIResponder: Sendable {
         }
         do {
             return try Self.json(try await body(bundleID), status: status)
+        } catch let error as any RenderedAPIError {
+            return try error.response()
         } catch let error as ServerAPIError {
             return try Self.json(ErrorBody(errorCode: error.errorCode, errorMessage: error.errorMessage), status: error.status)
         } catch let refusal as TokenNotForApp {
             logger.notice("App Store Server API request refused: \(refusal.reason)")
             return Response(status: .unauthorized)
         }
+    }
+
+    /// An error that renders its own body and status, for APIs whose error bodies are not `{errorCode, errorMessage}`
+    /// (the External Purchase Server API's `SendReportErrorResponse`).
+    protocol RenderedAPIError: Error {
+        /// The answer.
+        func response() throws -> Response
     }
 
     /// A valid token asked for another app's data: Apple answers a bare 401, as for a token that fails.

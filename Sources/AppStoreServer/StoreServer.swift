@@ -118,6 +118,7 @@ public struct StoreServer: Sendable {
         addVerifyReceiptRoutes(to: router)
         RetentionMessagingRoutes(engine: engine, authenticator: authenticator, logger: logger).add(to: router)
         AdvancedCommerceRoutes(engine: engine, authenticator: authenticator, logger: logger).add(to: router)
+        ExternalPurchaseRoutes(engine: engine, authenticator: authenticator, logger: logger).add(to: router)
         return router
     }
 

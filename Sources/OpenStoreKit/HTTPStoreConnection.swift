@@ -147,6 +147,15 @@ public final class HTTPStoreConnection: StoreConnection {
         let _: Empty = try await call("POST", DeviceProtocol.Route.refundRequests, body: body)
     }
 
+    /// Asks the server for the token (an empty list when it issues none).
+    public func externalPurchaseToken(
+        tokenType: ExternalPurchaseTokenType?, accountID: String, bundleID: String
+    ) async throws(StoreError) -> ExternalPurchaseTokenRecord? {
+        let body = ExternalPurchaseTokenRequest(accountID: accountID, bundleID: bundleID, tokenType: tokenType?.rawValue)
+        let tokens: [ExternalPurchaseTokenRecord] = try await call("POST", DeviceProtocol.Route.externalPurchaseTokens, body: body)
+        return tokens.first
+    }
+
     /// The package `<hostedContentDirectory>/<product ID>/`, if there is one.
     public func hostedContent(productID: String) async throws(StoreError) -> HostedContent? {
         hostedContentDirectory.flatMap { HostedContent.package(productID: productID, in: $0) }

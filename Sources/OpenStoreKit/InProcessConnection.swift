@@ -121,6 +121,14 @@ public final class InProcessConnection: StoreConnection {
         )
     }
 
+    /// Asks the engine for the token, as the App Store issues it.
+    public func externalPurchaseToken(
+        tokenType: ExternalPurchaseTokenType?, accountID: String, bundleID: String
+    ) async throws(StoreError) -> ExternalPurchaseTokenRecord? {
+        guard let tokenType else { return try await engine.issueExternalPurchaseToken(accountID: accountID, bundleID: bundleID) }
+        return try await engine.externalPurchaseCustomLinkToken(type: tokenType, accountID: accountID, bundleID: bundleID)
+    }
+
     /// The package `<hostedContentDirectory>/<product ID>/`, if there is one.
     public func hostedContent(productID: String) async throws(StoreError) -> HostedContent? {
         hostedContentDirectory.flatMap { HostedContent.package(productID: productID, in: $0) }

@@ -69,6 +69,13 @@ public protocol StoreConnection: Sendable {
     /// when `nil` or unknown); `approve` is not used then.
     func requestRefund(transactionID: UInt64, accountID: String, approve: Bool, reason: String?) async throws(StoreError)
 
+    /// An external purchase token for an account's app: with a `tokenType`, the active custom link token of that type
+    /// (`ExternalPurchaseCustomLink.token(for:)`), a new one when the store issues one, or `nil`; without, a new token of
+    /// the notice sheet (`ExternalPurchase.presentNoticeSheet()`).
+    func externalPurchaseToken(
+        tokenType: ExternalPurchaseTokenType?, accountID: String, bundleID: String
+    ) async throws(StoreError) -> ExternalPurchaseTokenRecord?
+
     /// The content the store hosts for a product (`SKDownload`), or `nil` when the product has none.
     func hostedContent(productID: String) async throws(StoreError) -> HostedContent?
 

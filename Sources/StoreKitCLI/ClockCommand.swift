@@ -275,7 +275,7 @@ struct ClockRateCommand: AsyncParsableCommand {
 private func printMoved(_ store: StoreEngine, options: ClockStoreOptions) async throws {
     let output = try await ClockOutput(store: store, rateIsConfigured: options.config != nil)
     print("Store \"\(options.location.resolvedTenant)\" clock moved to \(output.now) (\(output.offsetText) ahead of wall time).")
-    if let next = output.nextEventDate { print("Next subscription event: \(next)") }
+    if let next = output.nextEventDate { print("Next scheduled event: \(next)") }
     if let note = options.deferredEventsNote { print(note) }
 }
 
@@ -332,7 +332,7 @@ struct ClockOutput: Encodable {
             "now:         \(now)",
             "offset:      \(offsetText) ahead of wall time (\(offset) seconds)",
             "time rate:   \(timeRate) (\(source))",
-            "next event:  \(nextEventDate ?? "none (no active subscription)")",
+            "next event:  \(nextEventDate ?? "none (no active subscription or external purchase token)")",
         ]
     }
 }

@@ -62,6 +62,9 @@ protocol StoreControl: Sendable {
     func joinFamily(accountID: String, familyID: String) async throws -> [TransactionSummary]
     /// Takes an account out of its family; the transactions revoked, shared with it or by it.
     func leaveFamily(accountID: String) async throws -> [TransactionSummary]
+    /// An external purchase token for an account's app, as the app gets it: the active custom link token of a type (a
+    /// new one when the store issues one; `nil` when it issues none), or without a type a new notice-sheet token.
+    func externalPurchaseToken(accountID: String, bundleID: String, tokenType: ExternalPurchaseTokenType?) async throws -> ExternalPurchaseTokenEntry?
 }
 
 /// What `approve`, `decline` and `resolve` do.
@@ -204,6 +207,11 @@ struct EngineControl: StoreControl {
     func leaveFamily(accountID: String) async throws -> [TransactionSummary] {
         try await engine.leaveFamily(accountID: accountID).map { TransactionSummary($0) }
     }
+
+    func externalPurchaseToken(accountID: String, bundleID: String, tokenType: ExternalPurchaseTokenType?) async throws -> ExternalPurchaseTokenEntry? {
+        guard let tokenType else { return try ExternalPurchaseTokenEntry(try await engine.issueExternalPurchaseToken(accountID: accountID, bundleID: bundleID)) }
+        return try await engine.externalPurchaseCustomLinkToken(type: tokenType, accountID: accountID, bundleID: bundleID).map(ExternalPurchaseTokenEntry.init)
+    }
 }
 
 /// A running `storekit serve`'s store (or one of its tenants), through the control API.
@@ -336,6 +344,12 @@ struct ServerControl: StoreControl {
         let account = try pathSegment(accountID, naming: "account", in: .leaveFamily)
         let answer: [String: [String]] = try await call(.leaveFamily, ["account": account])
         return try await transactions(answer["revoked"] ?? [])
+    }
+
+    func externalPurchaseToken(accountID: String, bundleID: String, tokenType: ExternalPurchaseTokenType?) async throws -> ExternalPurchaseTokenEntry? {
+        var body = ["account": accountID, "bundleId": bundleID]
+        body["tokenType"] = tokenType?.rawValue
+        return try await call(.createExternalPurchaseToken, body: body)
     }
 
     /// The transactions with the identifiers an answer listed, in full.

@@ -17,6 +17,7 @@ struct StoreKitCommand: AsyncParsableCommand {
             RedeemCommand.self,
             PromoteCommand.self,
             FamilyCommand.self,
+            ExternalPurchaseCommand.self,
             NotificationsCommand.self,
             SettingsCommand.self,
             TenantsCommand.self,

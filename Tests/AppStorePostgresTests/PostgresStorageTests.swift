@@ -63,7 +63,7 @@ struct PostgresStorageTests {
                 try await connection.query("SELECT version, name FROM openstorekit_migration ORDER BY version", logger: PostgresStorage.silentLogger)
                     .collect().map { try $0.decode((Int32, String).self) }
             }
-            #expect(applied.map(\.0) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+            #expect(applied.map(\.0) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
             #expect(applied.first?.1.hasPrefix("v1: tenants, accounts, transactions") == true)
             #expect(applied.map(\.1).dropFirst() == [
                 "v2: notifications by original transaction", "v3: the certificate authority every server on the database signs with",
@@ -72,6 +72,7 @@ struct PostgresStorageTests {
                 "v8: tenant catalogs",
                 "v9: retention messaging",
                 "v10: mass extensions",
+                "v11: external purchases",
             ])
         }
     }
@@ -96,7 +97,7 @@ struct PostgresStorageTests {
                 try await connection.query("SELECT count(*) FROM openstorekit_migration", logger: PostgresStorage.silentLogger)
                     .collect().map { try $0.decode(Int64.self) }
             }
-            #expect(versions == [10])
+            #expect(versions == [11])
         }
     }
 

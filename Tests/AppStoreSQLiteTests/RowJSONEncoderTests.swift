@@ -122,6 +122,13 @@ struct RowJSONEncoderTests {
             )
         )
         notification.consumptionRequestReason = .unintendedPurchase
+        var token = ExternalPurchaseTokenRecord(
+            id: "SANDBOX_00000000-0000-0000-0000-000000000001", accountID: "ana", bundleID: "com.example.app", appAppleID: 1_234,
+            tokenType: .services, creationDate: date, expirationDate: date.addingTimeInterval(3_600)
+        )
+        token.reportStatus = "NO_LINE_ITEM"
+        token.remindersSent = 2
+        notification.externalPurchaseToken = token
         notification.delivery.record(.init(date: date, result: "UNSUCCESSFUL_HTTP_RESPONSE_CODE", httpStatusCode: 500, responseExcerpt: "down"))
         notification.delivery.record(.init(date: date.addingTimeInterval(3_600), result: "TIMED_OUT"))
         notification.delivery.redeliver(from: date.addingTimeInterval(7_200))

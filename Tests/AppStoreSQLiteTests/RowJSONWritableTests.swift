@@ -20,6 +20,7 @@ struct RowJSONWritableTests {
             Fixtures.advancedCommerceTransaction, Fixtures.advancedCommerceTransactionItem, Fixtures.advancedCommerceOffer,
             Fixtures.advancedCommerceRefund, Fixtures.advancedCommerceRenewal, Fixtures.advancedCommerceRenewalItem,
             Fixtures.advancedCommerceRenewalItem.priceIncreaseInfo!, Fixtures.advancedCommerceTransaction.descriptors!,
+            Fixtures.fullNotification.externalPurchaseToken!,
         ]
         for record in records {
             // A field the fixture leaves nil would be left out by both writers alike: the fixtures set every one.

@@ -72,6 +72,9 @@ final class LoopbackConnection: StoreConnection {
     func signedAppTransaction(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> String {
         try await http().signedAppTransaction(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
     }
+    func externalPurchaseToken(tokenType: ExternalPurchaseTokenType?, accountID: String, bundleID: String) async throws(StoreError) -> ExternalPurchaseTokenRecord? {
+        try await http().externalPurchaseToken(tokenType: tokenType, accountID: accountID, bundleID: bundleID)
+    }
     func changes() async -> AsyncStream<StoreChange> {
         guard let http = try? await http() else { return AsyncStream { $0.finish() } }
         return await http.changes()

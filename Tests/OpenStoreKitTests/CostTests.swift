@@ -93,6 +93,9 @@ final class CountingConnection: StoreConnection {
     func signedAppTransaction(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> String {
         try await base.signedAppTransaction(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
     }
+    func externalPurchaseToken(tokenType: ExternalPurchaseTokenType?, accountID: String, bundleID: String) async throws(StoreError) -> ExternalPurchaseTokenRecord? {
+        try await base.externalPurchaseToken(tokenType: tokenType, accountID: accountID, bundleID: bundleID)
+    }
     func changes() async -> AsyncStream<StoreChange> { await base.changes() }
 }
 

@@ -342,4 +342,35 @@ struct AppleLibraryEndToEndTests {
         #expect(app["status"] as? String == "OK", "\(app)")
         #expect(((app["payload"] as? [String: Any])?["appTransactionId"] as? String)?.isEmpty == false)
     }
+
+    @Test("storekit external-purchase token: a custom link token as the app gets it; its CREATED notification verifies with Apple's library, and the clock brings UNREPORTED")
+    func externalPurchaseToken() async throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let root = try await exportJWSRoot()
+        let made = try await storekit(["external-purchase", "token", "ana", "--type", "SERVICES", "--bundle-id", bundleID, "--data-dir", dataDirectory.path, "--json"])
+        #expect(made.status == 0, "\(made.errorOutput)")
+        let token = try #require(try JSONSerialization.jsonObject(with: Data(made.output.utf8)) as? [String: Any], "\(made.output)")
+        let id = try #require(token["externalPurchaseId"] as? String)
+        #expect(id.hasPrefix("SANDBOX_") && token["tokenType"] as? String == "SERVICES")
+        let again = try await storekit(["external-purchase", "token", "ana", "--type", "SERVICES", "--bundle-id", bundleID, "--data-dir", dataDirectory.path])
+        #expect(again.output.hasPrefix(id), "the active token again: \(again.output)")
+        let bad = try await storekit(["external-purchase", "token", "ana", "--type", "LINK_OUT", "--data-dir", dataDirectory.path])
+        #expect(bad.status != 0 && bad.errorOutput.contains("ACQUISITION or SERVICES"), "\(bad.errorOutput)")
+
+        let moved = try await storekit(["clock", "advance", "2h", "--config", demoConfiguration, "--data-dir", dataDirectory.path])
+        #expect(moved.status == 0, "\(moved.errorOutput)")
+        let listed = try await storekit(["notifications", "list", "--data-dir", dataDirectory.path, "--signed"])
+        let notifications = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]], "\(listed.errorOutput)")
+        #expect(notifications.map { "\($0["notificationType"] as? String ?? "")/\($0["subtype"] as? String ?? "")" } == [
+            "EXTERNAL_PURCHASE_TOKEN/CREATED", "EXTERNAL_PURCHASE_TOKEN/UNREPORTED",
+        ])
+        let tokenFile = dataDirectory.appendingPathComponent("notification.jws")
+        for notification in notifications {
+            try Data(try #require(notification["signedPayload"] as? String).utf8).write(to: tokenFile)
+            let verified = try await python("verify_signed_data.py", ["notification", tokenFile.path, "--root", root.path, "--bundle-id", bundleID])
+            #expect(verified["status"] as? String == "OK", "\(verified)")
+            let payload = verified["payload"] as? [String: Any]
+            #expect((payload?["externalPurchaseToken"] as? [String: Any])?["externalPurchaseId"] as? String == id)
+        }
+    }
 }

@@ -47,6 +47,11 @@ public actor StoreEngine: ScheduledEventSource {
     private var outboxSubscribers: [UUID: AsyncStream<Void>.Continuation] = [:]
     /// The task that wakes the store at the next subscription event, on a clock that runs by itself.
     private var scheduledWake: (date: Date, task: Task<Void, Never>)?
+    /// The date of the next subscription event the last operation saw, which ``scheduledWake`` is for with
+    /// ``externalPurchaseTokenWake``.
+    private var subscriptionWake: Date?
+    /// When the next external purchase token notification is due, as the last operation that looked saw it.
+    private var externalPurchaseTokenWake: Date?
     /// Follows other handles' commits to this tenant, while anyone listens (a ``ChangeSignalingStorage`` only).
     private var changeFollower: Task<Void, Never>?
 
@@ -598,13 +603,33 @@ public actor StoreEngine: ScheduledEventSource {
     /// Every operation and query does this first, so calling it is only needed to make a store catch up (and
     /// publish its renewals) while nothing else happens, as a server does at startup.
     public func applyDueEvents() async throws(StoreError) {
-        try await perform { _ in }
+        // External purchase tokens catch up here, when the clock wakes the store, rather than in every operation.
+        let next = try await perform { operation in
+            try operation.applyDueExternalPurchaseTokenEvents()
+            return try operation.storage.nextExternalPurchaseTokenEventDate()
+        }
+        noteExternalPurchaseTokenWake(next)
+    }
+
+    /// Reads when the next external purchase token notification is due, and wakes the store for it.
+    func noteExternalPurchaseTokenEvents() async {
+        let next = try? await storageCall { [tenantID] storage in
+            try await storage.read(tenant: tenantID) { try $0.nextExternalPurchaseTokenEventDate() }
+        }
+        noteExternalPurchaseTokenWake(next ?? nil)
+    }
+
+    private func noteExternalPurchaseTokenWake(_ date: Date?) {
+        externalPurchaseTokenWake = date
+        scheduleWake(at: subscriptionWake)
     }
 
     /// Wakes the store when the next subscription event falls due on a clock that runs by itself; a
     /// ``VirtualClock`` drives its stores itself, through ``ScheduledEventSource``. A store without products
     /// cannot apply events, so it does not wake for them.
-    private func scheduleWake(at date: Date?) {
+    private func scheduleWake(at subscriptionDate: Date?) {
+        subscriptionWake = subscriptionDate
+        let date = [subscriptionDate, externalPurchaseTokenWake].compactMap { $0 }.min()
         guard !(clock is VirtualClock), !catalog.products.isEmpty, date != scheduledWake?.date else { return }
         scheduledWake?.task.cancel()
         guard let date else {
@@ -638,10 +663,13 @@ public actor StoreEngine: ScheduledEventSource {
 }
 
 extension StoreEngine {
-    /// The date of the store's next subscription event (a renewal or an expiry), for a ``VirtualClock``.
+    /// The date of the store's next scheduled event (a renewal, an expiry, an external purchase token notification),
+    /// for a ``VirtualClock``.
     public func nextEventDate() async -> Date? {
         try? await storageCall { [tenantID] storage in
-            try await storage.read(tenant: tenantID) { try $0.nextSubscriptionEventDate() }
+            try await storage.read(tenant: tenantID) { reader in
+                [try reader.nextSubscriptionEventDate(), try reader.nextExternalPurchaseTokenEventDate()].compactMap { $0 }.min()
+            }
         }
     }
 
@@ -715,5 +743,16 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent? { try base.retentionMessaging(bundleID: bundleID) }
     func massExtension(productID: String, requestIdentifier: String) throws -> MassExtensionRecord? {
         try base.massExtension(productID: productID, requestIdentifier: requestIdentifier)
+    }
+    func externalPurchaseToken(id: String) throws -> ExternalPurchaseTokenRecord? { try base.externalPurchaseToken(id: id) }
+    func externalPurchaseTokens(accountID: String, bundleID: String) throws -> [ExternalPurchaseTokenRecord] {
+        try base.externalPurchaseTokens(accountID: accountID, bundleID: bundleID)
+    }
+    func externalPurchaseTokensDue(by date: Date, limit: Int) throws -> [ExternalPurchaseTokenRecord] {
+        try base.externalPurchaseTokensDue(by: date, limit: limit)
+    }
+    func nextExternalPurchaseTokenEventDate() throws -> Date? { try base.nextExternalPurchaseTokenEventDate() }
+    func externalPurchaseReport(requestIdentifier: String) throws -> ExternalPurchaseReportRecord? {
+        try base.externalPurchaseReport(requestIdentifier: requestIdentifier)
     }
 }

@@ -34,6 +34,9 @@ public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
     /// For `CONSUMPTION_REQUEST`: why the customer asked for a refund, which the notification's `data` carries as
     /// `consumptionRequestReason`.
     public var consumptionRequestReason: ConsumptionRequestReason?
+    /// For `EXTERNAL_PURCHASE_TOKEN`: the token as it stood when the notification was written, which the notification
+    /// carries as `externalPurchaseToken` (it carries no transaction then, and ``transactionID`` is 0).
+    public var externalPurchaseToken: ExternalPurchaseTokenRecord?
     /// Whether, when and how the notification was sent to the app's server.
     public var delivery: NotificationDelivery
 

@@ -175,6 +175,13 @@ extension StoreEngine {
             payload.signedDate = clock.now()
             return try sign(payload)
         }
+        if let token = notification.externalPurchaseToken {
+            // EXTERNAL_PURCHASE_TOKEN: the token itself as `externalPurchaseToken`; its identifier tells the environment.
+            var payload = ResponseBodyV2DecodedPayload(notificationType: notification.type, subtype: notification.subtype, notificationUUID: notification.id)
+            payload.externalPurchaseToken = token.token
+            payload.signedDate = clock.now()
+            return try sign(payload)
+        }
         if notification.type == .rescindConsent {
             // RESCIND_CONSENT: `appData`, with the customer's app transaction, in place of `data`.
             var appData = AppData(bundleId: notification.bundleID, environment: environment)

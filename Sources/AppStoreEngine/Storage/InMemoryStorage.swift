@@ -18,6 +18,10 @@ public actor InMemoryStorage: Storage {
         var clock = StoreClockState()
         /// Mass renewal-date extension requests by product and request identifier.
         var massExtensions: [String: MassExtensionRecord] = [:]
+        /// External purchase tokens by `externalPurchaseId`.
+        var externalPurchaseTokens: [String: ExternalPurchaseTokenRecord] = [:]
+        /// Accepted External Purchase Server API reports by request identifier.
+        var externalPurchaseReports: [String: ExternalPurchaseReportRecord] = [:]
         /// The tenant's API keys by identifier; they outlive erasing and restoring the tenant.
         var apiKeys: [String: APIKeyRecord] = [:]
         /// The tenant's settings; they outlive erasing and restoring the tenant.
@@ -192,6 +196,26 @@ private final class MemoryTransaction: StorageTransaction {
         state.massExtensions["\(productID)\u{1F}\(requestIdentifier)"]
     }
 
+    func externalPurchaseToken(id: String) -> ExternalPurchaseTokenRecord? { state.externalPurchaseTokens[id] }
+
+    func externalPurchaseTokens(accountID: String, bundleID: String) -> [ExternalPurchaseTokenRecord] {
+        state.externalPurchaseTokens.values.filter { $0.accountID == accountID && $0.bundleID == bundleID }
+            .sorted { ($0.creationDate, $0.id) < ($1.creationDate, $1.id) }
+    }
+
+    func externalPurchaseTokensDue(by date: Date, limit: Int) -> [ExternalPurchaseTokenRecord] {
+        let due = state.externalPurchaseTokens.values.compactMap { record in record.nextEventDate.map { (date: $0, record: record) } }
+        return due.filter { $0.date <= date }.sorted { ($0.date, $0.record.id) < ($1.date, $1.record.id) }.prefix(limit).map(\.record)
+    }
+
+    func nextExternalPurchaseTokenEventDate() -> Date? {
+        state.externalPurchaseTokens.values.compactMap(\.nextEventDate).min()
+    }
+
+    func externalPurchaseReport(requestIdentifier: String) -> ExternalPurchaseReportRecord? {
+        state.externalPurchaseReports[requestIdentifier]
+    }
+
     func allocateTransactionID() -> UInt64 {
         defer { state.nextTransactionID += 1 }
         return state.nextTransactionID
@@ -259,6 +283,10 @@ private final class MemoryTransaction: StorageTransaction {
             state.retentionMessaging[bundleID] = content
         case .saveMassExtension(let record):
             state.massExtensions["\(record.productID)\u{1F}\(record.requestIdentifier)"] = record
+        case .saveExternalPurchaseToken(let record):
+            state.externalPurchaseTokens[record.id] = record
+        case .saveExternalPurchaseReport(let record):
+            state.externalPurchaseReports[record.requestIdentifier] = record
         }
     }
 }

@@ -301,7 +301,23 @@ extension NotificationRecord: RowJSONWritable {
         try json.writeIfPresent("subscription", subscription)
         try json.writeIfPresent("massExtension", massExtension)
         json.writeIfPresent("consumptionRequestReason", consumptionRequestReason)
+        try json.writeIfPresent("externalPurchaseToken", externalPurchaseToken)
         try json.write("delivery", delivery)
+    }
+}
+
+extension ExternalPurchaseTokenRecord: RowJSONWritable {
+    package func writeRowJSON(to json: inout RowJSONObjectWriter) throws {
+        json.write("id", id)
+        json.write("accountID", accountID)
+        json.write("bundleID", bundleID)
+        json.write("appAppleID", appAppleID)
+        json.writeIfPresent("tokenType", tokenType)
+        try json.write("creationDate", creationDate)
+        try json.writeIfPresent("expirationDate", expirationDate)
+        json.writeIfPresent("reportStatus", reportStatus)
+        json.write("unreportedSent", unreportedSent)
+        json.write("remindersSent", remindersSent)
     }
 }
 

@@ -89,6 +89,10 @@ public enum StorageChange: Sendable, Hashable {
     case saveRetentionMessaging(bundleID: String, RetentionMessagingContent?)
     /// Inserts or replaces a mass renewal-date extension request, by its product and request identifier.
     case saveMassExtension(MassExtensionRecord)
+    /// Inserts or replaces an external purchase token, by its `externalPurchaseId`.
+    case saveExternalPurchaseToken(ExternalPurchaseTokenRecord)
+    /// Inserts an accepted External Purchase Server API report, by its request identifier.
+    case saveExternalPurchaseReport(ExternalPurchaseReportRecord)
 }
 
 /// Reads of one tenant's stored state, all from one consistent snapshot.
@@ -147,6 +151,17 @@ public protocol StorageReader {
     func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent?
     /// The mass renewal-date extension request of a product with the identifier, if one was made.
     func massExtension(productID: String, requestIdentifier: String) throws -> MassExtensionRecord?
+    /// The external purchase token with the `externalPurchaseId`, if the store issued it.
+    func externalPurchaseToken(id: String) throws -> ExternalPurchaseTokenRecord?
+    /// The external purchase tokens of an account in an app, oldest first.
+    func externalPurchaseTokens(accountID: String, bundleID: String) throws -> [ExternalPurchaseTokenRecord]
+    /// The external purchase tokens whose next notification is due at or before `date`, earliest first, at most
+    /// `limit` of them.
+    func externalPurchaseTokensDue(by date: Date, limit: Int) throws -> [ExternalPurchaseTokenRecord]
+    /// The earliest date at which some external purchase token of the tenant owes a notification, if any.
+    func nextExternalPurchaseTokenEventDate() throws -> Date?
+    /// The accepted External Purchase Server API report with the request identifier, if any.
+    func externalPurchaseReport(requestIdentifier: String) throws -> ExternalPurchaseReportRecord?
 }
 
 /// A read-write transaction on one tenant: its reads see its own writes, and its writes are committed together

@@ -1,0 +1,1 @@
+../OpenStoreKitTests/ExternalPurchaseClientTests.swift
