@@ -182,27 +182,6 @@ struct BillingPlanTests {
 
     // MARK: Apple's library
 
-    /// Verifies `token` with Apple's app-store-server-library (Python) against the store's roots; returns the payload
-    /// as Apple's models parse it.
-    func appleVerify(_ kind: String, _ token: String, store: StoreEngine) async throws -> [String: Any] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("billing-plan-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let tokenFile = directory.appendingPathComponent("token.jws")
-        try Data(token.utf8).write(to: tokenFile)
-        var arguments = [
-            ChildProcess.packageRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/verify_signed_data.py").path,
-            kind, tokenFile.path, "--bundle-id", app, "--environment", "SANDBOX",
-        ]
-        arguments += try rootArguments(of: store, in: directory)
-        let result = try await ChildProcess.tool("python3", arguments).finished()
-        #expect(result.status == 0, "\(result.errorOutput)")
-        let line = try #require(result.output.split(separator: "\n").last.map(String.init))
-        let output = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect(output["status"] as? String == "OK", "\(output). Install Apple's library: pip install app-store-server-library==3.1.2")
-        return try #require(output["payload"] as? [String: Any])
-    }
-
     func milliseconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1000) }
 
     @Test("Apple's library verifies and parses a monthly billing's commitment and the renewal info's commitment fields")

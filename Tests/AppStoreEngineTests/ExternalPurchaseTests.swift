@@ -144,7 +144,7 @@ struct ExternalPurchaseTests {
         let token = try #require(try await sandbox.externalPurchaseCustomLinkToken(type: .services, accountID: "ana", bundleID: app))
         try await sandboxClock.advance(by: Self.hour)
         for notification in try await tokenNotifications(sandbox) {
-            let payload = try await appleVerify(try await sandbox.signedNotification(notification), store: sandbox, environment: "SANDBOX")
+            let payload = try await appleVerify("notification", try await sandbox.signedNotification(notification), store: sandbox, environment: "SANDBOX")
             #expect(payload["rawNotificationType"] as? String == "EXTERNAL_PURCHASE_TOKEN")
             #expect(payload["rawSubtype"] as? String == notification.subtype?.rawValue)
             #expect(payload["data"] == nil || payload["data"] is NSNull)
@@ -160,39 +160,15 @@ struct ExternalPurchaseTests {
         let reminder = try #require(try await tokenNotifications(production).last)
         #expect(reminder.subtype == .activeTokenReminder)
         let payload = try await appleVerify(
-            try await production.signedNotification(reminder), store: production, environment: "PRODUCTION", appAppleID: live.appAppleID
+            "notification", try await production.signedNotification(reminder), store: production, environment: "PRODUCTION", appAppleID: live.appAppleID
         )
         #expect(payload["rawSubtype"] as? String == "ACTIVE_TOKEN_REMINDER")
         #expect((payload["externalPurchaseToken"] as? [String: Any])?["externalPurchaseId"] as? String == live.id)
         // A sandbox verifier refuses it: the identifier without SANDBOX_ says Production.
-        let refused = try await appleVerifyOutcome(try await production.signedNotification(reminder), store: production, environment: "SANDBOX")
+        let refused = try await appleVerification("notification", try await production.signedNotification(reminder), store: production, environment: "SANDBOX")
         #expect(refused["status"] as? String == "INVALID_ENVIRONMENT", "\(refused)")
     }
 
-    /// Verifies a notification with Apple's library; returns the decoded payload.
-    func appleVerify(_ token: String, store: StoreEngine, environment: String, appAppleID: Int64? = nil) async throws -> [String: Any] {
-        let output = try await appleVerifyOutcome(token, store: store, environment: environment, appAppleID: appAppleID)
-        #expect(output["status"] as? String == "OK", "\(output). Install Apple's library: pip install app-store-server-library==3.1.2")
-        return try #require(output["payload"] as? [String: Any])
-    }
-
-    func appleVerifyOutcome(_ token: String, store: StoreEngine, environment: String, appAppleID: Int64? = nil) async throws -> [String: Any] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("external-purchase-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let tokenFile = directory.appendingPathComponent("token.jws")
-        try Data(token.utf8).write(to: tokenFile)
-        var arguments = [
-            ChildProcess.packageRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/verify_signed_data.py").path,
-            "notification", tokenFile.path, "--bundle-id", app, "--environment", environment,
-        ]
-        if let appAppleID { arguments += ["--app-apple-id", String(appAppleID)] }
-        arguments += try rootArguments(of: store, in: directory)
-        let result = try await ChildProcess.tool("python3", arguments).finished()
-        #expect(result.status == 0, "\(result.errorOutput)")
-        let line = try #require(result.output.split(separator: "\n").last.map(String.init))
-        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-    }
 
     static func padded(_ base64URL: String) -> String {
         let standard = base64URL.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")

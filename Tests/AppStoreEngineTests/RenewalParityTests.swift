@@ -8,26 +8,6 @@ import Testing
 /// (Python) with `SignedDataVerifier`. Fails, rather than skips, when python3 or the library is missing.
 @Suite("Subscriptions verified by Apple's library")
 struct RenewalParityTests {
-    /// Verifies `token` with Apple's library against the store's roots; returns the decoded payload.
-    func appleVerify(_ kind: String, _ token: String, store: StoreEngine) async throws -> [String: Any] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("renewal-parity-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let tokenFile = directory.appendingPathComponent("token.jws")
-        try Data(token.utf8).write(to: tokenFile)
-        var arguments = [
-            ChildProcess.packageRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/verify_signed_data.py").path,
-            kind, tokenFile.path, "--bundle-id", app, "--environment", "SANDBOX",
-        ]
-        arguments += try rootArguments(of: store, in: directory)
-        let result = try await ChildProcess.tool("python3", arguments).finished()
-        #expect(result.status == 0, "\(result.errorOutput)")
-        let line = try #require(result.output.split(separator: "\n").last.map(String.init))
-        let output = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        #expect(output["status"] as? String == "OK", "\(output). Install Apple's library: pip install app-store-server-library==3.1.2")
-        return try #require(output["payload"] as? [String: Any])
-    }
-
     @Test("Apple's SignedDataVerifier accepts a renewal the store made on its clock, with RENEWAL and the original transaction")
     func appleLibraryAcceptsRenewal() async throws {
         let (store, clock) = try makeStore()

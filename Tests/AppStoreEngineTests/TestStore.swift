@@ -2,6 +2,8 @@ import AppStoreEngine
 import AppStoreFormats
 import StoreKitConfiguration
 import Foundation
+import TestProcesses
+import Testing
 
 /// A fixed start date for every test clock: 2026-01-15T12:00:00Z.
 let testStart = Date(timeIntervalSince1970: 1_768_478_400)
@@ -40,4 +42,37 @@ func rootArguments(of store: StoreEngine, in directory: URL) throws -> [String] 
         try root.write(to: file)
         return ["--root", file.path]
     }
+}
+
+/// Verifies `token`, signed data of `kind` (`transaction`, `renewal`, `notification`, …), with Apple's
+/// app-store-server-library (Python) against the store's roots, and returns the script's answer: its `status` and, when
+/// it is `OK`, the `payload` as Apple's models parse it.
+func appleVerification(
+    _ kind: String, _ token: String, store: StoreEngine, environment: String = "SANDBOX", appAppleID: Int64? = nil
+) async throws -> [String: Any] {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apple-verify-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let tokenFile = directory.appendingPathComponent("token.jws")
+    try Data(token.utf8).write(to: tokenFile)
+    var arguments = [
+        ChildProcess.packageRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/verify_signed_data.py").path,
+        kind, tokenFile.path, "--bundle-id", app, "--environment", environment,
+    ]
+    if let appAppleID { arguments += ["--app-apple-id", String(appAppleID)] }
+    arguments += try rootArguments(of: store, in: directory)
+    let result = try await ChildProcess.tool("python3", arguments).finished()
+    #expect(result.status == 0, "\(result.errorOutput)")
+    let line = try #require(result.output.split(separator: "\n").last.map(String.init))
+    return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+}
+
+/// Verifies `token` as ``appleVerification(_:_:store:environment:appAppleID:)`` does, expecting Apple's library to
+/// accept it; returns the payload as Apple's models parse it.
+func appleVerify(
+    _ kind: String, _ token: String, store: StoreEngine, environment: String = "SANDBOX", appAppleID: Int64? = nil
+) async throws -> [String: Any] {
+    let output = try await appleVerification(kind, token, store: store, environment: environment, appAppleID: appAppleID)
+    #expect(output["status"] as? String == "OK", "\(output). Install Apple's library: pip install app-store-server-library==3.1.2")
+    return try #require(output["payload"] as? [String: Any])
 }
