@@ -32,6 +32,8 @@ public struct AppTransactionPayload: Codable, Hashable, Sendable {
     public var appTransactionId: String?
     /// The raw `originalPlatform` value; see ``originalPlatform``.
     public var rawOriginalPlatform: String?
+    /// The store the customer got the app from (`storeType`); Apple's App Store Server API names only `CONSUMER`.
+    public var storeType: String?
 
     /// Creates an empty payload in the given environment; set the other properties before signing.
     public init(receiptType: AppStoreEnvironment = .sandbox) {
@@ -56,6 +58,7 @@ public struct AppTransactionPayload: Codable, Hashable, Sendable {
         case originalPurchaseDate, originalApplicationVersion, deviceVerification, deviceVerificationNonce
         case preorderDate, appTransactionId
         case rawOriginalPlatform = "originalPlatform"
+        case storeType
     }
 }
 

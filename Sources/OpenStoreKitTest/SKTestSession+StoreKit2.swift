@@ -79,7 +79,8 @@ extension SKTestSession {
 
     /// Buys a product outside the app, as the customer would on another device, with StoreKit 2 purchase options:
     /// `appAccountToken`, `quantity`, `promotionalOffer(id:)` (signed by the session), the signed promotional
-    /// offer options, `codeOffer(referenceName:)` and `winBackOffer`. The app hears of it through
+    /// offer options, `codeOffer(referenceName:)`, `winBackOffer` and `purchaseDate(_:renewalBehavior:)` (a purchase
+    /// made in the past, with the renewals since, or cancelled at once). The app hears of it through
     /// `Transaction.updates` and its payment queue.
     ///
     /// - Returns: the transaction, signed for the session's device.

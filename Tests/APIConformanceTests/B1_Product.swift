@@ -166,6 +166,15 @@ struct ProductConformance {
         let _: (String) -> Option = Option.promotionalOffer(id:)
         // B.1 Product.PurchaseOption.codeOffer(referenceName:) (StoreKit Test, iOS 17)
         let _: (String) -> Option = Option.codeOffer(referenceName:)
+        // B.1 Product.PurchaseOption.purchaseDate(_:renewalBehavior:) (StoreKit Test, iOS 17), renewing up to now by default
+        let _: (Date, Option.SubscriptionRenewalBehavior) -> Option = Option.purchaseDate(_:renewalBehavior:)
+        let _: Option = .purchaseDate(Date())
+        // B.1 Product.PurchaseOption.SubscriptionRenewalBehavior (StoreKit Test, iOS 17): its two cases
+        switch Option.SubscriptionRenewalBehavior.renewUntilNow {
+        case .renewUntilNow, .cancelImmediately: break
+        }
+        requireSendable(Option.SubscriptionRenewalBehavior.self)
+        requireHashable(Option.SubscriptionRenewalBehavior.self)
         // Options are values: the same option twice is one element of the set.
         let token = UUID()
         #expect(Set<Option>([.appAccountToken(token), .appAccountToken(token), .quantity(2)]).count == 2)

@@ -46,6 +46,8 @@ struct TransactionConformance {
         let _: KeyPath<Transaction, Product.SubscriptionInfo.BillingPlanType?> = \.billingPlanType
         // B.4 Transaction.commitmentInfo (iOS 26.4)
         let _: KeyPath<Transaction, Transaction.CommitmentInfo?> = \.commitmentInfo
+        // B.4 Transaction.revocationType (iOS 26.4)
+        let _: KeyPath<Transaction, Transaction.RevocationType?> = \.revocationType
         // B.4 Transaction.CommitmentInfo — struct: Equatable, Hashable, Sendable; expirationDate, billingPeriodNumber,
         // totalBillingPeriods, price
         requireHashable(Transaction.CommitmentInfo.self)
@@ -154,8 +156,23 @@ struct TransactionConformance {
         #expect(Transaction.OwnershipType.purchased.rawValue == "PURCHASED")
         // B.4 Transaction.OwnershipType.familyShared
         #expect(Transaction.OwnershipType.familyShared.rawValue == "FAMILY_SHARED")
+        // B.4 Transaction.OwnershipType.assigned (back-deployed, iOS 27 SDK)
+        #expect(Transaction.OwnershipType.assigned.rawValue == "ASSIGNED")
         // B.4 Transaction.OwnershipType.localizedDescription
         let _: KeyPath<Transaction.OwnershipType, String> = \.localizedDescription
+
+        // B.4 Transaction.RevocationType (iOS 26.4) — RawRepresentable (String), Hashable, Sendable
+        requireRawValue(Transaction.RevocationType.self, String.self)
+        requireSendable(Transaction.RevocationType.self)
+        requireHashable(Transaction.RevocationType.self)
+        // B.4 Transaction.RevocationType.init(rawValue:)
+        let _: (String) -> Transaction.RevocationType = Transaction.RevocationType.init(rawValue:)
+        // B.4 Transaction.RevocationType.fullRefund, proratedRefund, familyRevocation: the App Store's revocationType values
+        #expect(Transaction.RevocationType.fullRefund.rawValue == "REFUND_FULL")
+        #expect(Transaction.RevocationType.proratedRefund.rawValue == "REFUND_PRORATED")
+        #expect(Transaction.RevocationType.familyRevocation.rawValue == "FAMILY_REVOKE")
+        // B.4 Transaction.RevocationType.assignmentRevocation (back-deployed, iOS 27 SDK)
+        let _: Transaction.RevocationType = .assignmentRevocation
 
         // B.4 Transaction.RevocationReason — RawRepresentable (Int), Hashable, Sendable
         requireRawValue(Transaction.RevocationReason.self, Int.self)

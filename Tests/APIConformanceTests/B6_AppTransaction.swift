@@ -45,7 +45,19 @@ struct AppTransactionConformance {
         let _: KeyPath<AppTransaction, AppStore.Platform> = \.originalPlatform
         // B.6 AppTransaction.originalPlatformStringRepresentation (deprecated in iOS 18.4)
         let _: KeyPath<AppTransaction, String> = \.originalPlatformStringRepresentation
+        // B.6 AppTransaction.storeType (iOS 27)
+        let _: KeyPath<AppTransaction, AppTransaction.StoreType> = \.storeType
+        // B.6 AppTransaction.storeTypeStringRepresentation (back-deployed, deprecated in iOS 27)
+        let _: KeyPath<AppTransaction, String> = \.storeTypeStringRepresentation
         // B.6 AppTransaction.debugDescription
         let _: KeyPath<AppTransaction, String> = \.debugDescription
+        // B.6 AppTransaction.StoreType (iOS 27) — RawRepresentable (String), Hashable, Sendable
+        requireRawValue(AppTransaction.StoreType.self, String.self)
+        requireSendable(AppTransaction.StoreType.self)
+        requireHashable(AppTransaction.StoreType.self)
+        let _: (String) -> AppTransaction.StoreType = AppTransaction.StoreType.init(rawValue:)
+        // B.6 AppTransaction.StoreType.consumer, enterprise, education
+        #expect(AppTransaction.StoreType.consumer.rawValue == "CONSUMER")
+        let _: [AppTransaction.StoreType] = [.enterprise, .education]
     }
 }

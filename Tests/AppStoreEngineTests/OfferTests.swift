@@ -225,13 +225,25 @@ struct OfferTests {
         #expect(try await store.notifications().isEmpty)
     }
 
+    @Test("A promotional offer is refused, with ineligibleForOffer, to a customer who never subscribed to the group")
+    func promotionalOfferForNewCustomer() async throws {
+        let (store, _) = makeOfferStore()
+        await #expect(throws: StoreError.ineligibleForOffer) { try await buy(store, "monthly", offer: try promotion("comeback")) }
+        let token = try Self.signer.signV2(productID: "monthly", offerID: "comeback", issuerID: "issuer", nonce: UUID(), issuedAt: Int64(testStart.timeIntervalSince1970))
+        await #expect(throws: StoreError.ineligibleForOffer) { try await buy(store, "monthly", offer: .signedPromotional(compactJWS: token)) }
+        #expect(try await store.transactions().isEmpty)
+    }
+
     @Test("A version 2 signed promotional offer is checked and redeemed too")
     func signedPromotionalOffer() async throws {
-        let (store, _) = makeOfferStore()
-        let token = try Self.signer.signV2(productID: "monthly", offerID: "comeback", issuerID: "issuer", nonce: UUID(), issuedAt: Int64(testStart.timeIntervalSince1970))
+        let (store, clock) = makeOfferStore()
+        let first = try await buy(store, "monthly")
+        try await store.expireSubscription(first.id)
+        try await clock.advance(by: 86_400)
+        let token = try Self.signer.signV2(productID: "monthly", offerID: "comeback", issuerID: "issuer", nonce: UUID(), issuedAt: Int64(clock.now().timeIntervalSince1970))
         let purchase = try await buy(store, "monthly", offer: .signedPromotional(compactJWS: token))
         #expect(purchase.offer?.identifier == "comeback")
-        let other = try Self.signer.signV2(productID: "yearly", offerID: "comeback", issuerID: "issuer", nonce: UUID(), issuedAt: Int64(testStart.timeIntervalSince1970))
+        let other = try Self.signer.signV2(productID: "yearly", offerID: "comeback", issuerID: "issuer", nonce: UUID(), issuedAt: Int64(clock.now().timeIntervalSince1970))
         await #expect(throws: StoreError.invalidOfferSignature) { try await buy(store, "monthly", offer: .signedPromotional(compactJWS: other)) }
     }
 

@@ -96,7 +96,9 @@ struct SubscriptionScenarioParityTests {
             _ = try await store.buy("trial")
             try await clock.advance(by: 7 * 86_400)
         },
-        Scenario("promotional offer", ["OFFER_REDEEMED/INITIAL_BUY", "DID_RENEW"]) { store, clock in
+        Scenario("promotional offer", ["SUBSCRIBED/INITIAL_BUY", "EXPIRED/VOLUNTARY", "OFFER_REDEEMED/RESUBSCRIBE", "DID_RENEW"]) { store, clock in
+            // Promotional offers are for current and lapsed subscribers.
+            try await store.expireSubscription(try await store.buy("trial").id)
             let signed = try signer.signV1(productID: "trial", offerID: "promo", nonce: UUID(), timestamp: Int64(testStart.timeIntervalSince1970 * 1000))
             _ = try await store.purchase(PurchaseRequest(productID: "trial", bundleID: app, offer: .promotional(
                 offerID: signed.offerID, keyID: signed.keyID, nonce: signed.nonce, timestamp: signed.timestamp, signature: signed.signature

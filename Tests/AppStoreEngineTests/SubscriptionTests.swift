@@ -150,12 +150,14 @@ struct SubscriptionTests {
         #expect(renewal.purchaseDate == clock.now())
         #expect(renewal.originalID == purchase.id)
         #expect(renewal.expiresDate == Calendar.gregorianUTC.date(byAdding: .month, value: 1, to: clock.now()))
+        #expect(try await store.transaction(purchase.id).expiresDate == renewal.purchaseDate, "the forced renewal ends the period it cut short")
 
         try await clock.advance(by: 86_400)
         let expired = try await store.expireSubscription(purchase.id)
         #expect(expired.status == .expired)
         #expect(!expired.autoRenewEnabled)
         #expect(expired.expiresDate == clock.now())
+        #expect(try await store.transaction(renewal.id).expiresDate == clock.now(), "expiring ends the current period's transaction now")
         try await clock.advance(by: 60 * 86_400)
         #expect(try await store.transactions(TransactionQuery(originalID: purchase.id)).count == 2)
     }
@@ -299,6 +301,7 @@ struct SubscriptionTests {
         #expect(basic.originalID == premium.id)
         #expect(basic.amountCharged == 0)
         #expect(basic.expiresDate == oneMonthLater)
+        #expect(basic.purchaseDate == oneMonthLater, "the lower level starts when the current period ends")
         #expect(try await store.transaction(premium.id).isUpgraded == nil)
         let pending = try await store.subscription(forTransaction: premium.id)
         #expect(pending.productID == "premium")

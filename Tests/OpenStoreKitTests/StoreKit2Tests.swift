@@ -213,19 +213,28 @@ struct StoreKit2Tests {
             #expect(monthly.subscription?.promotionalOffers.map(\.id) == [offerID])
             #expect(monthly.subscription?.promotionalOffers.first?.displayPrice == "$1.99")
 
-            let v1 = try signer.signV1(productID: Demo.monthly, offerID: offerID, nonce: UUID(), timestamp: Int64(testStart.timeIntervalSince1970 * 1000))
-            let signature = try #require(Data(base64Encoded: v1.signature))
-            let first = try #require(try await monthly.purchase(options: [
-                .promotionalOffer(offerID: offerID, keyID: v1.keyID, nonce: v1.nonce, signature: signature, timestamp: Int(v1.timestamp)),
-            ]).verifiedTransaction)
+            func signedV1() throws -> Product.PurchaseOption {
+                let v1 = try signer.signV1(productID: Demo.monthly, offerID: offerID, nonce: UUID(), timestamp: Int64(testStart.timeIntervalSince1970 * 1000))
+                let signature = try #require(Data(base64Encoded: v1.signature))
+                return .promotionalOffer(offerID: offerID, keyID: v1.keyID, nonce: v1.nonce, signature: signature, timestamp: Int(v1.timestamp))
+            }
+            await #expect(throws: Product.PurchaseError.ineligibleForOffer, "a customer who never subscribed to the group") {
+                try await monthly.purchase(options: [try signedV1()])
+            }
+            // A lapsed subscriber gets the offer.
+            try session.buyProduct(productIdentifier: Demo.monthly)
+            try session.expireSubscription(productIdentifier: Demo.monthly)
+            let first = try #require(try await monthly.purchase(options: [try signedV1()]).verifiedTransaction)
             #expect(first.offer?.type == .promotional)
             #expect(first.offer?.id == offerID)
             #expect(first.price == Decimal(string: "1.99"))
 
         }
-        // Version 2, for a customer of another store who is not subscribed yet.
+        // Version 2, for a lapsed subscriber of another store.
         let other = try makeSession()
         await other.engine.addPromotionalOfferKey(signer.key)
+        try other.buyProduct(productIdentifier: Demo.monthly)
+        try other.expireSubscription(productIdentifier: Demo.monthly)
         try await other.run {
             let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
             let v2 = try signer.signV2(productID: Demo.monthly, offerID: offerID, issuerID: nil, nonce: UUID(), issuedAt: Int64(testStart.timeIntervalSince1970))
@@ -235,6 +244,11 @@ struct StoreKit2Tests {
             #expect(second.offer?.id == offerID)
         }
         let fresh = try makeSession()
+        await #expect(throws: SKTestError.self, "a customer who never subscribed to the group") {
+            try await fresh.buyProduct(identifier: Demo.monthly, options: [.promotionalOffer(id: offerID)])
+        }
+        try fresh.buyProduct(productIdentifier: Demo.monthly)
+        try fresh.expireSubscription(productIdentifier: Demo.monthly)
         let promoted = try await fresh.buyProduct(identifier: Demo.monthly, options: [.promotionalOffer(id: offerID)])
         #expect(promoted.offer?.type == .promotional)
         #expect(promoted.offer?.id == offerID)
@@ -347,6 +361,7 @@ struct StoreKit2Tests {
             try session.refundTransaction(identifier: Int(own.id))
             let refunded = try await updates.next()
             #expect(refunded.id == own.id)
+            #expect(refunded.revocationType == .fullRefund)
             #expect(refunded.revocationDate == testStart)
             #expect(refunded.revocationReason == .other)
 
@@ -361,6 +376,28 @@ struct StoreKit2Tests {
             let approved = try await updates.next()
             #expect(approved.productID == Demo.coins)
             #expect(approved.id == UInt64(request.identifier))
+            updates.stop()
+        }
+    }
+
+    @Test("Resolving a billing-retry issue delivers the recovered period through Transaction.updates")
+    func billingRecoveryReachesUpdates() async throws {
+        let session = try makeSession()
+        session.shouldEnterBillingRetryOnRenewal = true
+        try await session.run {
+            let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
+            let first = try #require(try await monthly.purchase().verifiedTransaction)
+            await first.finish()
+            try await session.advanceTime(by: 10 * 86_400)
+            let updates = UpdateCollector()
+            updates.start()
+            try await updates.waitForListening(session)
+            session.shouldEnterBillingRetryOnRenewal = false
+            try session.resolveIssueForTransaction(identifier: Int(first.id))
+            let recovered = try await updates.next()
+            #expect(recovered.originalID == first.id)
+            #expect(recovered.id != first.id)
+            #expect(recovered.purchaseDate == testStart.addingTimeInterval(10 * 86_400))
             updates.stop()
         }
     }
@@ -513,6 +550,8 @@ struct StoreKit2Tests {
             try session.refundRequestForTransaction(identifier: Int(bought.id), revocationPercentage: 50_000)
             let refunded = try await updates.next()
             #expect(refunded.id == bought.id && refunded.revocationDate != nil)
+            #expect(refunded.revocationType == .proratedRefund)
+            #expect(bought.revocationType == nil)
             #expect(await verifiedIDs(Transaction.currentEntitlements).isEmpty)
             let payload = session.engine.transactionPayload(try await session.engine.transaction(bought.id))
             #expect(payload.revocationType == .refundProrated && payload.revocationPercentage == 50_000)
@@ -586,7 +625,11 @@ struct StoreKit2Tests {
             return batch
         }
         #expect(batch.count == 9, "four purchases, three entitlements, one renewal info, one app transaction")
+        try await appleVerifies(batch, session: session)
+    }
 
+    /// Verifies every item of `batch` (`kind` and `data`) with Apple's `SignedDataVerifier`, against the session's roots.
+    func appleVerifies(_ batch: [[String: String]], session: SKTestSession) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("modern-parity-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -608,6 +651,47 @@ struct StoreKit2Tests {
         #expect(results.count == batch.count)
         for (item, result) in zip(batch, results) {
             #expect(result["status"] as? String == "OK", "\(item["kind"] ?? ""): \(result)")
+        }
+    }
+
+    @Test("purchaseDate(_:renewalBehavior:) back-dates a subscription: it renewed every period up to now, or expired after its first; Apple's library verifies every period")
+    func backDatedPurchases() async throws {
+        let bought = testStart.addingTimeInterval(-100 * 86_400)
+        let session = try makeSession()
+        let first = try await session.buyProduct(identifier: Demo.monthly, options: [.purchaseDate(bought)])
+        #expect(first.purchaseDate == bought)
+        #expect(first.originalPurchaseDate == bought)
+        let periods = session.allTransactions().filter { $0.originalTransactionIdentifier == Int(first.id) }
+        #expect(periods.count == 5, "the trial week, then a renewal at each month's end up to now")
+        #expect(zip(periods, periods.dropFirst()).allSatisfy { $0.expirationDate == $1.purchaseDate }, "each period starts where the last ended")
+        let current = try #require(periods.last)
+        #expect(current.purchaseDate <= testStart && testStart < (current.expirationDate ?? .distantPast))
+        let batch: [[String: String]] = try await session.run {
+            var batch: [[String: String]] = []
+            for await result in Transaction.all(for: Demo.monthly) { batch.append(["kind": "transaction", "data": result.jwsRepresentation]) }
+            let entitlement = try #require(await Transaction.latest(for: Demo.monthly))
+            #expect(try entitlement.payloadValue.id == UInt64(current.identifier))
+            return batch
+        }
+        #expect(batch.count == 5)
+        try await appleVerifies(batch, session: session)
+
+        // Through Product.purchase, cancelled at once: the one period ended long ago and nothing renewed.
+        let cancelled = try makeSession()
+        try await cancelled.run {
+            let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
+            let transaction = try #require(try await monthly.purchase(options: [.purchaseDate(bought, renewalBehavior: .cancelImmediately)]).verifiedTransaction)
+            #expect(transaction.purchaseDate == bought)
+            #expect(transaction.expirationDate == bought.addingTimeInterval(7 * 86_400))
+            #expect(cancelled.allTransactions().count == 1)
+            var entitlements: [Transaction] = []
+            for await result in Transaction.currentEntitlements { entitlements.append(try result.payloadValue) }
+            #expect(entitlements.isEmpty)
+            let status = try #require(try await monthly.subscription?.status.first)
+            #expect(status.state == .expired)
+            await #expect(throws: StoreKitError.self, "a date after now") {
+                try await Product.products(for: [Demo.premium]).first?.purchase(options: [.purchaseDate(testStart.addingTimeInterval(86_400))])
+            }
         }
     }
 
@@ -701,6 +785,8 @@ struct StoreKit2Tests {
                 return
             }
             #expect(app.originalPlatformStringRepresentation == app.originalPlatform.rawValue)
+            #expect(app.storeType == .consumer, "the App Store Server API names only CONSUMER")
+            #expect(app.storeTypeStringRepresentation == "CONSUMER")
         }
         #expect(session.reviewRequestsShown == 2)
     }

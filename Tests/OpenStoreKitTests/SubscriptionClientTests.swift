@@ -106,6 +106,77 @@ struct SubscriptionClientTests {
         #expect(throws: SKTestError.self) { try session.resolveIssueForTransaction(identifier: failing.identifier) }
     }
 
+    @Test("A forced renewal and expireSubscription end the current period now, as StoreKit Test in Xcode does")
+    func forcedRenewalAndExpiryEndThePeriodNow() async throws {
+        let (session, _) = try session()
+        try session.buyProduct(productIdentifier: Demo.monthly)
+        await session.paymentQueue.waitUntilIdle()
+        try await session.advanceTime(by: 86_400)
+        try session.forceRenewalOfSubscription(productIdentifier: Demo.monthly)
+        await session.paymentQueue.waitUntilIdle()
+        let renewedAt = testStart.addingTimeInterval(86_400)
+        let periods = session.allTransactions()
+        #expect(periods.count == 2)
+        #expect(periods.first?.expirationDate == renewedAt, "the forced renewal ends the trial period now")
+        #expect(periods.last?.purchaseDate == renewedAt)
+
+        try await session.advanceTime(by: 86_400)
+        try session.expireSubscription(productIdentifier: Demo.monthly)
+        await session.paymentQueue.waitUntilIdle()
+        let expired = try #require(session.allTransactions().last)
+        #expect(expired.expirationDate == renewedAt.addingTimeInterval(86_400), "expiring ends the renewed period now")
+        #expect(!expired.autoRenewingEnabled)
+        let receipt = try AppReceipt(receiptData: try Data(contentsOf: try #require(session.paymentQueue.appStoreReceiptURL)))
+        #expect(receipt.inAppPurchases.compactMap(\.expiresDate).allSatisfy { $0 <= renewedAt.addingTimeInterval(86_400) })
+    }
+
+    @Test("At a fast time rate, a downgrade starts its period when the current one ends, never before")
+    func downgradeWaitsForThePeriodEnd() async throws {
+        let (session, _) = try session()
+        session.timeRate = .monthlyRenewalEveryHour
+        try session.buyProduct(productIdentifier: Demo.yearly)
+        let yearly = try #require(session.allTransactions().last)
+        let end = try #require(yearly.expirationDate)
+        try await session.advanceTime(by: 60)
+        try session.buyProduct(productIdentifier: Demo.monthly)
+        await session.paymentQueue.waitUntilIdle()
+        let monthly = session.allTransactions().filter { $0.productIdentifier == Demo.monthly }
+        #expect(!monthly.isEmpty)
+        #expect(monthly.allSatisfy { $0.purchaseDate >= end }, "the lower level waits for the current period to end")
+        #expect(session.allTransactions().first?.expirationDate == end, "the current period runs on")
+
+        try await session.advanceTime(by: end.timeIntervalSince(testStart))
+        await session.paymentQueue.waitUntilIdle()
+        let renewal = try #require(session.allTransactions().last)
+        #expect(renewal.productIdentifier == Demo.monthly)
+        #expect(renewal.purchaseDate == end)
+        #expect(renewal.originalTransactionIdentifier == yearly.identifier)
+    }
+
+    @Test("Resolving billing retry (no grace period) delivers the recovered period to the observer as purchased")
+    func billingRetryRecoveryReachesObserver() async throws {
+        let (session, observer) = try session()
+        session.shouldEnterBillingRetryOnRenewal = true
+        let product = try #require(try await ProductsFetcher.fetch([Demo.monthly], from: session.paymentQueue).products.first)
+        session.paymentQueue.add(SKPayment(product: product))
+        await session.paymentQueue.waitUntilIdle()
+        try await session.advanceTime(by: 10 * 86_400)
+        await session.paymentQueue.waitUntilIdle()
+        let failing = try #require(session.allTransactions().last)
+        #expect(failing.hasPurchaseIssue)
+        #expect(!failing.isInBillingGracePeriod)
+
+        session.shouldEnterBillingRetryOnRenewal = false
+        try session.resolveIssueForTransaction(identifier: failing.identifier)
+        await session.paymentQueue.waitUntilIdle()
+        let recovered = try #require(session.allTransactions().last)
+        #expect(recovered.identifier != failing.identifier)
+        #expect(recovered.purchaseDate == testStart.addingTimeInterval(10 * 86_400), "recovered after the grace period, the period starts now")
+        let delivered = observer.updatedTransactions.filter { $0.state == .purchased }
+        #expect(delivered.count == 2)
+        #expect(delivered.last?.transaction.transactionIdentifier == String(recovered.identifier))
+    }
+
     @Test("A price-increase request asks the queue's delegate; the sheet shows now, or when the app calls showPriceConsentIfNeeded")
     func priceConsentSheet() async throws {
         let (session, observer) = try session()
@@ -142,7 +213,7 @@ struct SubscriptionClientTests {
         #expect(throws: SKTestError.self) { try session.consentToPriceIncreaseForTransaction(identifier: purchase.identifier) }
     }
 
-    @Test("A payment with a signed SKPaymentDiscount buys at the offer's price; a bad signature fails with SKError.invalidSignature")
+    @Test("A payment with a signed SKPaymentDiscount buys a lapsed subscriber the offer; a bad signature fails with invalidSignature, a new customer with ineligibleForOffer")
     func promotionalOfferDiscount() async throws {
         let (session, observer) = try session()
         let signer = PromotionalOfferSigner(privateKey: P256.Signing.PrivateKey(), keyID: "DEMOKEY", bundleID: try session.paymentQueue.environment().bundleID)
@@ -166,6 +237,15 @@ struct SubscriptionClientTests {
         #expect(failed.state == .failed)
         #expect((failed.transaction.error as? SKError)?.code == .invalidSignature)
 
+        try pay(signedWith: signer)
+        await session.paymentQueue.waitUntilIdle()
+        let refused = try #require(observer.updatedTransactions.last)
+        #expect(refused.state == .failed)
+        #expect((refused.transaction.error as? SKError)?.code == .ineligibleForOffer, "a customer who never subscribed to the group gets no promotional offer")
+
+        // A lapsed subscriber gets it.
+        try session.buyProduct(productIdentifier: Demo.monthly)
+        try session.expireSubscription(productIdentifier: Demo.monthly)
         try pay(signedWith: signer)
         await session.paymentQueue.waitUntilIdle()
         let bought = try #require(session.allTransactions().last)

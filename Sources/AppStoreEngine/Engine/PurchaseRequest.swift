@@ -41,6 +41,21 @@ public struct PurchaseRequest: Sendable, Hashable, Codable {
     /// `CREATE_SUBSCRIPTION` for an auto-renewable subscription), and the transaction carries it as
     /// `advancedCommerceInfo`.
     public var advancedCommerceRequest: String?
+    /// A purchase date in the past, for a test store (StoreKit Test's `Product.PurchaseOption.purchaseDate(_:renewalBehavior:)`):
+    /// the purchase is recorded as made then, and a subscription it starts runs from then. A Production store refuses
+    /// it, and so does a store asked for a date after its clock's now.
+    public var purchaseDate: Date?
+    /// What a back-dated subscription does about the periods that ended since ``purchaseDate``; renewing up to now when
+    /// `nil`.
+    public var renewalBehavior: RenewalBehavior?
+
+    /// What a subscription bought with a past ``purchaseDate`` does about the periods that ended since then.
+    public enum RenewalBehavior: String, Sendable, Hashable, Codable {
+        /// It renewed at the end of every period up to now, with a renewal transaction for each.
+        case renewUntilNow
+        /// Its auto-renew was turned off at purchase: it expires at the end of its first period.
+        case cancelImmediately
+    }
 
     /// Creates a request.
     public init(

@@ -80,11 +80,11 @@ extension StoreOperation {
         }
         record.unitPrice = monthly.price
         record.amountCharged = monthly.price * Decimal(request.quantity)
-        record.expiresDate = settings.timeRate.endOfPeriod(SubscriptionBillingPlan.monthlyBillingPeriod, startingAt: now)
+        record.expiresDate = settings.timeRate.endOfPeriod(SubscriptionBillingPlan.monthlyBillingPeriod, startingAt: record.purchaseDate)
         record.billingPlanType = .monthly
         record.commitment = BillingCommitment(
             billingPeriodNumber: 1, totalBillingPeriods: SubscriptionBillingPlan.monthlyBillingPeriods,
-            expiresDate: settings.timeRate.endOfCommitment(startingAt: now), price: monthly.commitmentPrice
+            expiresDate: settings.timeRate.endOfCommitment(startingAt: record.purchaseDate), price: monthly.commitmentPrice
         )
         return true
     }

@@ -70,14 +70,18 @@ extension StoreOperation {
             if case .failure(let failure) = offerVerifier.verifyV1(signed, now: now) {
                 throw Self.invalidSignature(failure, keyID: keyID)
             }
-            return try grant(definition, as: .promotionalOffer, identifier: offerID, of: product, to: category)
+            let offer = try grant(definition, as: .promotionalOffer, identifier: offerID, of: product, to: category)
+            try Self.requireSubscriber(category, forPromotionalOffer: offerID, groupID: terms.groupID)
+            return offer
         case .signedPromotional(let compactJWS):
             switch offerVerifier.verifyV2(compactJWS, bundleID: request.bundleID, productID: product.id, now: now) {
             case .failure(let failure):
                 throw Self.invalidSignature(failure, keyID: nil)
             case .success(let claims):
                 let definition = try promotionalOffer(claims.offerIdentifier, of: product)
-                return try grant(definition, as: .promotionalOffer, identifier: claims.offerIdentifier, of: product, to: category)
+                let offer = try grant(definition, as: .promotionalOffer, identifier: claims.offerIdentifier, of: product, to: category)
+                try Self.requireSubscriber(category, forPromotionalOffer: claims.offerIdentifier, groupID: terms.groupID)
+                return offer
             }
         case .code(let code):
             guard let definition = terms.offerCodes.first(where: { $0.referenceName == code || $0.offerID == code }) else {
@@ -102,6 +106,13 @@ extension StoreOperation {
             throw StoreError.invalidOfferIdentifier("\(product.id) has no promotional offer \"\(offerID)\". Its promotional offers: \(Self.names(offers.compactMap(\.offerID))).")
         }
         return definition
+    }
+
+    /// Refuses a promotional offer to a customer who never subscribed to the group, as the App Store does:
+    /// promotional offers are for current and lapsed subscribers.
+    private static func requireSubscriber(_ category: SubscriberCategory, forPromotionalOffer offerID: String, groupID: String) throws {
+        guard category == .new else { return }
+        throw StoreError.ineligibleForOffer("Promotional offer \(offerID) is for current and lapsed subscribers; this account never subscribed to group \(groupID). Offer it after a first purchase, or use an introductory offer or an offer code for new customers.")
     }
 
     /// The offer a definition grants, once the customer's eligibility and the offer's price check out.

@@ -59,10 +59,11 @@ struct StoreOperation {
         let stored = try storage.account(id: request.accountID)
         let account = stored ?? Account(id: request.accountID, storefront: settings.storefront)
         guard let storefront = Storefront.named(account.storefront) else { throw Self.unknownStorefront(account.storefront) }
+        let purchaseDate = try dateOfPurchase(request, product: product)
         let id = try storage.allocateTransactionID()
         var record = TransactionRecord(
             id: id, originalID: id, accountID: account.id, bundleID: request.bundleID, productID: product.id,
-            productType: product.type, quantity: request.quantity, purchaseDate: now, originalPurchaseDate: now,
+            productType: product.type, quantity: request.quantity, purchaseDate: purchaseDate, originalPurchaseDate: purchaseDate,
             storefront: storefront, unitPrice: product.price, amountCharged: product.price * Decimal(request.quantity),
             origin: .purchase, state: .purchased, deviceID: request.deviceID,
             applicationUsername: request.applicationUsername, appAccountToken: request.appAccountToken
@@ -70,7 +71,7 @@ struct StoreOperation {
         record.idempotencyKey = request.idempotencyKey
         if let subscription = product.subscription {
             record.subscriptionGroupID = subscription.groupID
-            record.expiresDate = settings.timeRate.endOfPeriod(subscription.period, startingAt: now)
+            record.expiresDate = settings.timeRate.endOfPeriod(subscription.period, startingAt: purchaseDate)
         }
         let billedMonthly = try applyBillingPlan(of: request, product: product, to: &record)
         if let compactJWS = request.advancedCommerceRequest {
@@ -100,7 +101,41 @@ struct StoreOperation {
         // An account is saved on its first purchase; rewriting an unchanged one cost a purchase two more pages in SQLite.
         let newAccount: [StorageChange] = stored == nil ? [.saveAccount(account)] : []
         try storage.write(newAccount + [.saveTransaction(record)] + completion + shares.map(StorageChange.saveTransaction))
-        return [record] + shares
+        return [record] + shares + (try catchUp(backDated: record, request: request))
+    }
+
+    /// When the purchase happened: now, or the past date a test store was asked for
+    /// (``PurchaseRequest/purchaseDate``).
+    ///
+    /// - Throws: ``StoreError`` `invalidTransactionState` for a back-dated purchase in a Production store, after now,
+    ///   or of a subscription in a group the account already subscribes to.
+    private func dateOfPurchase(_ request: PurchaseRequest, product: CatalogProduct) throws -> Date {
+        guard let date = request.purchaseDate else { return now }
+        guard settings.environment != "Production" else {
+            throw StoreError.invalidTransactionState("A Production store does not back-date purchases; purchaseDate(_:renewalBehavior:) is for test stores (Sandbox or Xcode).")
+        }
+        guard date <= now else {
+            throw StoreError.invalidTransactionState("The purchase date \(date) is after the store's now (\(now)); back-date a purchase to a past date, or move the store's clock.")
+        }
+        if let terms = product.subscription,
+           try storage.subscriptions(accountID: request.accountID, bundleID: request.bundleID).contains(where: { $0.groupID == terms.groupID }) {
+            throw StoreError.invalidTransactionState("Account \(request.accountID) already has a subscription in group \(terms.groupID); a back-dated purchase starts a new subscription. Clear the transactions first.")
+        }
+        return date
+    }
+
+    /// Brings a back-dated subscription up to now: with ``PurchaseRequest/RenewalBehavior/cancelImmediately`` its
+    /// auto-renew goes off, then every period that ended since its purchase renews (or it expires).
+    ///
+    /// - Returns: the renewal transactions made.
+    private func catchUp(backDated record: TransactionRecord, request: PurchaseRequest) throws -> [TransactionRecord] {
+        guard request.purchaseDate != nil, record.state.isCompleted, record.productType == .autoRenewable else { return [] }
+        if request.renewalBehavior == .cancelImmediately {
+            var cancelled = try subscription(record.originalID)
+            cancelled.autoRenewEnabled = false
+            try storage.write(.saveSubscription(cancelled))
+        }
+        return try applyDueSubscriptionEvents()
     }
 
     /// What completing a purchase writes besides the transaction: the subscription it starts or changes, and the
@@ -198,6 +233,8 @@ struct StoreOperation {
             // The plan chosen with the change bills the new product from the renewal into it.
             subscription.renewalBillingPlanType = record.billingPlanType == .monthly ? .monthly : nil
             makeUncharged(&record, endingWith: subscription)
+            // The new product's service starts when the current period ends, never before, at any time rate.
+            record.purchaseDate = subscription.expiresDate
             subscription.autoRenewProductID = record.productID
             subscription.autoRenewEnabled = true
             subscription.pendingOffer = offer
@@ -419,6 +456,7 @@ struct StoreOperation {
         guard let product = catalog.product(subscription.nextBillingProductID), let terms = product.subscription else {
             throw StoreError.unknownProduct("The store no longer sells \(subscription.nextBillingProductID), so subscription \(id) cannot renew.")
         }
+        try endCurrentPeriodNow(of: subscription)
         subscription.status = .active
         subscription.expirationIntent = nil
         subscription.autoRenewEnabled = true
@@ -529,10 +567,26 @@ struct StoreOperation {
     func expireNow(_ id: UInt64) throws -> SubscriptionRecord {
         var subscription = try subscription(id)
         guard subscription.status != .expired && subscription.status != .revoked else { return subscription }
+        try endCurrentPeriodNow(of: subscription)
         subscription.autoRenewEnabled = false
         try expire(&subscription, at: now, because: .customerCancelled)
         try storage.write(.saveSubscription(subscription))
         return subscription
+    }
+
+    /// Ends the subscription's current period now, as StoreKit Test's forced renewal and expiry do: its latest
+    /// transaction, and the family's shares of it, expire now when they would have run longer.
+    private func endCurrentPeriodNow(of subscription: SubscriptionRecord) throws {
+        let latest = try transaction(subscription.latestTransactionID)
+        let shares = try storage.transactions(matching: TransactionQuery(originalID: subscription.id))
+            .filter { $0.origin == .familyShare && $0.purchaseDate == latest.purchaseDate }
+        let ended = ([latest] + shares).compactMap { record -> TransactionRecord? in
+            guard let expires = record.expiresDate, expires > now else { return nil }
+            var record = record
+            record.expiresDate = now
+            return record
+        }
+        if !ended.isEmpty { try storage.write(ended.map(StorageChange.saveTransaction)) }
     }
 
     /// Moves a transaction from `expected` to `newState` (Ask to Buy answers, resolved billing issues).

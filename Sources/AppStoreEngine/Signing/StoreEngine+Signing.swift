@@ -239,6 +239,7 @@ extension StoreEngine {
         payload.originalPurchaseDate = first?.originalPurchaseDate ?? clock.now()
         payload.appTransactionId = Self.appTransactionID(tenant: tenantID, accountID: accountID, bundleID: bundleID)
         payload.rawOriginalPlatform = PurchasePlatform.iOS.rawValue
+        payload.storeType = "CONSUMER"
         return payload
     }
 

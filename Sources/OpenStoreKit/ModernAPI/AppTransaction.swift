@@ -31,7 +31,23 @@ public struct AppTransaction: Equatable, Hashable, Sendable, CustomDebugStringCo
     public let appTransactionID: String
     /// The platform the customer first got the app on.
     public let originalPlatform: AppStore.Platform
+    /// The store the customer got the app from: the App Store's consumer store unless the payload names another.
+    public let storeType: AppTransaction.StoreType
     let token: SignedToken
+
+    /// The store an app was obtained from. Raw values are the App Store's `storeType`.
+    public struct StoreType: RawRepresentable, Hashable, Sendable {
+        /// The App Store customers buy from.
+        public static let consumer = StoreType(rawValue: "CONSUMER")
+        /// A store for organizations' apps.
+        public static let enterprise = StoreType(rawValue: "ENTERPRISE")
+        /// A store for education institutions' apps.
+        public static let education = StoreType(rawValue: "EDUCATION")
+        /// The App Store's name.
+        public let rawValue: String
+        /// A store type by its App Store name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+    }
 
     /// The signed payload, as JSON.
     public var jsonRepresentation: Data { token.payload }
@@ -56,6 +72,7 @@ public struct AppTransaction: Equatable, Hashable, Sendable, CustomDebugStringCo
         deviceVerificationNonce = payload.deviceVerificationNonce ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         appTransactionID = payload.appTransactionId ?? ""
         originalPlatform = AppStore.Platform(rawValue: payload.rawOriginalPlatform ?? AppStore.Platform.iOS.rawValue)
+        storeType = StoreType(rawValue: payload.storeType ?? StoreType.consumer.rawValue)
         self.token = token
     }
 

@@ -54,4 +54,8 @@ extension AppTransaction {
     /// ``originalPlatform``'s raw value.
     @available(iOS, deprecated: 18.4, message: "Use originalPlatform") @available(macOS, deprecated: 15.4, message: "Use originalPlatform")
     public var originalPlatformStringRepresentation: String { originalPlatform.rawValue }
+
+    /// The store the customer got the app from, by name (`CONSUMER`, …): ``storeType``'s raw value.
+    @available(iOS, deprecated: 27.0, message: "Use storeType") @available(macOS, deprecated: 27.0, message: "Use storeType")
+    public var storeTypeStringRepresentation: String { storeType.rawValue }
 }

@@ -123,6 +123,12 @@ extension Product {
             case .introductoryOfferEligibility(let compactJWS): request.introductoryOfferEligibility = compactJWS
             case .billingPlanType(let rawValue):
                 request.billingPlanType = Product.SubscriptionInfo.BillingPlanType(rawValue: rawValue).appStore
+            case .purchaseDate(let date, let behavior):
+                request.purchaseDate = date
+                request.renewalBehavior = switch behavior {
+                case .renewUntilNow: .renewUntilNow
+                case .cancelImmediately: .cancelImmediately
+                }
             case .promotionalOfferID, .custom, .onStorefrontChange:
                 break
             }

@@ -16,6 +16,16 @@ extension Product {
             case codeOffer(referenceName: String)
             case introductoryOfferEligibility(compactJWS: String)
             case billingPlanType(String)
+            case purchaseDate(Date, renewalBehavior: SubscriptionRenewalBehavior)
+        }
+
+        /// StoreKit Test: what a subscription bought with ``purchaseDate(_:renewalBehavior:)`` does about the periods
+        /// that ended between that date and now.
+        public enum SubscriptionRenewalBehavior: Hashable, Sendable {
+            /// The subscription renewed at the end of every period up to now, a renewal transaction for each.
+            case renewUntilNow
+            /// The subscription's auto-renew went off at purchase: it expires at the end of its first period.
+            case cancelImmediately
         }
 
         /// A value of a custom option.
@@ -104,6 +114,14 @@ extension Product {
         /// `SKTestSession.buyProduct(identifier:options:)`.
         public static func promotionalOffer(id identifier: String) -> PurchaseOption {
             PurchaseOption(kind: .promotionalOfferID(identifier))
+        }
+
+        /// StoreKit Test: records the purchase as made at `date`, in the past, so that a test can start with a
+        /// subscription bought long ago; `renewalBehavior` decides whether it renewed at the end of each period up to
+        /// now. A test store (Sandbox or Xcode) honours it in `SKTestSession.buyProduct(identifier:options:)` and in
+        /// ``Product/purchase(options:)``; a Production store refuses the purchase.
+        public static func purchaseDate(_ date: Date, renewalBehavior: SubscriptionRenewalBehavior = .renewUntilNow) -> PurchaseOption {
+            PurchaseOption(kind: .purchaseDate(date, renewalBehavior: renewalBehavior))
         }
 
         /// Applies an offer code by its reference name in the configuration (StoreKit Test).

@@ -61,6 +61,9 @@ public struct Transaction: Equatable, Hashable, Sendable, CustomDebugStringConve
     public let billingPlanType: Product.SubscriptionInfo.BillingPlanType?
     /// For a monthly billing: where it stands in its 12-month commitment.
     public let commitmentInfo: Transaction.CommitmentInfo?
+    /// How the App Store refunded or revoked the transaction (a full or prorated refund, a Family Sharing
+    /// revocation); `nil` for a transaction that was not revoked.
+    public let revocationType: Transaction.RevocationType?
     private let currencyIdentifier: String?
     let token: SignedToken
 
@@ -96,6 +99,7 @@ public struct Transaction: Equatable, Hashable, Sendable, CustomDebugStringConve
         self.signedDate = signedDate
         revocationDate = payload.revocationDate
         revocationReason = payload.rawRevocationReason.map { RevocationReason(rawValue: Int($0)) }
+        revocationType = payload.rawRevocationType.map(RevocationType.init(rawValue:))
         productType = Product.ProductType(rawValue: rawType)
         purchasedQuantity = Int(payload.quantity ?? 1)
         isUpgraded = payload.isUpgraded ?? false
@@ -155,12 +159,36 @@ extension Transaction {
         public static let purchased = OwnershipType(rawValue: "PURCHASED")
         /// A family member shares it through Family Sharing.
         public static let familyShared = OwnershipType(rawValue: "FAMILY_SHARED")
+        /// The customer has it through an organization that assigned it to them.
+        public static var assigned: OwnershipType { OwnershipType(rawValue: "ASSIGNED") }
         /// The App Store's name.
         public let rawValue: String
         /// An ownership type by its App Store name.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// The type in words.
-        public var localizedDescription: String { self == .familyShared ? "Family Shared" : "Purchased" }
+        public var localizedDescription: String {
+            switch self {
+            case .familyShared: "Family Shared"
+            case .assigned: "Assigned"
+            default: "Purchased"
+            }
+        }
+    }
+
+    /// How the App Store refunded or revoked a transaction. Raw values are the App Store's `revocationType`.
+    public struct RevocationType: RawRepresentable, Hashable, Sendable {
+        /// The App Store refunded the whole price.
+        public static let fullRefund = RevocationType(rawValue: "REFUND_FULL")
+        /// The App Store refunded part of the price, by what the customer consumed.
+        public static let proratedRefund = RevocationType(rawValue: "REFUND_PRORATED")
+        /// The purchaser's Family Sharing revocation took the transaction from a family member.
+        public static let familyRevocation = RevocationType(rawValue: "FAMILY_REVOKE")
+        /// The organization that assigned the product took it back.
+        public static var assignmentRevocation: RevocationType { RevocationType(rawValue: "ASSIGNMENT_REVOKE") }
+        /// The App Store's name.
+        public let rawValue: String
+        /// A revocation type by its App Store name.
+        public init(rawValue: String) { self.rawValue = rawValue }
     }
 
     /// Why the App Store refunded or revoked a transaction. Raw values are the App Store's.
