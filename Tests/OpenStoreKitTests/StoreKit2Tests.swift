@@ -842,6 +842,21 @@ struct StoreKit2Tests {
             #expect(redeemed.offer?.type == .code)
             updates.stop()
         }
+
+        // iOS 27's sheet returns the redemption's transaction; closing it without a code is a cancellation.
+        let returning = try makeSession()
+        try await returning.run {
+            let closed = await #expect(throws: StoreKitError.self) {
+                try await AppStore.presentOfferCodeRedeemSheet(from: UIViewController())
+            }
+            guard case .userCancelled? = closed else { Issue.record("closing the sheet threw \(String(describing: closed))"); return }
+            returning.offerCodeRedeemSheetEntry = "Launch code"
+            let redeemed = try await AppStore.presentOfferCodeRedeemSheet(from: UIViewController(), options: [])
+            guard case .verified(let transaction) = redeemed else { Issue.record("the redeemed transaction does not verify"); return }
+            #expect(transaction.productID == Demo.monthly)
+            #expect(transaction.offer?.type == .code)
+            #expect(try await Transaction.latest(for: Demo.monthly)?.payloadValue.id == transaction.id)
+        }
     }
 }
 
