@@ -1,6 +1,7 @@
 public import AppStoreEngine
 import Foundation
 public import AppStoreHosting
+import Synchronization
 
 /// A data directory's own database: the SQLite file `store.sqlite` in it, shared by every process that opens the
 /// directory, and its certificate authority in `ca/`.
@@ -19,7 +20,26 @@ public struct SQLiteDatabase: StoreDatabase {
         if let url {
             throw .storageFailure("\(url): a data directory's SQLite store is its own file, \(directory.databaseURL.path). Give no database URL to use it, or a postgres:// one.")
         }
-        let database = try SQLiteStorage(url: directory.databaseURL)
+        let database = try Self.sharedStorage(at: directory.databaseURL)
         return OpenedStoreDatabase(storage: database, signer: directory.signer, clockState: try database.clockState(tenant: tenant))
     }
+
+    /// One storage per file in a process, for as long as a store uses it.
+    private static let storages = Mutex<[String: WeakSQLiteStorage]>([:])
+
+    private static func sharedStorage(at url: URL) throws(StoreError) -> SQLiteStorage {
+        let key = url.standardizedFileURL.path
+        if let open = storages.withLock({ $0[key]?.storage }) { return open }
+        let opened = try SQLiteStorage(url: url)
+        return storages.withLock { storages in
+            if let open = storages[key]?.storage { return open }
+            storages = storages.filter { $0.value.storage != nil }
+            storages[key] = WeakSQLiteStorage(storage: opened)
+            return opened
+        }
+    }
+}
+
+private struct WeakSQLiteStorage: Sendable {
+    weak var storage: SQLiteStorage?
 }
