@@ -647,6 +647,11 @@ private struct SQLiteTransaction: StorageTransaction {
             try execute("DELETE FROM storeClock WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM tenant WHERE id = ?", arguments: [tenant])
             identifiers?.set(nil, tenant: tenant)
+        case .deleteTenant:
+            try write(.eraseTenant)
+            for table in ["tenantSettings", "notificationDestinations", "apiKey", "tenantCatalog", "retentionMessaging"] {
+                try execute("DELETE FROM \(table) WHERE tenant = ?", arguments: [tenant])
+            }
         case .restore(let snapshot):
             try write(.eraseTenant)
             for account in snapshot.accounts { try write(.saveAccount(account)) }

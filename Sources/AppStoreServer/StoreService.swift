@@ -51,6 +51,17 @@ public actor StoreService: Service {
         if phase == .running { await start(store) }
     }
 
+    /// Takes a deleted tenant's store out: its sender and wakes stop, its events are no longer counted, and the service
+    /// holds it no more.
+    public func forget(_ store: TenantDirectory.Tenant) async {
+        let tenant = store.engine.tenantID
+        guard stores[tenant]?.engine === store.engine else { return }
+        stores[tenant] = nil
+        await store.engine.stopWaking()
+        await store.notificationSender?.stop()
+        metrics?.stopFollowing(tenant: tenant)
+    }
+
     /// Runs the stores' work until the group shuts down (or is cancelled), then stops it: each sender finishes and
     /// saves the attempt under way before this returns.
     public func run() async throws {

@@ -512,6 +512,16 @@ public actor StoreEngine: ScheduledEventSource {
         publish(.transactionsCleared)
     }
 
+    /// Deletes the store from its storage: everything ``erase()`` erases, and its configuration — stored settings,
+    /// catalog, notification destinations, App Store Server API keys, Retention Messaging content —, so nothing of the
+    /// tenant is left and its name is free again. The store stops waking; a server closes it afterwards, and an
+    /// operation on it would start the tenant anew.
+    public func delete() async throws(StoreError) {
+        try await perform { try $0.storage.write(.deleteTenant) }
+        stopWaking()
+        publish(.transactionsCleared)
+    }
+
     /// Everything the store holds — accounts, purchases, devices' finished marks, purchase intents, subscriptions, the
     /// notification outbox, the clock — as one consistent snapshot: a tenant export.
     public func exportState() async throws(StoreError) -> TenantSnapshot {
