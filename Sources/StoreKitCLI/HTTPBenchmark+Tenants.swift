@@ -11,9 +11,9 @@ extension HTTPBenchmark {
     /// random tag so the workload runs again on the same server), each with the catalog of `configurationFile` when
     /// given, then one purchase in each, and reports each phase's rate and latency percentiles. Around them it reads
     /// the server's resident memory and open descriptors from `/proc` (``ServerProcessUsage``), for the cost of one
-    /// tenant, and again after `idleSeconds` with every tenant idle, when given. Last it deletes every tenant it made
-    /// (`deleteTenant`), reports that phase's rate too, and what the server holds afterwards against what it held
-    /// before.
+    /// tenant, and again after `idleSeconds` with every tenant idle, when given. Last, unless `keepTenants`, it deletes
+    /// every tenant it made (`deleteTenant`), reports that phase's rate too, and what the server holds afterwards
+    /// against what it held before.
     func runTenants() async throws {
         let (host, port) = try hostAndPort()
         let count = tenants ?? 1_000
@@ -52,12 +52,15 @@ extension HTTPBenchmark {
             idle = await Self.settledUsage(pid)
         }
 
-        let deletions = (0..<count).map { index in
-            request(String(ControlOperation.deleteTenant.path(["name": name(index)]).dropFirst()), method: .DELETE, body: nil)
+        var afterDeletion: ServerProcessUsage?
+        if !keepTenants {
+            let deletions = (0..<count).map { index in
+                request(String(ControlOperation.deleteTenant.path(["name": name(index)]).dropFirst()), method: .DELETE, body: nil)
+            }
+            let (deleted, deleting) = try await runToCompletion(host: host, port: port, count: count) { deletions[$0] }
+            report(deleted, elapsed: deleting, label: "delete (DELETE \(ControlOperation.deleteTenant.pathTemplate))", unit: "tenants")
+            afterDeletion = await Self.settledUsage(pid)
         }
-        let (deleted, deleting) = try await runToCompletion(host: host, port: port, count: count) { deletions[$0] }
-        report(deleted, elapsed: deleting, label: "delete (DELETE \(ControlOperation.deleteTenant.pathTemplate))", unit: "tenants")
-        let afterDeletion = await Self.settledUsage(pid)
 
         if let pid, let before, let afterCreation, let afterPurchases {
             print("  server process \(pid):")
