@@ -29,8 +29,8 @@ public enum AppStoreJSON {
     /// Decodes Apple-style JSON (dates as milliseconds since 1970, integer or fractional; unknown keys ignored;
     /// `null` read as absent).
     ///
-    /// - Throws: `DecodingError`, as `JSONDecoder` configured by ``makeDecoder()`` throws it, with the coding path of
-    ///   the value that does not read.
+    /// - Throws: `DecodingError`, as `JSONDecoder` configured by ``AppStoreJSON/makeDecoder()`` throws it, with the
+    ///   coding path of the value that does not read.
     public static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
         try JSONReader(dates: .millisecondsSince1970).decode(type, from: data)
     }

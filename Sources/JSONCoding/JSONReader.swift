@@ -1,7 +1,8 @@
 package import Foundation
 
-/// Reads JSON text — a stored row's body, a signed payload, an HTTP request's body — into a value through the value's
-/// own `Decodable` conformance. It is the package's one fast JSON reader; everything else reads with `JSONDecoder`.
+/// Reads JSON text — a stored row's body, a signed payload, an HTTP request's body — into a value through the
+/// value's own `Decodable` conformance. It is the package's one fast JSON reader; everything else reads with
+/// `JSONDecoder`.
 ///
 /// It reads as `JSONDecoder` with its default options reads, but for dates (``DateFormat``): `Decimal` from a JSON
 /// number, `null` read as absent by `decodeIfPresent`, unknown keys ignored. `JSONDecoder` first turns every object
