@@ -56,12 +56,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "StoreKitConfiguration"),
-        // The one fast JSON reader, internal to the package: storage rows, signed payloads and HTTP bodies.
-        .target(name: "JSONCoding"),
         .target(
             name: "AppStoreFormats",
             dependencies: [
-                "JSONCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -71,12 +68,12 @@ let package = Package(
         .target(name: "AppStoreEngine", dependencies: ["StoreKitConfiguration", "AppStoreFormats"]),
         .target(
             name: "AppStoreSQLite",
-            dependencies: ["AppStoreEngine", "AppStoreHosting", "JSONCoding", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
+            dependencies: ["AppStoreEngine", "AppStoreHosting", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(
             name: "AppStorePostgres",
             dependencies: [
-                "AppStoreEngine", "AppStoreFormats", "AppStoreHosting", "JSONCoding",
+                "AppStoreEngine", "AppStoreFormats", "AppStoreHosting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -90,7 +87,7 @@ let package = Package(
         .target(
             name: "AppStoreServer",
             dependencies: [
-                "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "AppStoreDeviceProtocol", "JSONCoding",
+                "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "AppStoreDeviceProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -160,7 +157,6 @@ let package = Package(
         ),
         .target(name: "TestProcesses", path: "Tests/TestProcesses"),
         .testTarget(name: "StoreKitConfigurationTests", dependencies: ["StoreKitConfiguration"], exclude: ["Fixtures"]),
-        .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"]),
         .testTarget(
             name: "AppStoreFormatsTests",
             dependencies: [
@@ -178,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreSQLiteTests",
-            dependencies: ["AppStoreSQLite", "AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "JSONCoding", "StoreKitConfiguration", .product(name: "GRDB", package: "GRDB.swift"), "AppStorePostgres"]
+            dependencies: ["AppStoreSQLite", "AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", .product(name: "GRDB", package: "GRDB.swift"), "AppStorePostgres"]
         ),
         .testTarget(
             name: "AppStoreHostingTests",

@@ -1,5 +1,4 @@
 public import Foundation
-import JSONCoding
 
 /// JSON the way the App Store writes it: compact, keys in the order a type encodes them, dates as integer
 /// milliseconds since 1970, absent optionals omitted (never `null`).
@@ -28,16 +27,13 @@ public enum AppStoreJSON {
 
     /// Decodes Apple-style JSON (dates as milliseconds since 1970, integer or fractional; unknown keys ignored;
     /// `null` read as absent).
-    ///
-    /// - Throws: `DecodingError`, as `JSONDecoder` configured by ``AppStoreJSON/makeDecoder()`` throws it, with the
-    ///   coding path of the value that does not read.
     public static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
-        try JSONReader(dates: .millisecondsSince1970).decode(type, from: data)
+        try JSONValueDecoder.decode(type, from: Array(data))
     }
 
     /// Decodes Apple-style JSON from bytes.
     static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value {
-        try JSONReader(dates: .millisecondsSince1970).decode(type, from: bytes)
+        try JSONValueDecoder.decode(type, from: bytes)
     }
 
     /// A Foundation `JSONDecoder` configured for Apple's date representation, for callers that need one.
