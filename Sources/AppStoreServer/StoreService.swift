@@ -2,7 +2,7 @@ import AppStoreEngine
 public import ServiceLifecycle
 
 /// What a server's stores do between requests — each store's notification sender, its wakes for renewals and expiries
-/// due (``StoreWakeups``), and the counting of its events at `/metrics` — as one `Service`, which the server's
+/// due (`StoreWakeups`), and the counting of its events at `/metrics` — as one `Service`, which the server's
 /// `ServiceGroup` runs beside its listeners.
 ///
 /// ``StoreServer/services(onListening:onListenerFailure:)`` puts it first in the group, so a graceful shutdown

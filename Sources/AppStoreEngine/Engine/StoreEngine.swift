@@ -61,9 +61,8 @@ public actor StoreEngine: ScheduledEventSource {
 
     /// Creates an engine for a tenant of `storage`, signing with `signer`.
     ///
-    /// - Parameter wakeups: What wakes the store when its next renewal, expiry or token notification falls due on a
-    ///   clock that runs by itself: the process's one timer unless a test gives its own. A ``VirtualClock`` drives its
-    ///   stores itself.
+    /// `wakeups` wakes the store when its next renewal, expiry or token notification falls due on a clock that runs by
+    /// itself: the process's one timer unless a test gives its own. A ``VirtualClock`` drives its stores itself.
     public init(
         tenantID: String = StoreDefaults.tenant, catalog: Catalog, settings: StoreSettings = StoreSettings(),
         storage: any Storage, clock: any StoreClock, signer: StoreSigner, promotionalOfferKeys: [PromotionalOfferKey] = [],
