@@ -109,12 +109,8 @@ public actor TenantDirectory {
                 throw TenantError.alreadyExists(name)
             }
             if let configuration, name != serverTenant { try await tenant.engine.setCatalog(configuration) }
-        } catch let error as TenantError {
-            throw error
-        } catch let error as StoreError {
-            throw .storeFailure(error)
         } catch {
-            throw .storeFailure(.storageFailure("\(error)"))
+            throw .wrapping(error)
         }
         if let existing = tenants[name] { return existing }
         return await keep(tenant, named: name)
@@ -166,12 +162,8 @@ public actor TenantDirectory {
             tenants[name] = nil
             responders[name] = nil
             await service?.forget(tenant)
-        } catch let error as TenantError {
-            throw error
-        } catch let error as StoreError {
-            throw .storeFailure(error)
         } catch {
-            throw .storeFailure(.storageFailure("\(error)"))
+            throw .wrapping(error)
         }
     }
 
@@ -302,6 +294,14 @@ public struct TenantError: Error, Sendable, CustomStringConvertible {
     }
     static func serverTenant(_ name: String) -> TenantError {
         TenantError(code: .serverTenant, message: "\(name) is the server's own store, which lives as long as the server: reset it (POST /control/tenants/\(name)/reset) instead.")
+    }
+    /// `error` as a tenant error: itself when it is one, else the store's failure.
+    static func wrapping(_ error: any Error) -> TenantError {
+        switch error {
+        case let error as TenantError: error
+        case let error as StoreError: .storeFailure(error)
+        default: .storeFailure(.storageFailure("\(error)"))
+        }
     }
     static func storeFailure(_ error: StoreError) -> TenantError {
         TenantError(code: .storeFailure(error), message: error.message)
