@@ -283,7 +283,7 @@ struct PostgresTransaction: StorageTransaction {
         case .saveClockState: writes.wroteClock = true
         case .saveSettings: writes.wroteSettings = true
         case .saveCatalog: writes.wroteCatalog = true
-        case .eraseTenant, .restore:
+        case .eraseTenant, .restore, .deleteTenant:
             writes.wroteSubscriptions = true
             writes.wroteClock = true
         default: break
@@ -323,6 +323,14 @@ struct PostgresTransaction: StorageTransaction {
             }
             // The tenant's row stays, holding the lock; only its counter starts over.
             writes.nextID = TransactionRecord.firstID
+        case .deleteTenant:
+            try write(.eraseTenant)
+            for table in ["tenant_settings", "notification_destinations", "api_key", "tenant_catalog", "retention_messaging"] {
+                pipeline.hold("DELETE FROM \(unescaped: table) WHERE tenant = \(tenant)")
+            }
+            // The row goes too, at the commit that releases its lock: a later transaction makes it anew.
+            pipeline.hold("DELETE FROM tenant WHERE id = \(tenant)")
+            writes.nextID = nil
         case .restore(let snapshot):
             try write(.eraseTenant)
             for account in snapshot.accounts { try write(.saveAccount(account)) }

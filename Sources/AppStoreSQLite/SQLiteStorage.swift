@@ -21,6 +21,11 @@ import Darwin
 /// take back the transactions committed since the last checkpoint, whole — never part of one.
 public final class SQLiteStorage: Storage {
     private let pool: DatabasePool
+    /// A read-only connection of its own for the synchronous reads a store makes while it opens
+    /// (``clockState(tenant:)``). Those run on whatever thread opens the store, often one of Swift concurrency's few:
+    /// waiting there for one of the pool's readers, which are released only once an `async` read resumes on such a
+    /// thread, deadlocks once every thread waits so.
+    private let openingReader: DatabaseQueue
     private let groupCommit: GroupCommit
     /// The identifier counters of the group being committed, on the writer connection only.
     private let identifiers = IdentifierCounters()
@@ -46,6 +51,10 @@ public final class SQLiteStorage: Storage {
                 try Self.migrator.migrate(pool)
                 return pool
             }
+            var readOnly = Configuration()
+            readOnly.readonly = true
+            readOnly.busyMode = .timeout(10)
+            openingReader = try DatabaseQueue(path: url.path, configuration: readOnly)
             let checkpointer = try BackgroundCheckpointer(path: url.path)
             try pool.writeWithoutTransaction { db in try checkpointer.takeOver(from: db) }
             let identifiers = identifiers
@@ -328,7 +337,7 @@ public final class SQLiteStorage: Storage {
     /// - Throws: `StoreError.storageFailure` when the database cannot be read.
     public func clockState(tenant: String) throws(StoreError) -> StoreClockState {
         do {
-            return try pool.read { db in try SQLiteTransaction(db: db, tenant: tenant).clockState() }
+            return try openingReader.read { db in try SQLiteTransaction(db: db, tenant: tenant).clockState() }
         } catch {
             throw .storageFailure("Cannot read the clock of store \"\(tenant)\": \(error). Check that the data directory is readable.")
         }
@@ -638,6 +647,11 @@ private struct SQLiteTransaction: StorageTransaction {
             try execute("DELETE FROM storeClock WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM tenant WHERE id = ?", arguments: [tenant])
             identifiers?.set(nil, tenant: tenant)
+        case .deleteTenant:
+            try write(.eraseTenant)
+            for table in ["tenantSettings", "notificationDestinations", "apiKey", "tenantCatalog", "retentionMessaging"] {
+                try execute("DELETE FROM \(table) WHERE tenant = ?", arguments: [tenant])
+            }
         case .restore(let snapshot):
             try write(.eraseTenant)
             for account in snapshot.accounts { try write(.saveAccount(account)) }

@@ -87,6 +87,8 @@ public enum ControlOperation: String, CaseIterable, Sendable {
     case importTenant
     /// Erases a tenant.
     case resetTenant
+    /// Deletes a tenant.
+    case deleteTenant
     /// The transactions.
     case listTransactions
     /// Deletes every transaction.

@@ -4,6 +4,7 @@ public import Foundation
 import FoundationNetworking
 #endif
 public import Logging
+import Synchronization
 
 /// Sends a store's App Store Server Notifications V2 to app servers, as the App Store does.
 ///
@@ -32,8 +33,8 @@ public actor NotificationSender: ScheduledEventSource {
     public nonisolated let engine: StoreEngine
     /// Where notifications go while the tenant has no destinations stored.
     private let defaultDestinations: NotificationDestinations
-    private let session: URLSession
     private let timeout: TimeInterval
+    private let session: URLSession
     private let logger: Logger
     private let metrics: StoreMetrics?
     /// This sender, as its claims on the outbox name it.
@@ -48,6 +49,26 @@ public actor NotificationSender: ScheduledEventSource {
     /// Whether the last pass found somewhere to send to: a sender without destinations does not wake to look for
     /// work, and waits for the engine's signal (a notification recorded, a change by another server).
     private var hasDestinations = false
+
+    /// The HTTP clients of the process's senders, one per timeout: a session holds descriptors of its own (two on
+    /// Linux), so one per tenant would cost a server of thousands of tenants thousands of them. The timeout belongs to
+    /// the session: FoundationNetworking reports a request's own timeout as another failure than `TIMED_OUT`.
+    ///
+    /// URLSession rather than async-http-client: it ships with the toolchain, so the server does not build a TLS stack
+    /// of its own, and it follows http and https URLs alike.
+    private static let sessions = Mutex<[TimeInterval: URLSession]>([:])
+
+    /// The process's session for requests that time out after `timeout` seconds.
+    private static func session(timingOutAfter timeout: TimeInterval) -> URLSession {
+        sessions.withLock { sessions in
+            if let session = sessions[timeout] { return session }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = timeout
+            let session = URLSession(configuration: configuration)
+            sessions[timeout] = session
+            return session
+        }
+    }
 
     /// Creates a sender for `engine`'s outbox.
     ///
@@ -67,12 +88,8 @@ public actor NotificationSender: ScheduledEventSource {
         self.claimClock = claimClock
         self.defaultDestinations = destinations
         self.timeout = timeout
+        self.session = Self.session(timingOutAfter: timeout)
         self.logger = logger
-        // URLSession rather than async-http-client: it ships with the toolchain, so the server does not build a TLS
-        // stack of its own, and it follows http and https URLs alike.
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        session = URLSession(configuration: configuration)
         (engine.clock as? VirtualClock)?.register(self)
     }
 

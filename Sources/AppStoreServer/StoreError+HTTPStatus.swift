@@ -27,11 +27,13 @@ extension StoreError {
 }
 
 extension TenantError {
-    /// The HTTP status the control API answers this refusal with: 400 for a name that is not one, 409 for a name that
-    /// is taken, and for a store that failed, its error's status (``StoreError/httpStatus``).
+    /// The HTTP status the control API answers this refusal with: 400 for a name that is not one or the server's own
+    /// store, 404 for a tenant that does not exist, 409 for a name that is taken, and for a store that failed, its
+    /// error's status (``StoreError/httpStatus``).
     var httpStatus: HTTPResponse.Status {
         switch code {
-        case .invalidName: .badRequest
+        case .invalidName, .serverTenant: .badRequest
+        case .unknown: .notFound
         case .alreadyExists: .conflict
         case .storeFailure(let error): error.httpStatus
         }

@@ -123,6 +123,12 @@ public final class StoreMetrics: Sendable {
         previous?.cancel()
     }
 
+    /// Stops counting the events of the tenant's store: a deleted tenant's.
+    public func stopFollowing(tenant: String) {
+        let task = followed.withLock { $0.removeValue(forKey: tenant)?.task }
+        task?.cancel()
+    }
+
     /// Stops counting the events of every store followed.
     public func stopFollowing() {
         let tasks = followed.withLock { stores in

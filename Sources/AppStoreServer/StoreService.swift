@@ -1,13 +1,15 @@
 import AppStoreEngine
 public import ServiceLifecycle
 
-/// What a server's stores do between requests — each store's notification sender, and the counting of its events at
-/// `/metrics` — as one `Service`, which the server's `ServiceGroup` runs beside its listeners.
+/// What a server's stores do between requests — each store's notification sender, its wakes for renewals and expiries
+/// due (`StoreWakeups`), and the counting of its events at `/metrics` — as one `Service`, which the server's
+/// `ServiceGroup` runs beside its listeners.
 ///
 /// ``StoreServer/services(onListening:onListenerFailure:)`` puts it first in the group, so a graceful shutdown
 /// (SIGINT, SIGTERM, or `ServiceGroup.triggerGracefulShutdown()`) ends things in this order:
 /// 1. the listeners stop accepting connections and answer the requests in flight;
-/// 2. then this service stops every sender, each once the attempt under way is answered and saved, and stops counting;
+/// 2. then this service stops waking the stores for their due events (a renewal under way completes), then stops every
+///    sender, each once the attempt under way is answered and saved, and stops counting;
 /// 3. the group returns, and the stores' storage closes as the last of them is released.
 ///
 /// A store joins when it opens: the server's own when the service starts, each tenant as ``TenantDirectory`` opens it
@@ -41,11 +43,23 @@ public actor StoreService: Service {
     public func adopt(_ store: TenantDirectory.Tenant) async {
         guard phase != .stopped else { return }
         let tenant = store.engine.tenantID
-        if let previous = stores[tenant]?.notificationSender, previous !== store.notificationSender {
-            await previous.stop()
+        if let previous = stores[tenant] {
+            if previous.engine !== store.engine { await previous.engine.stopWaking() }
+            if let sender = previous.notificationSender, sender !== store.notificationSender { await sender.stop() }
         }
         stores[tenant] = store
         if phase == .running { await start(store) }
+    }
+
+    /// Takes a deleted tenant's store out: its sender and wakes stop, its events are no longer counted, and the service
+    /// holds it no more.
+    public func forget(_ store: TenantDirectory.Tenant) async {
+        let tenant = store.engine.tenantID
+        guard stores[tenant]?.engine === store.engine else { return }
+        stores[tenant] = nil
+        await store.engine.stopWaking()
+        await store.notificationSender?.stop()
+        metrics?.stopFollowing(tenant: tenant)
     }
 
     /// Runs the stores' work until the group shuts down (or is cancelled), then stops it: each sender finishes and
@@ -59,6 +73,7 @@ public actor StoreService: Service {
         try? await gracefulShutdown()
         phase = .stopped
         resumeWaiters()
+        for store in stores.values { await store.engine.stopWaking() }
         for store in stores.values { await store.notificationSender?.stop() }
         metrics?.stopFollowing()
     }

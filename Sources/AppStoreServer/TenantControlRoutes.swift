@@ -64,6 +64,15 @@ struct TenantControlRoutes {
             }
             return try json(TenantResponse(name: name, path: "/t/\(name)/", products: products), status: .ok)
         }
+        router.on(.deleteTenant) { _, context in
+            guard let name = tenantName(context) else { return try invalidName(context) }
+            do throws(TenantError) {
+                try await tenants.delete(name)
+            } catch {
+                return try self.error(error.message, status: error.httpStatus)
+            }
+            return Response(status: .noContent)
+        }
         router.on(.exportTenant) { _, context in
             guard let name = tenantName(context) else { return try invalidName(context) }
             let snapshot: TenantSnapshot

@@ -109,12 +109,8 @@ public actor TenantDirectory {
                 throw TenantError.alreadyExists(name)
             }
             if let configuration, name != serverTenant { try await tenant.engine.setCatalog(configuration) }
-        } catch let error as TenantError {
-            throw error
-        } catch let error as StoreError {
-            throw .storeFailure(error)
         } catch {
-            throw .storeFailure(.storageFailure("\(error)"))
+            throw .wrapping(error)
         }
         if let existing = tenants[name] { return existing }
         return await keep(tenant, named: name)
@@ -144,6 +140,31 @@ public actor TenantDirectory {
     public func reset(_ name: String) async throws(StoreError) {
         try await tenant(name).engine.erase()
         try await reopen(name)
+    }
+
+    /// Deletes the tenant `name` — its accounts, purchases, subscriptions, notifications, clock, catalog, settings,
+    /// notification URLs, API keys and Retention Messaging content — and closes it on this server: its sender stops
+    /// and its wakes, and its routes go. The name is free again; a request to `/t/{name}/` afterwards starts it anew.
+    ///
+    /// - Throws: `TenantError` — `invalidName`, `serverTenant` for the server's own store (reset it instead),
+    ///   `unknown` for a tenant nothing is stored of, `storeFailure` when the storage fails (nothing is deleted then).
+    public func delete(_ name: String) async throws(TenantError) {
+        guard Self.isValidName(name) else { throw .invalidName(name) }
+        guard name != serverTenant else { throw .serverTenant(name) }
+        do {
+            if tenants[name] == nil {
+                let stored = try await storage?.tenantsWithState() ?? []
+                guard stored.contains(name) else { throw TenantError.unknown(name) }
+            }
+            let tenant = try await self.tenant(name)
+            try await tenant.engine.delete()
+            await tenant.notificationSender?.stop()
+            tenants[name] = nil
+            responders[name] = nil
+            await service?.forget(tenant)
+        } catch {
+            throw .wrapping(error)
+        }
     }
 
     /// Everything the tenant `name` holds, as a snapshot an import restores.
@@ -255,9 +276,9 @@ public struct TenantSummary: Codable, Sendable, Hashable {
     public var hasOwnCatalog: Bool
 }
 
-/// Why a tenant cannot be created.
+/// Why a tenant cannot be created or deleted.
 public struct TenantError: Error, Sendable, CustomStringConvertible {
-    enum Code: Sendable { case invalidName, alreadyExists, storeFailure(StoreError) }
+    enum Code: Sendable { case invalidName, alreadyExists, unknown, serverTenant, storeFailure(StoreError) }
     let code: Code
     /// What went wrong and what to do.
     public let message: String
@@ -267,6 +288,20 @@ public struct TenantError: Error, Sendable, CustomStringConvertible {
     }
     static func alreadyExists(_ name: String) -> TenantError {
         TenantError(code: .alreadyExists, message: "Tenant \(name) already exists. Reset it (POST /control/tenants/\(name)/reset) or pick another name.")
+    }
+    static func unknown(_ name: String) -> TenantError {
+        TenantError(code: .unknown, message: "There is no tenant \(name): nothing of it is stored and the server has not opened it. GET /control/tenants lists the tenants.")
+    }
+    static func serverTenant(_ name: String) -> TenantError {
+        TenantError(code: .serverTenant, message: "\(name) is the server's own store, which lives as long as the server: reset it (POST /control/tenants/\(name)/reset) instead.")
+    }
+    /// `error` as a tenant error: itself when it is one, else the store's failure.
+    static func wrapping(_ error: any Error) -> TenantError {
+        switch error {
+        case let error as TenantError: error
+        case let error as StoreError: .storeFailure(error)
+        default: .storeFailure(.storageFailure("\(error)"))
+        }
     }
     static func storeFailure(_ error: StoreError) -> TenantError {
         TenantError(code: .storeFailure(error), message: error.message)

@@ -31,15 +31,16 @@ struct BenchCommand: AsyncParsableCommand {
             tenants, as a fleet of CI jobs with a store per test: creates --tenants new tenants (default 1000, \
             named bench-<run>-<index>) through POST /control/tenants, each selling the catalog of --config FILE \
             if given (sent as the request's configuration) or the server's, then makes one purchase of --product \
-            in each, and prints both phases' rate (tenants/s, requests/s) and latency percentiles, and ignores \
-            --requests and --seconds: every tenant is made. With the server on this machine it reads the server \
-            process's resident memory (VmRSS) and open file descriptors from /proc before, after creating and \
-            after the purchases (and, with --idle SECONDS, again after the tenants sat idle that long), and prints \
-            the cost per tenant in KB, descriptors and threads. The process is the one \
+            in each, then deletes them all (DELETE /control/tenants/{name}; --keep-tenants leaves them), and \
+            prints each phase's rate \
+            (tenants/s, requests/s) and latency percentiles, and ignores --requests and --seconds: every tenant is \
+            made. With the server on this machine it reads the server process's resident memory (VmRSS) and open \
+            file descriptors from /proc before, after creating, after the purchases (and, with --idle SECONDS, \
+            again after the tenants sat idle that long) and after deleting, and prints the cost per tenant in KB, \
+            descriptors and threads. The process is the one \
             listening on the --server port, found through /proc/net/tcp among this user's processes; give \
             --server-pid when it cannot be found (another user's server, a container), or the memory lines say \
-            it was not measured. Deleting tenants is not measured: the control API has no operation for it, and \
-            the tenants stay on the server (restart it with a fresh --data-dir between runs).
+            it was not measured.
 
             Examples:
               storekit bench
@@ -113,6 +114,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("http tenants: seconds to leave the tenants idle after their purchases before measuring the server again, for the idle cost per tenant.", valueName: "seconds"))
     var idle: Double?
 
+    @Flag(help: "http tenants: leave the tenants on the server, to look at them, rather than delete them last.")
+    var keepTenants = false
+
     @Option(help: ArgumentHelp("http transaction-info: the API key's .p8 file.", valueName: "file"))
     var keyFile: String?
 
@@ -149,7 +153,8 @@ struct BenchCommand: AsyncParsableCommand {
         }
         return HTTPBenchmark(
             server: serverURL, workload: load, requests: requests, seconds: duration(of: .http), connections: connections, rate: rate,
-            productID: product, bundleID: bundleID, apiKey: apiKey, tenants: tenants, configurationFile: config, serverPID: serverPID, idleSeconds: idle
+            productID: product, bundleID: bundleID, apiKey: apiKey, tenants: tenants, configurationFile: config, serverPID: serverPID, idleSeconds: idle,
+            keepTenants: keepTenants
         )
     }
 

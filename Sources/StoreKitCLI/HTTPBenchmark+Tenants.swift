@@ -1,6 +1,7 @@
 import AppStoreServer
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 extension HTTPBenchmark {
     /// `storekit bench http --workload tenants`: what a fleet of CI jobs asks of a server, each test making a store
@@ -10,8 +11,9 @@ extension HTTPBenchmark {
     /// random tag so the workload runs again on the same server), each with the catalog of `configurationFile` when
     /// given, then one purchase in each, and reports each phase's rate and latency percentiles. Around them it reads
     /// the server's resident memory and open descriptors from `/proc` (``ServerProcessUsage``), for the cost of one
-    /// tenant, and again after `idleSeconds` with every tenant idle, when given. The control API has no operation that deletes a tenant, so deletion is not measured and the tenants
-    /// stay on the server.
+    /// tenant, and again after `idleSeconds` with every tenant idle, when given. Last, unless `keepTenants`, it deletes
+    /// every tenant it made (`deleteTenant`), reports that phase's rate too, and what the server holds afterwards
+    /// against what it held before.
     func runTenants() async throws {
         let (host, port) = try hostAndPort()
         let count = tenants ?? 1_000
@@ -50,6 +52,16 @@ extension HTTPBenchmark {
             idle = await Self.settledUsage(pid)
         }
 
+        var afterDeletion: ServerProcessUsage?
+        if !keepTenants {
+            let deletions = (0..<count).map { index in
+                request(String(ControlOperation.deleteTenant.path(["name": name(index)]).dropFirst()), method: .DELETE, body: nil)
+            }
+            let (deleted, deleting) = try await runToCompletion(host: host, port: port, count: count) { deletions[$0] }
+            report(deleted, elapsed: deleting, label: "delete (DELETE \(ControlOperation.deleteTenant.pathTemplate))", unit: "tenants")
+            afterDeletion = await Self.settledUsage(pid)
+        }
+
         if let pid, let before, let afterCreation, let afterPurchases {
             print("  server process \(pid):")
             print("    before:          \(before.summary)")
@@ -57,6 +69,10 @@ extension HTTPBenchmark {
             print("    after purchases: \(afterPurchases.summary)")
             if let idleSeconds, let idle {
                 print("    idle \(String(format: "%g", idleSeconds)) s later: \(idle.summary)")
+            }
+            if let afterDeletion {
+                let kept = Double(afterDeletion.residentKilobytes - before.residentKilobytes) / Double(max(1, afterPurchases.residentKilobytes - before.residentKilobytes))
+                print("    after deleting:  \(afterDeletion.summary) (\(String(format: "%.0f", kept * 100))% of the tenants' memory still held)")
             }
             // The cost of a tenant as it stands last: idle, when the run waited.
             let last = idle ?? afterPurchases
@@ -73,7 +89,6 @@ extension HTTPBenchmark {
                 give --server-pid of a server on this machine
                 """)
         }
-        print("  delete: not measured: the control API has no operation that deletes a tenant (resetTenant keeps it); the \(count) tenants stay on the server")
     }
 
     /// The JSON of a `.storekit` file, checked to be a JSON object.

@@ -56,6 +56,8 @@ struct HTTPBenchmark {
     var serverPID: Int32?
     /// tenants: how long to leave the tenants idle before measuring the server again (nil: no wait).
     var idleSeconds: Double?
+    /// tenants: whether to leave the tenants on the server rather than delete them last.
+    var keepTenants = false
 
     /// How a run went.
     struct Outcome {

@@ -6,11 +6,11 @@ import Foundation
 import StoreKitConfiguration
 
 /// `storekit tenants …`: the isolated stores (tenants) of a running server or a data directory — list, create, reset,
-/// export and import them.
+/// delete, export and import them.
 struct TenantsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tenants",
-        abstract: "List, create, reset, export and import tenants: the isolated stores a server or data directory holds.",
+        abstract: "List, create, reset, delete, export and import tenants: the isolated stores a server or data directory holds.",
         discussion: """
         A tenant is a store of its own — its own catalog, clock, accounts, transactions and notifications — that \
         a backend test or a scenario uses alone; a server serves each under /t/{name}/, and every other command \
@@ -31,10 +31,11 @@ struct TenantsCommand: AsyncParsableCommand {
           storekit tenants export checkout-42 --out checkout.json --server http://127.0.0.1:8080
           storekit tenants import replay checkout.json --server http://127.0.0.1:8080
           storekit tenants reset checkout-42 --server http://127.0.0.1:8080
+          storekit tenants delete checkout-42 --server http://127.0.0.1:8080
         """,
         subcommands: [
-            TenantsListCommand.self, TenantsCreateCommand.self, TenantsResetCommand.self, TenantsExportCommand.self,
-            TenantsImportCommand.self,
+            TenantsListCommand.self, TenantsCreateCommand.self, TenantsResetCommand.self, TenantsDeleteCommand.self,
+            TenantsExportCommand.self, TenantsImportCommand.self,
         ],
         defaultSubcommand: TenantsListCommand.self
     )
@@ -360,6 +361,49 @@ struct TenantsResetCommand: AsyncParsableCommand {
         } else {
             print("Reset \(try place.location(of: name)): erased \(erased.text). Its clock runs at wall time and transaction identifiers start over.")
         }
+    }
+}
+
+/// `storekit tenants delete`: a tenant gone, with everything it held.
+struct TenantsDeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a tenant: everything it holds and its configuration. Its name is free again.",
+        discussion: """
+        Deletes the tenant's accounts, transactions, subscriptions, notification outbox and clock, and its \
+        configuration: its own catalog, stored settings and test switches, notification URLs, App Store Server API \
+        keys and Retention Messaging content. A server closes it (its notification sender and renewals stop), and \
+        every server on the storage finds nothing of it afterwards; a later request to /t/{name}/ starts it anew. \
+        The server's own store (`default`, or the server's --tenant) cannot be deleted: reset it. With --server it \
+        is the server's DELETE /control/tenants/{name}; without, the storage's tenant.
+
+        Example:
+          storekit tenants delete checkout-42 --server http://127.0.0.1:8080
+          storekit tenants delete scenario-1 --data-dir /tmp/store
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The tenant to delete.", valueName: "name"))
+    var name: String
+
+    @OptionGroup var place: TenantPlaceOptions
+
+    func validate() throws {
+        try validateTenantName(name)
+    }
+
+    func run() async throws {
+        if let server = try place.serverWideControl() {
+            _ = try await server.send(.deleteTenant, ["name": name])
+        } else {
+            let tenants = try place.storageTenants()
+            do throws(TenantError) {
+                try await tenants.delete(name)
+            } catch {
+                throw CommandFailure(error.message)
+            }
+        }
+        print("Deleted \(try place.location(of: name)): nothing of it is left.")
     }
 }
 

@@ -83,6 +83,8 @@ struct ProductConformance {
             try await $0.purchase(confirmIn: $1, options: [.quantity(1)])
         }
         let _: @MainActor (Product, UIViewController) async throws -> Product.PurchaseResult = { try await $0.purchase(confirmIn: $1) }
+        // B.1 Product.purchase(confirmIn:options:) with a window (macOS 15.2)
+        let _: @MainActor (Product, NSWindow) async throws -> Product.PurchaseResult = { try await $0.purchase(confirmIn: $1, options: []) }
         // B.1 Product.latestTransaction — get async
         let _: (Product) async -> VerificationResult<Transaction>? = { await $0.latestTransaction }
         // B.1 Product.currentEntitlement — get async (deprecated in iOS 18.4)

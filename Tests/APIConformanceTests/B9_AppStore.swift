@@ -22,6 +22,12 @@ struct AppStoreConformance {
         let _: @MainActor (UIWindowScene, String) async throws -> Void = AppStore.showManageSubscriptions(in:subscriptionGroupID:)
         // B.9 AppStore.presentOfferCodeRedeemSheet(in:) (iOS 16) — @MainActor
         let _: @MainActor (UIWindowScene) async throws -> Void = AppStore.presentOfferCodeRedeemSheet(in:)
+        // B.9 AppStore.presentOfferCodeRedeemSheet(from:options:) (iOS 27, macOS 27) — @MainActor, returns the transaction
+        let _: @MainActor (UIViewController, Set<RedeemOption>) async throws -> VerificationResult<Transaction> =
+            AppStore.presentOfferCodeRedeemSheet(from:options:)
+        let _: @MainActor (NSWindow, Set<RedeemOption>) async throws -> VerificationResult<Transaction> =
+            AppStore.presentOfferCodeRedeemSheet(from:options:)
+        let _: @MainActor (UIViewController) async throws -> VerificationResult<Transaction> = { try await AppStore.presentOfferCodeRedeemSheet(from: $0) }
         // B.9 AppStore.requestReview(in:) (iOS 16) — @MainActor, neither async nor throwing
         let _: @MainActor (UIWindowScene) -> Void = AppStore.requestReview(in:)
     }

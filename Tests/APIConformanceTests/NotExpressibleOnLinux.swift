@@ -50,9 +50,11 @@ import Testing
 ///     `requestReview(in:)` and `Message.display(in:)` take (B.1, B.4, B.9, B.11). Equivalent: OpenStoreKit declares
 ///     stand-ins with those names where UIKit does not exist; the calls take them and, with no screen, answer as
 ///     `SKTestSession`'s sheet answers say.
-/// 11. **The AppKit overloads** taking an `NSViewController` or `NSWindow` (`beginRefundRequest(for:in:)`,
-///     `presentOfferCodeRedeemSheet(from:)`, `requestReview(in:)`, `purchase(confirmIn:options:)`; macOS only).
-///     Equivalent: the UIKit spellings of item 10.
+/// 11. **The AppKit overloads** taking an `NSViewController` (`beginRefundRequest(for:in:)`,
+///     `presentOfferCodeRedeemSheet(from:)`, `requestReview(in:)`; macOS only). Equivalent: the UIKit spellings of
+///     item 10. The `NSWindow` ones (`purchase(confirmIn:options:)`, macOS 27's
+///     `presentOfferCodeRedeemSheet(from:options:)`) exist: OpenStoreKit declares an `NSWindow` stand-in where AppKit
+///     does not exist (B.1, B.9).
 /// 12. **`Product.subscriptionPeriodFormatStyle`** (`Date.ComponentsFormatStyle`, B.1) and
 ///     `SubscriptionPeriod.formatted(_:referenceDate:)` for a date-range style: Foundation on Linux declares
 ///     `Date.ComponentsFormatStyle` without a way to make one or to format with it. Equivalent:

@@ -303,4 +303,36 @@ struct OfferTests {
         #expect(back.amountCharged == 0)
         #expect(try await store.notifications().last?.summary == "OFFER_REDEEMED/RESUBSCRIBE")
     }
+
+    @Test("A lapsed subscription's renewal info lists the group's eligible win-back offers, cheapest first, as Apple's library reads them; an active one lists none")
+    func eligibleWinBackOffersInRenewalInfo() async throws {
+        let clock = VirtualClock(start: testStart)
+        let catalog = Catalog(products: [
+            CatalogProduct(id: "monthly", type: .autoRenewable, price: 5, subscription: SubscriptionTerms(
+                groupID: "G", level: 2, period: Self.month,
+                winBackOffers: [
+                    OfferDefinition(paymentMode: .payAsYouGo, period: Self.month, numberOfPeriods: 2, displayPrice: "1.99", offerID: "two.cheap.months"),
+                    OfferDefinition(paymentMode: .freeTrial, period: Self.month, offerID: "free.month", isEligible: true),
+                    OfferDefinition(paymentMode: .freeTrial, period: Self.month, offerID: "not.for.you", isEligible: false),
+                ]
+            )),
+            CatalogProduct(id: "yearly", type: .autoRenewable, price: 50, subscription: SubscriptionTerms(
+                groupID: "G", level: 1, period: SubscriptionPeriod(value: 1, unit: .year),
+                winBackOffers: [OfferDefinition(paymentMode: .payUpFront, period: SubscriptionPeriod(value: 1, unit: .year), displayPrice: "30", offerID: "year.back")]
+            )),
+        ])
+        let store = StoreEngine(catalog: catalog, storage: InMemoryStorage(), clock: clock, signer: .ephemeral)
+        let first = try await buy(store, "monthly")
+        let active = try await appleVerify("renewal-info", try await store.signedRenewalInfo(subscription: first.originalID), store: store)
+        #expect(active["eligibleWinBackOfferIds"] as? [String] == nil)
+
+        try await store.setAutoRenew(subscription: first.originalID, enabled: false)
+        try await clock.advance(to: months(1).addingTimeInterval(86_400))
+        let lapsed = try await appleVerify("renewal-info", try await store.signedRenewalInfo(subscription: first.originalID), store: store)
+        #expect(lapsed["eligibleWinBackOfferIds"] as? [String] == ["free.month", "two.cheap.months", "year.back"])
+
+        _ = try await buy(store, "monthly", offer: .winBack(offerID: "free.month"))
+        let back = try await appleVerify("renewal-info", try await store.signedRenewalInfo(subscription: first.originalID), store: store)
+        #expect(back["eligibleWinBackOfferIds"] as? [String] == nil, "a subscriber who came back is offered no win-back")
+    }
 }

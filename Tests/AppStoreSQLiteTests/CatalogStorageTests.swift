@@ -65,6 +65,42 @@ struct CatalogStorageTests {
         #expect(listed == ["bought", "catalog", "clock", "settings", "urls"].map { "\(prefix)-\($0)" })
     }
 
+    @Test("Deleting a tenant removes everything of it — purchases, settings, notification URLs, clock, catalog, API keys — from every handle, and leaves other tenants alone", arguments: StorageKind.allCases)
+    func deleteTenant(kind: StorageKind) async throws {
+        let (storage, other, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let prefix = UUID().uuidString
+        let (doomed, kept) = ("\(prefix)-doomed", "\(prefix)-kept")
+        func engine(_ tenant: String) -> StoreEngine {
+            StoreEngine(
+                tenantID: tenant, catalog: Catalog(products: [CatalogProduct(id: "premium", type: .nonConsumable, price: 4.99)]),
+                storage: storage, clock: VirtualClock(start: Self.start), signer: .ephemeral
+            )
+        }
+        let store = engine(doomed)
+        _ = try await store.purchase(PurchaseRequest(productID: "premium", accountID: "ana", bundleID: "app"))
+        try await store.updateSettings { $0.askToBuyEnabled = true }
+        try await store.setNotificationDestinations(NotificationDestinations(defaultURL: URL(string: "http://127.0.0.1:9/apple")))
+        try await store.setTimeRate(.oneSecondIsOneDay)
+        try await store.setCatalog(try Self.configuration(selling: "com.example.one"))
+        let keyID = String(prefix.prefix(8)) + "K1"
+        let key = APIKeyRecord(keyID: keyID, issuerID: "issuer", publicKeyPEM: "-----BEGIN PUBLIC KEY-----\nK\n-----END PUBLIC KEY-----", created: Self.start)
+        try await storage.transaction(tenant: doomed) { try $0.write(.addAPIKey(key)) }
+        _ = try await engine(kept).purchase(PurchaseRequest(productID: "premium", accountID: "bo", bundleID: "app"))
+
+        try await store.delete()
+
+        #expect(try await other.tenantsWithState().filter { $0.hasPrefix(prefix) } == [kept])
+        #expect(try await other.tenantsWithCatalogs().filter { $0.hasPrefix(prefix) }.isEmpty)
+        #expect(try await other.apiKey(id: keyID) == nil)
+        let left = try await other.read(tenant: doomed) { reader in
+            (try reader.snapshot(), try reader.storedCatalog(), try reader.storedSettings(), try reader.notificationDestinations())
+        }
+        #expect(left.0.transactions.isEmpty && left.0.accounts.isEmpty && left.0.clock == StoreClockState())
+        #expect(left.1.version == 0 && left.2.version == 0 && left.3 == nil)
+        #expect(try await engine(kept).transactions().count == 1, "another tenant keeps its purchase")
+    }
+
     @Test("A catalog given through one engine is sold by another engine on the storage at its next purchase, and by an engine opened later; a reset keeps it", arguments: StorageKind.allCases)
     func changesReachEveryEngine(kind: StorageKind) async throws {
         let (first, second, cleanup) = try kind.makeShared()

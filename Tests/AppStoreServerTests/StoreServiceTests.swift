@@ -9,6 +9,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import Synchronization
+import StoreKitConfiguration
 import Testing
 
 /// A server run as services of a `ServiceGroup`: the stores' work (notification senders, metrics) runs for every store
@@ -74,6 +75,27 @@ struct StoreServiceTests {
         try await Task.sleep(for: .seconds(NotificationSender.pickupInterval + 1))
         #expect(receiver.requestCount == 1)
         #expect(try await engine.notifications().last?.delivery.attempts.isEmpty == true)
+    }
+
+    @Test("A graceful shutdown stops waking the server's stores for their renewals")
+    func shutdownStopsWakes() async throws {
+        let wakeups = StoreWakeups()
+        let monthly = CatalogProduct(
+            id: "monthly", type: .autoRenewable, price: 2,
+            subscription: SubscriptionTerms(groupID: "G1", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))
+        )
+        let engine = StoreEngine(
+            catalog: Catalog(products: [monthly]), storage: InMemoryStorage(), clock: SystemClock(), signer: .ephemeral, wakeups: wakeups
+        )
+        _ = try await engine.purchase(PurchaseRequest(productID: "monthly", bundleID: Self.bundleID))
+        #expect(wakeups.waitingStores == 1, "the store waits to renew in a month")
+
+        let (group, running, _) = try await Self.run(StoreServer(engine: engine, port: 0))
+        await group.triggerGracefulShutdown()
+        try await running.value
+        #expect(wakeups.waitingStores == 0)
+        _ = try await engine.purchase(PurchaseRequest(productID: "monthly", accountID: "second", bundleID: Self.bundleID))
+        #expect(wakeups.waitingStores == 0, "a store of a server that shut down asks for no more wakes")
     }
 
     @Test("A tenant the server opens while it runs joins its work: its notifications are sent and its purchases counted at /metrics")

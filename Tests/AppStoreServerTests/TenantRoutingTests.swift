@@ -138,6 +138,34 @@ struct TenantRoutingTests {
         }
     }
 
+    @Test("A deleted tenant is gone from every server on the storage with its catalog; its name is free for a new tenant that starts from nothing; deleting it again is 404")
+    func deleteTenant() async throws {
+        let storage = InMemoryStorage()
+        let demo = try String(contentsOf: ChildProcess.packageRoot.appendingPathComponent("Examples/Demo.storekit"), encoding: .utf8)
+        try await makeServer(storage: storage).makeApplication().test(.router) { client in
+            #expect(try await call(client, .post, "/control/tenants", #"{"name": "checkout", "configuration": \#(demo)}"#).0 == .created)
+            #expect(try await call(client, .post, "/t/checkout/control/purchases", #"{"productId": "com.example.demo.premium"}"#).0 == .ok)
+
+            #expect(try await call(client, .delete, "/control/tenants/checkout").0 == .noContent)
+            let (_, listed) = try await call(client, .get, "/control/tenants")
+            #expect(((listed as? [String: Any])?["tenants"] as? [Any])?.isEmpty == true)
+            #expect(try await call(client, .delete, "/control/tenants/checkout").0 == .notFound)
+            #expect(try await call(client, .delete, "/control/tenants/..").0 == .badRequest)
+
+            // The name is free: a tenant made with it sells the server's catalog and starts its identifiers over.
+            #expect(try await call(client, .post, "/control/tenants", #"{"name": "checkout"}"#).0 == .created)
+            #expect(try await call(client, .post, "/t/checkout/control/purchases", #"{"productId": "com.example.demo.premium"}"#).0 == .notFound)
+            let (_, bought) = try await call(client, .post, "/t/checkout/control/purchases", #"{"productId": "premium"}"#)
+            #expect((bought as? [String: Any])?["transactionId"] as? String == "2000000000000001")
+            #expect(try await call(client, .delete, "/control/tenants/checkout").0 == .noContent)
+        }
+        // Another server on the storage finds nothing of it.
+        try await makeServer(storage: storage).makeApplication().test(.router) { client in
+            let (_, listed) = try await call(client, .get, "/control/tenants")
+            #expect(((listed as? [String: Any])?["tenants"] as? [Any])?.isEmpty == true)
+        }
+    }
+
     @Test("A tenants/<name>.storekit file of an earlier version is stored as the tenant's catalog once and renamed *.imported; a tenant with a stored catalog keeps it; the server's tenant's file is left")
     func catalogFilesAreImported() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-tenants-\(UUID().uuidString)")

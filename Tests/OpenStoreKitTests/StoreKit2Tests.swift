@@ -875,6 +875,29 @@ struct StoreKit2Tests {
         #expect(try await controller.promotionOrder().map(\.productIdentifier) == [Demo.darkTheme, Demo.premium])
     }
 
+    @Test("A lapsed subscription with a win-back offer: its renewal info lists the offer, Message.messages says winBackOffer, and the offer brings the customer back free")
+    func winBackOfferAfterLapse() async throws {
+        let session = try makeSession()
+        try await session.run {
+            let monthly = try #require(try await Product.products(for: [Demo.monthly]).first)
+            let purchase = try #require(try await monthly.purchase().verifiedTransaction)
+            #expect(try await monthly.subscription?.status.first?.renewalInfo.payloadValue.eligibleWinBackOfferIDs == [])
+
+            try session.disableAutoRenewForTransaction(identifier: Int(purchase.id))
+            try await session.advanceTime(by: 32 * 86_400)
+            let status = try #require(try await monthly.subscription?.status.first)
+            #expect(status.state == .expired)
+            #expect(try status.renewalInfo.payloadValue.eligibleWinBackOfferIDs == ["plus.monthly.winback"])
+            var messages = Message.messages.makeAsyncIterator()
+            #expect(await messages.next()?.reason == .winBackOffer)
+
+            let offer = try #require(monthly.subscription?.winBackOffers.first)
+            let back = try #require(try await monthly.purchase(options: [.winBackOffer(offer)]).verifiedTransaction)
+            #expect(back.offer?.type == .winBack)
+            #expect(back.price == 0)
+        }
+    }
+
     @Test("Message.messages tells the app of a price increase to consent to; the offer-code sheet redeems the code the test typed")
     func messagesAndSheets() async throws {
         let session = try makeSession()
@@ -904,6 +927,21 @@ struct StoreKit2Tests {
             #expect(redeemed.productID == Demo.monthly)
             #expect(redeemed.offer?.type == .code)
             updates.stop()
+        }
+
+        // iOS 27's sheet returns the redemption's transaction; closing it without a code is a cancellation.
+        let returning = try makeSession()
+        try await returning.run {
+            let closed = await #expect(throws: StoreKitError.self) {
+                try await AppStore.presentOfferCodeRedeemSheet(from: UIViewController())
+            }
+            guard case .userCancelled? = closed else { Issue.record("closing the sheet threw \(String(describing: closed))"); return }
+            returning.offerCodeRedeemSheetEntry = "Launch code"
+            let redeemed = try await AppStore.presentOfferCodeRedeemSheet(from: UIViewController(), options: [])
+            guard case .verified(let transaction) = redeemed else { Issue.record("the redeemed transaction does not verify"); return }
+            #expect(transaction.productID == Demo.monthly)
+            #expect(transaction.offer?.type == .code)
+            #expect(try await Transaction.latest(for: Demo.monthly)?.payloadValue.id == transaction.id)
         }
     }
 }

@@ -37,7 +37,7 @@ struct BenchCommandTests {
         }
     }
 
-    @Test("tenants makes every tenant with its catalog and a purchase in each, and reports the rates and the server's memory and descriptors per tenant")
+    @Test("tenants makes every tenant with its catalog and a purchase in each, deletes them, and reports the rates and the server's memory and descriptors per tenant")
     func tenantsWorkload() async throws {
         let dataDirectory = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
@@ -55,15 +55,24 @@ struct BenchCommandTests {
         #expect(output.contains(" tenants/s; 0 failed"), "the rate line, with every tenant made: \(output)")
         #expect(output.contains("first purchase in each tenant"), "\(output)")
         #expect(output.contains(try Regex(#"20 requests in [0-9.]+ s = [0-9]+/s; 0 failed"#)), "every purchase succeeded: \(output)")
-        #expect(output.split(separator: "\n").filter { $0.contains("latency ms: p50 ") }.count == 2, "both phases' percentiles: \(output)")
+        #expect(output.split(separator: "\n").filter { $0.contains("latency ms: p50 ") }.count == 3, "the three phases' percentiles: \(output)")
+        #expect(output.contains(try Regex(#"delete \(DELETE /control/tenants/\{name\}\):\n +20 tenants in [0-9.]+ s = [0-9]+ tenants/s; 0 failed"#)), "\(output)")
         #expect(output.contains("server process \(server.processIdentifier):"), "the server found from its port \(port): \(output)")
-        for moment in ["before:", "after creating:", "after purchases:"] {
+        for moment in ["before:", "after creating:", "after purchases:", "after deleting:"] {
                 #expect(output.contains(try Regex(moment + #" +[0-9]+\.[0-9] MB resident, [0-9]+ open descriptors, [0-9]+ threads"#)), "\(moment) \(output)")
         }
         #expect(output.contains(try Regex(#"per tenant: -?[0-9]+\.[0-9] KB resident, -?[0-9]+\.[0-9]{2} open descriptors, -?[0-9]+\.[0-9]{3} threads"#)), "\(output)")
-        #expect(output.contains("delete: not measured"), "deletion is said to be missing: \(output)")
+        // Every tenant was deleted.
+        let afterRun = try await storekit(["tenants", "list", "--server", address, "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(afterRun.output.utf8)) as? [Any])?.isEmpty == true, "\(afterRun.output)")
 
-        // Every tenant was made, selling its own catalog, and its purchase is in its own store.
+        // Kept: every tenant was made, selling its own catalog, and its purchase is in its own store.
+        let kept = try await storekit([
+            "bench", "http", "--server", address, "--workload", "tenants", "--tenants", "20", "--connections", "4",
+            "--config", demoConfiguration, "--keep-tenants",
+        ])
+        #expect(kept.status == 0, "\(kept.errorOutput)")
+        #expect(!kept.output.contains("delete ("), "\(kept.output)")
         let listed = try await storekit(["tenants", "list", "--server", address, "--json"])
         let tenants = try #require(try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]])
         let made = tenants.compactMap { $0["name"] as? String }.filter { $0.hasPrefix("bench-") }

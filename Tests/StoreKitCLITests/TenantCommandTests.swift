@@ -165,6 +165,20 @@ struct TenantCommandTests {
         let notSold = try await storekit(["purchase", "com.example.demo.premium", "--account", "dana"] + remoteShop)
         #expect(notSold.status != 0, "only the one product of its own catalog is sold: \(notSold.output)")
         #expect(try await transactions(remoteShop).count == 2)
+
+        // Deleted through the server, the tenant is gone from the directory too; scratch is deleted in the directory.
+        let deleted = try await storekit(["tenants", "delete", "shop", "--server", address])
+        #expect(deleted.status == 0, "\(deleted.errorOutput)")
+        #expect(deleted.output.contains("Deleted tenant shop on the server at \(address)"), "\(deleted.output)")
+        let deletedHere = try await storekit(["tenants", "delete", "scratch"] + place)
+        #expect(deletedHere.status == 0, "\(deletedHere.errorOutput)")
+        let again = try await storekit(["tenants", "delete", "scratch"] + place)
+        #expect(again.status == 1)
+        #expect(again.errorOutput.contains("There is no tenant scratch"), "\(again.errorOutput)")
+        let serverTenant = try await storekit(["tenants", "delete", "default", "--server", address])
+        #expect(serverTenant.status == 1)
+        #expect(serverTenant.errorOutput.contains("default is the server's own store"), "\(serverTenant.errorOutput)")
+        #expect(try #require(try jsonOutput(try await storekit(["tenants", "list", "--json"] + place)) as? [Any]).isEmpty)
     }
 
     @Test("An export from a data directory continues on a server: the same transactions under a tenant of it")

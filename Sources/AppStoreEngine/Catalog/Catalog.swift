@@ -166,3 +166,21 @@ public struct Catalog: Sendable, Equatable {
         indexByID[id].map { products[$0] }
     }
 }
+
+extension Catalog {
+    /// The win-back offers a customer whose subscription to `groupID` lapsed may redeem, best first: the renewal
+    /// info's `eligibleWinBackOfferIds`. Those are the group's products' win-back offers the configuration does not
+    /// mark ineligible (`isEligible` false), ordered by what the customer pays over the whole offer — free ones
+    /// first — and, at equal cost, as the catalog lists them.
+    public func eligibleWinBackOfferIDs(groupID: String) -> [String] {
+        let offers = products.filter { $0.subscription?.groupID == groupID }.flatMap { product in
+            (product.subscription?.winBackOffers ?? []).filter { $0.isEligible != false && $0.offerID != nil }
+        }
+        func cost(_ offer: OfferDefinition) -> Decimal {
+            offer.paymentMode == .freeTrial ? 0 : (offer.price ?? 0) * Decimal(offer.periodCount)
+        }
+        return offers.enumerated()
+            .sorted { (cost($0.element), $0.offset) < (cost($1.element), $1.offset) }
+            .compactMap(\.element.offerID)
+    }
+}

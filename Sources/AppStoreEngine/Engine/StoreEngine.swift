@@ -45,8 +45,12 @@ public actor StoreEngine: ScheduledEventSource {
     var receiptCache: [ReceiptCacheKey: CachedReceipt] = [:]
     private var subscribers: [UUID: AsyncStream<StoreEvent>.Continuation] = [:]
     private var outboxSubscribers: [UUID: AsyncStream<Void>.Continuation] = [:]
-    /// The task that wakes the store at the next subscription event, on a clock that runs by itself.
-    private var scheduledWake: (date: Date, task: Task<Void, Never>)?
+    /// Wakes the store at its next scheduled event, on a clock that runs by itself.
+    public nonisolated let wakeups: StoreWakeups
+    /// The date of the wake asked of ``wakeups``, if any.
+    private var scheduledWake: Date?
+    /// Whether ``stopWaking()`` was called: the store then asks for no more wakes.
+    private var wakesStopped = false
     /// The date of the next subscription event the last operation saw, which ``scheduledWake`` is for with
     /// ``externalPurchaseTokenWake``.
     private var subscriptionWake: Date?
@@ -56,10 +60,15 @@ public actor StoreEngine: ScheduledEventSource {
     private var changeFollower: Task<Void, Never>?
 
     /// Creates an engine for a tenant of `storage`, signing with `signer`.
+    ///
+    /// `wakeups` wakes the store when its next renewal, expiry or token notification falls due on a clock that runs by
+    /// itself: the process's one timer unless a test gives its own. A ``VirtualClock`` drives its stores itself.
     public init(
         tenantID: String = StoreDefaults.tenant, catalog: Catalog, settings: StoreSettings = StoreSettings(),
-        storage: any Storage, clock: any StoreClock, signer: StoreSigner, promotionalOfferKeys: [PromotionalOfferKey] = []
+        storage: any Storage, clock: any StoreClock, signer: StoreSigner, promotionalOfferKeys: [PromotionalOfferKey] = [],
+        wakeups: StoreWakeups = .shared
     ) {
+        self.wakeups = wakeups
         self.signer = signer
         self.promotionalOfferKeys = promotionalOfferKeys
         self.tenantID = tenantID
@@ -82,7 +91,7 @@ public actor StoreEngine: ScheduledEventSource {
     }
 
     deinit {
-        scheduledWake?.task.cancel()
+        wakeups.cancel(ObjectIdentifier(self))
     }
 
     /// Replaces the catalog (for example after the configuration file changed). Transactions are kept.
@@ -502,6 +511,16 @@ public actor StoreEngine: ScheduledEventSource {
         publish(.transactionsCleared)
     }
 
+    /// Deletes the store from its storage: everything ``erase()`` erases, and its configuration — stored settings,
+    /// catalog, notification destinations, App Store Server API keys, Retention Messaging content —, so nothing of the
+    /// tenant is left and its name is free again. The store stops waking; a server closes it afterwards, and an
+    /// operation on it would start the tenant anew.
+    public func delete() async throws(StoreError) {
+        try await perform { try $0.storage.write(.deleteTenant) }
+        stopWaking()
+        publish(.transactionsCleared)
+    }
+
     /// Everything the store holds — accounts, purchases, devices' finished marks, purchase intents, subscriptions, the
     /// notification outbox, the clock — as one consistent snapshot: a tenant export.
     public func exportState() async throws(StoreError) -> TenantSnapshot {
@@ -624,31 +643,33 @@ public actor StoreEngine: ScheduledEventSource {
         scheduleWake(at: subscriptionWake)
     }
 
-    /// Wakes the store when the next subscription event falls due on a clock that runs by itself; a
-    /// ``VirtualClock`` drives its stores itself, through ``ScheduledEventSource``. A store without products
+    /// Asks ``wakeups`` to wake the store when the next subscription event falls due on a clock that runs by itself;
+    /// a ``VirtualClock`` drives its stores itself, through ``ScheduledEventSource``. A store without products
     /// cannot apply events, so it does not wake for them.
     private func scheduleWake(at subscriptionDate: Date?) {
         subscriptionWake = subscriptionDate
         let date = [subscriptionDate, externalPurchaseTokenWake].compactMap { $0 }.min()
-        guard !(clock is VirtualClock), !catalog.products.isEmpty, date != scheduledWake?.date else { return }
-        scheduledWake?.task.cancel()
-        guard let date else {
-            scheduledWake = nil
-            return
+        guard !wakesStopped, !(clock is VirtualClock), !catalog.products.isEmpty, date != scheduledWake else { return }
+        scheduledWake = date
+        if let date {
+            wakeups.schedule(self, after: date.timeIntervalSince(clock.now()))
+        } else {
+            wakeups.cancel(ObjectIdentifier(self))
         }
-        let clock = clock
-        let task = Task { [weak self] in
-            let delay = date.timeIntervalSince(clock.now())
-            if delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
-            guard !Task.isCancelled else { return }
-            await self?.wake()
-        }
-        scheduledWake = (date, task)
     }
 
-    private func wake() async {
+    /// Applies the events due now: ``wakeups`` calls this when the scheduled wake comes.
+    func wake() async {
         scheduledWake = nil
         try? await applyDueEvents()
+    }
+
+    /// Stops waking the store for its scheduled events: a server calls this as it shuts down, so no renewal starts
+    /// while its storage closes. Operations still apply every event due when they run.
+    public func stopWaking() {
+        wakesStopped = true
+        scheduledWake = nil
+        wakeups.cancel(ObjectIdentifier(self))
     }
 
     func storageCall<Result: Sendable>(_ body: @Sendable (any Storage) async throws -> Result) async throws(StoreError) -> Result {

@@ -131,6 +131,10 @@ extension StoreEngine {
                 payload.offerPeriod = offer.period.iso8601
             }
         }
+        if subscription.status == .expired, let groupID = catalog.product(subscription.productID)?.subscription?.groupID {
+            let offers = catalog.eligibleWinBackOfferIDs(groupID: groupID)
+            payload.eligibleWinBackOfferIds = offers.isEmpty ? nil : offers
+        }
         payload.appAccountToken = subscription.appAccountToken
         payload.appTransactionId = Self.appTransactionID(tenant: tenantID, accountID: subscription.accountID, bundleID: subscription.bundleID)
         payload.advancedCommerceInfo = subscription.advancedCommerceInfo

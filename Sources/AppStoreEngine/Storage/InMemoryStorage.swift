@@ -60,6 +60,11 @@ public actor InMemoryStorage: Storage {
     ) throws -> Result {
         let transaction = MemoryTransaction(tenants[tenant] ?? Tenant(), apiKeyTenants: apiKeyTenants)
         let result = try body(transaction)
+        guard !transaction.deleted else {
+            tenants[tenant] = nil
+            apiKeyTenants = apiKeyTenants.filter { $0.value != tenant }
+            return result
+        }
         tenants[tenant] = transaction.state
         for keyID in transaction.state.apiKeys.keys { apiKeyTenants[keyID] = tenant }
         return result
@@ -85,6 +90,8 @@ public actor InMemoryStorage: Storage {
 /// A transaction on a copy of one tenant's in-memory state. Used only inside the storage actor's methods.
 private final class MemoryTransaction: StorageTransaction {
     var state: InMemoryStorage.Tenant
+    /// Whether the transaction deleted the tenant.
+    var deleted = false
     /// Which tenant held each API key when the transaction started.
     let apiKeyTenants: [String: String]
 
@@ -257,6 +264,9 @@ private final class MemoryTransaction: StorageTransaction {
             state.clock = clock
         case .eraseTenant:
             state = state.configurationOnly
+        case .deleteTenant:
+            state = InMemoryStorage.Tenant()
+            deleted = true
         case .restore(let snapshot):
             var restored = state.configurationOnly
             restored.nextTransactionID = snapshot.nextTransactionID

@@ -66,6 +66,10 @@ public enum StorageChange: Sendable, Hashable {
     /// subscriptions, the notification outbox, the clock state — and starts its transaction identifiers over, as if
     /// it had never been used.
     case eraseTenant
+    /// Deletes the tenant: everything ``eraseTenant`` deletes, and its configuration too — stored settings, catalog,
+    /// notification destinations, App Store Server API keys, Retention Messaging content —, so nothing of it is left
+    /// and its name is free again.
+    case deleteTenant
     /// Replaces everything the tenant holds with a snapshot's state (an import): as ``eraseTenant``, then every
     /// record of the snapshot, its clock and its next transaction identifier.
     case restore(TenantSnapshot)

@@ -2,7 +2,7 @@ import AppStoreEngine
 import Foundation
 
 /// A message the App Store wants to show the customer inside the app: a price increase to consent to, a billing
-/// issue to fix.
+/// issue to fix, a win-back offer for a subscription that lapsed.
 public struct Message: Equatable, Hashable, Sendable {
     /// What the message is about.
     public let reason: Message.Reason
@@ -16,8 +16,9 @@ public struct Message: Equatable, Hashable, Sendable {
         device.sheets.withLock { $0.messagesDisplayed.append(reason) }
     }
 
-    /// Messages for the customer: one when a subscription asks for price-increase consent and one when a
-    /// subscription enters billing retry. Each reaches the app once per device. The sequence never ends on its own.
+    /// Messages for the customer: one when a subscription asks for price-increase consent, one when a subscription
+    /// enters billing retry, and one when a subscription lapsed and its renewal info lists win-back offers
+    /// (`eligibleWinBackOfferIDs`). Each reaches the app once per device. The sequence never ends on its own.
     public static var messages: Message.Messages {
         let device = Result { () throws(StoreKitError) in try StoreKitDevice.current() }
         return Messages { continuation in
@@ -72,10 +73,11 @@ public struct Message: Equatable, Hashable, Sendable {
 }
 
 extension StoreKitDevice {
-    /// Yields a message for each subscription that now waits for price-increase consent or entered billing retry,
-    /// once per subscription and cause on this device.
+    /// Yields a message for each subscription that now waits for price-increase consent, entered billing retry, or
+    /// lapsed with win-back offers to redeem, once per subscription, period and cause on this device.
     func deliverMessages(to continuation: AsyncStream<Message>.Continuation) async {
         guard let subscriptions = try? await subscriptionRecords() else { return }
+        let winBack = await lapsedWithWinBackOffers(subscriptions)
         let store = DeviceStateStore.forAppDirectory(environment.appDirectory)
         let messages = store.update { state in
             var messages: [Message] = []
@@ -83,6 +85,7 @@ extension StoreKitDevice {
                 let pending: [(Message.Reason, Bool)] = [
                     (.priceIncreaseConsent, subscription.priceIncrease == .pending),
                     (.billingIssue, subscription.isInBillingRetry),
+                    (.winBackOffer, winBack.contains(subscription.id)),
                 ]
                 for (reason, due) in pending {
                     let key = "\(reason.name):\(subscription.id):\(subscription.expiresDate.timeIntervalSinceReferenceDate)"
@@ -93,5 +96,22 @@ extension StoreKitDevice {
             return messages
         }
         for message in messages { continuation.yield(message) }
+    }
+
+    /// The lapsed subscriptions whose signed renewal info offers the customer win-back offers.
+    private func lapsedWithWinBackOffers(_ subscriptions: [SubscriptionRecord]) async -> Set<UInt64> {
+        let lapsed = subscriptions.filter { $0.status == .expired }.map(\.id)
+        guard !lapsed.isEmpty else { return [] }
+        let deviceID = environment.deviceID
+        let tokens = try? await call { connection throws(StoreError) in
+            try await connection.signedRenewalInfo(subscriptionIDs: lapsed, deviceID: deviceID)
+        }
+        var offered: Set<UInt64> = []
+        for token in tokens ?? [] {
+            if case .verified(let info)? = await verifyRenewalInfo(token), !info.eligibleWinBackOfferIDs.isEmpty {
+                offered.insert(info.originalTransactionID)
+            }
+        }
+        return offered
     }
 }

@@ -30,6 +30,17 @@ open class UIViewController {
     public nonisolated init() {}
 }
 
+/// Stands in for AppKit's window where AppKit does not exist, so that StoreKit calls that take one
+/// (`purchase(confirmIn:options:)`, `presentOfferCodeRedeemSheet(from:options:)`) compile unchanged. There is no
+/// screen: the call goes on as it does without one.
+#if !canImport(AppKit)
+@MainActor
+open class NSWindow {
+    /// A window.
+    public nonisolated init() {}
+}
+#endif
+
 extension Product {
     /// Buys the product, confirming in `scene`; with no screen, exactly ``purchase(options:)``.
     @MainActor
@@ -40,6 +51,12 @@ extension Product {
     /// Buys the product, confirming in the view controller's scene; with no screen, exactly ``purchase(options:)``.
     @MainActor
     public func purchase(confirmIn viewController: UIViewController, options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
+        try await purchase(options: options)
+    }
+
+    /// Buys the product, confirming in the window (macOS 15.2); with no screen, exactly ``purchase(options:)``.
+    @MainActor
+    public func purchase(confirmIn window: NSWindow, options: Set<Product.PurchaseOption> = []) async throws -> Product.PurchaseResult {
         try await purchase(options: options)
     }
 }

@@ -79,12 +79,57 @@ extension AppStore {
     /// - Throws: ``StoreKitError`` when the store cannot be reached or refuses the code.
     @MainActor
     public static func presentOfferCodeRedeemSheet(in scene: UIWindowScene) async throws {
+        _ = try await redeemOfferCodeFromSheet()
+    }
+
+    /// Shows the sheet where the customer redeems an offer code, and returns the transaction the redemption makes
+    /// (iOS 27). With no screen, the code comes from the test environment (`SKTestSession.offerCodeRedeemSheetEntry`);
+    /// the transaction also arrives through `Transaction.updates`, as one made outside the app does.
+    ///
+    /// - Throws: `StoreKitError.userCancelled` when the customer closes the sheet without a code (no entry is set),
+    ///   another ``StoreKitError`` when the store cannot be reached or refuses the code.
+    @MainActor
+    public static func presentOfferCodeRedeemSheet(
+        from viewController: UIViewController, options: Set<RedeemOption> = []
+    ) async throws -> VerificationResult<Transaction> {
+        try await redeemedTransaction()
+    }
+
+    /// Shows the sheet where the customer redeems an offer code, and returns the transaction the redemption makes
+    /// (macOS 27), as the view controller's spelling does.
+    @MainActor
+    public static func presentOfferCodeRedeemSheet(
+        from window: NSWindow, options: Set<RedeemOption> = []
+    ) async throws -> VerificationResult<Transaction> {
+        try await redeemedTransaction()
+    }
+
+    /// Redeems the code the customer typed into the sheet: the transaction it made, signed for this device, or
+    /// `StoreKitError.userCancelled` when the customer typed none.
+    private static func redeemedTransaction() async throws -> VerificationResult<Transaction> {
+        guard let (device, record) = try await redeemOfferCodeFromSheet() else { throw StoreKitError.userCancelled }
+        guard let transaction = try await device.verifiedTransactions([record]).first else {
+            throw StoreKitError.unknown
+        }
+        return transaction
+    }
+
+    /// Redeems the code the test environment typed into the sheet, if any.
+    private static func redeemOfferCodeFromSheet() async throws -> (StoreKitDevice, TransactionRecord)? {
         let device = try StoreKitDevice.current()
         try device.throwSimulatedFailure(for: .offerCodeRedeem)
-        guard let code = device.sheets.withLock({ $0.offerCode }) else { return }
+        guard let code = device.sheets.withLock({ $0.offerCode }) else { return nil }
         let (accountID, bundleID) = (device.environment.accountID, device.environment.bundleID)
-        _ = try await device.call { connection throws(StoreError) in try await connection.redeemOfferCode(code, accountID: accountID, bundleID: bundleID) }
+        let record = try await device.call { connection throws(StoreError) in try await connection.redeemOfferCode(code, accountID: accountID, bundleID: bundleID) }
+        return (device, record)
     }
+}
+
+/// An option that changes how an offer code redemption behaves (iOS 27), passed to
+/// `AppStore.presentOfferCodeRedeemSheet(from:options:)`. Apple documents no options yet; the type exists so code that
+/// passes a set of them compiles.
+public struct RedeemOption: Hashable, Sendable {
+    private init() {}
 }
 
 extension AppStore {
