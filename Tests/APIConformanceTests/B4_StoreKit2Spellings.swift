@@ -7,7 +7,7 @@ import Testing
 
 @Suite("B StoreKit 2 spellings iOS code writes")
 struct StoreKit2SpellingsConformance {
-    @Test("B.4 Transaction's deprecated members: offerID, offerType, offerPaymentModeStringRepresentation, offerPeriodStringRepresentation, currencyCode, environmentStringRepresentation, reasonStringRepresentation, storefrontCountryCode")
+    @Test("B.4 Transaction's deprecated members: offerID, offerType, offerPaymentModeStringRepresentation, offerPeriodStringRepresentation, currencyCode, environmentStringRepresentation, reasonStringRepresentation, storefrontCountryCode, revocationTypeStringRepresentation")
     func deprecatedTransactionMembers() {
         // B.4 Transaction.offerID (DEP 17.2)
         let _: KeyPath<Transaction, String?> = \.offerID
@@ -25,6 +25,8 @@ struct StoreKit2SpellingsConformance {
         let _: KeyPath<Transaction, String> = \.reasonStringRepresentation
         // B.4 Transaction.storefrontCountryCode (DEP 17)
         let _: KeyPath<Transaction, String> = \.storefrontCountryCode
+        // B.4 Transaction.revocationTypeStringRepresentation (DEP 26.4, back-deployed)
+        let _: KeyPath<Transaction, String?> = \.revocationTypeStringRepresentation
     }
 
     @Test("B.2 RenewalInfo's deprecated members: offerID, offerType, offerPaymentModeStringRepresentation, offerPeriodStringRepresentation, currencyCode, environmentStringRepresentation")

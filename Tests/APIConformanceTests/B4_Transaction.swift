@@ -156,8 +156,6 @@ struct TransactionConformance {
         #expect(Transaction.OwnershipType.purchased.rawValue == "PURCHASED")
         // B.4 Transaction.OwnershipType.familyShared
         #expect(Transaction.OwnershipType.familyShared.rawValue == "FAMILY_SHARED")
-        // B.4 Transaction.OwnershipType.assigned (back-deployed, iOS 27 SDK)
-        #expect(Transaction.OwnershipType.assigned.rawValue == "ASSIGNED")
         // B.4 Transaction.OwnershipType.localizedDescription
         let _: KeyPath<Transaction.OwnershipType, String> = \.localizedDescription
 
@@ -171,8 +169,6 @@ struct TransactionConformance {
         #expect(Transaction.RevocationType.fullRefund.rawValue == "REFUND_FULL")
         #expect(Transaction.RevocationType.proratedRefund.rawValue == "REFUND_PRORATED")
         #expect(Transaction.RevocationType.familyRevocation.rawValue == "FAMILY_REVOKE")
-        // B.4 Transaction.RevocationType.assignmentRevocation (back-deployed, iOS 27 SDK)
-        let _: Transaction.RevocationType = .assignmentRevocation
 
         // B.4 Transaction.RevocationReason — RawRepresentable (Int), Hashable, Sendable
         requireRawValue(Transaction.RevocationReason.self, Int.self)

@@ -56,8 +56,7 @@ struct AppTransactionConformance {
         requireSendable(AppTransaction.StoreType.self)
         requireHashable(AppTransaction.StoreType.self)
         let _: (String) -> AppTransaction.StoreType = AppTransaction.StoreType.init(rawValue:)
-        // B.6 AppTransaction.StoreType.consumer, enterprise, education
+        // B.6 AppTransaction.StoreType.consumer: the one storeType Apple documents
         #expect(AppTransaction.StoreType.consumer.rawValue == "CONSUMER")
-        let _: [AppTransaction.StoreType] = [.enterprise, .education]
     }
 }

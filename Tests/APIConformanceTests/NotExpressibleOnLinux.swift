@@ -60,6 +60,15 @@ import Testing
 ///     `Date.ComponentsFormatStyle` without a way to make one or to format with it. Equivalent:
 ///     `SubscriptionPeriod.formatted(_:referenceDate:)` with a `Duration` style (`.units(allowed: [.days])`), and
 ///     `Product.subscriptionPeriodUnitFormatStyle` for the unit.
+///
+/// Declarations of Apple's iOS 27 SDK whose App Store raw value Apple does not document, which OpenStoreKit does not
+/// ship rather than guess a value a payload would be compared with:
+///
+/// 13. **`Transaction.OwnershipType.assigned`** and **`Transaction.RevocationType.assignmentRevocation`** (both
+///     back-deployed), **`AppTransaction.StoreType.enterprise`** and **`.education`** (B.4, B.6). The App Store Server
+///     API documents `inAppOwnershipType` `PURCHASED`/`FAMILY_SHARED`, `revocationType` `REFUND_FULL`/
+///     `REFUND_PRORATED`/`FAMILY_REVOKE` and `storeType` `CONSUMER` only. Equivalent: each type's
+///     `init(rawValue:)`, which keeps any value a payload carries, once Apple names it.
 enum NotExpressibleOnLinux {}
 
 /// A class that adopts the three protocols and implements none of their optional members.
@@ -148,5 +157,14 @@ struct NotExpressibleOnLinuxEquivalents {
         #expect(Product.SubscriptionPeriod.weekly.formatted(.units(allowed: [.days], width: .wide), referenceDate: start) == "7 days")
         #expect(Product.SubscriptionPeriod.yearly.formatted(.units(allowed: [.days], width: .wide), referenceDate: start) == "365 days")
         let _: KeyPath<Product, Product.SubscriptionPeriod.Unit.FormatStyle> = \.subscriptionPeriodUnitFormatStyle
+    }
+
+    @Test("13. a raw value Apple has not documented is kept by init(rawValue:) and equals no documented member")
+    func undocumentedRawValues() {
+        let ownership = Transaction.OwnershipType(rawValue: "NOT_DOCUMENTED")
+        #expect(ownership.rawValue == "NOT_DOCUMENTED" && ownership != .purchased && ownership != .familyShared)
+        let revocation = Transaction.RevocationType(rawValue: "NOT_DOCUMENTED")
+        #expect(revocation.rawValue == "NOT_DOCUMENTED" && ![.fullRefund, .proratedRefund, .familyRevocation].contains(revocation))
+        #expect(AppTransaction.StoreType(rawValue: "NOT_DOCUMENTED") != .consumer)
     }
 }

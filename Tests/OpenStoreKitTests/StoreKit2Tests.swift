@@ -362,6 +362,7 @@ struct StoreKit2Tests {
             let refunded = try await updates.next()
             #expect(refunded.id == own.id)
             #expect(refunded.revocationType == .fullRefund)
+            #expect(refunded.revocationTypeStringRepresentation == "REFUND_FULL")
             #expect(refunded.revocationDate == testStart)
             #expect(refunded.revocationReason == .other)
 
@@ -376,6 +377,31 @@ struct StoreKit2Tests {
             let approved = try await updates.next()
             #expect(approved.productID == Demo.coins)
             #expect(approved.id == UInt64(request.identifier))
+            updates.stop()
+        }
+    }
+
+    @Test("A family member's shared purchase reaches Transaction.updates as familyShared; when the family stops sharing it, revoked as familyRevocation")
+    func familyRevocation() async throws {
+        let session = try makeSession()
+        let engine = session.engine
+        try await engine.joinFamily(accountID: session.environment.accountID, familyID: "family")
+        try await engine.joinFamily(accountID: "parent", familyID: "family")
+        try await session.run {
+            let updates = UpdateCollector()
+            updates.start()
+            try await updates.waitForListening(session)
+            _ = try await engine.purchase(PurchaseRequest(productID: Demo.premium, accountID: "parent", bundleID: session.environment.bundleID))
+            let shared = try await updates.next()
+            #expect(shared.productID == Demo.premium && shared.ownershipType == .familyShared)
+            #expect(shared.revocationType == nil && shared.revocationTypeStringRepresentation == nil)
+
+            try await engine.leaveFamily(accountID: "parent")
+            let revoked = try await updates.next()
+            #expect(revoked.id == shared.id)
+            #expect(revoked.revocationType == .familyRevocation)
+            #expect(revoked.revocationTypeStringRepresentation == "FAMILY_REVOKE")
+            #expect(await verifiedIDs(Transaction.currentEntitlements).isEmpty)
             updates.stop()
         }
     }

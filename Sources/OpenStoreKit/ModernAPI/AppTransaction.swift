@@ -35,14 +35,11 @@ public struct AppTransaction: Equatable, Hashable, Sendable, CustomDebugStringCo
     public let storeType: AppTransaction.StoreType
     let token: SignedToken
 
-    /// The store an app was obtained from. Raw values are the App Store's `storeType`.
+    /// The store an app was obtained from. Raw values are the App Store's `storeType`, of which Apple documents only
+    /// `CONSUMER`; another value reads as a store type of that raw value.
     public struct StoreType: RawRepresentable, Hashable, Sendable {
         /// The App Store customers buy from.
         public static let consumer = StoreType(rawValue: "CONSUMER")
-        /// A store for organizations' apps.
-        public static let enterprise = StoreType(rawValue: "ENTERPRISE")
-        /// A store for education institutions' apps.
-        public static let education = StoreType(rawValue: "EDUCATION")
         /// The App Store's name.
         public let rawValue: String
         /// A store type by its App Store name.

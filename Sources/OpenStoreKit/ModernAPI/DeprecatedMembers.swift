@@ -26,6 +26,10 @@ extension Transaction {
     /// The storefront's three-letter country code.
     @available(iOS, deprecated: 17.0, message: "Use storefront") @available(macOS, deprecated: 14.0, message: "Use storefront")
     public var storefrontCountryCode: String { storefront.countryCode }
+    /// How the transaction was revoked, by the App Store's name (`REFUND_FULL`, `REFUND_PRORATED`, `FAMILY_REVOKE`):
+    /// ``revocationType``'s raw value, `nil` for a transaction that was not revoked.
+    @available(iOS, deprecated: 26.4, message: "Use revocationType") @available(macOS, deprecated: 26.4, message: "Use revocationType")
+    public var revocationTypeStringRepresentation: String? { revocationType?.rawValue }
 }
 
 extension Product.SubscriptionInfo.RenewalInfo {
@@ -55,7 +59,7 @@ extension AppTransaction {
     @available(iOS, deprecated: 18.4, message: "Use originalPlatform") @available(macOS, deprecated: 15.4, message: "Use originalPlatform")
     public var originalPlatformStringRepresentation: String { originalPlatform.rawValue }
 
-    /// The store the customer got the app from, by name (`CONSUMER`, …): ``storeType``'s raw value.
+    /// The store the customer got the app from, by the App Store's name (`CONSUMER`): ``storeType``'s raw value.
     @available(iOS, deprecated: 27.0, message: "Use storeType") @available(macOS, deprecated: 27.0, message: "Use storeType")
     public var storeTypeStringRepresentation: String { storeType.rawValue }
 }

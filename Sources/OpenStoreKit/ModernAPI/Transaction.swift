@@ -159,23 +159,16 @@ extension Transaction {
         public static let purchased = OwnershipType(rawValue: "PURCHASED")
         /// A family member shares it through Family Sharing.
         public static let familyShared = OwnershipType(rawValue: "FAMILY_SHARED")
-        /// The customer has it through an organization that assigned it to them.
-        public static var assigned: OwnershipType { OwnershipType(rawValue: "ASSIGNED") }
         /// The App Store's name.
         public let rawValue: String
         /// An ownership type by its App Store name.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// The type in words.
-        public var localizedDescription: String {
-            switch self {
-            case .familyShared: "Family Shared"
-            case .assigned: "Assigned"
-            default: "Purchased"
-            }
-        }
+        public var localizedDescription: String { self == .familyShared ? "Family Shared" : "Purchased" }
     }
 
-    /// How the App Store refunded or revoked a transaction. Raw values are the App Store's `revocationType`.
+    /// How the App Store refunded or revoked a transaction. Raw values are the App Store's `revocationType`; a value
+    /// Apple adds later reads as a type of that raw value.
     public struct RevocationType: RawRepresentable, Hashable, Sendable {
         /// The App Store refunded the whole price.
         public static let fullRefund = RevocationType(rawValue: "REFUND_FULL")
@@ -183,8 +176,6 @@ extension Transaction {
         public static let proratedRefund = RevocationType(rawValue: "REFUND_PRORATED")
         /// The purchaser's Family Sharing revocation took the transaction from a family member.
         public static let familyRevocation = RevocationType(rawValue: "FAMILY_REVOKE")
-        /// The organization that assigned the product took it back.
-        public static var assignmentRevocation: RevocationType { RevocationType(rawValue: "ASSIGNMENT_REVOKE") }
         /// The App Store's name.
         public let rawValue: String
         /// A revocation type by its App Store name.
