@@ -406,6 +406,26 @@ struct StoreKit2Tests {
         }
     }
 
+    @Test("At a fast time rate, a crossgrade to a shorter period leaves the current period the entitlement until it ends, then renews as the new product")
+    func crossgradeKeepsTheCurrentPeriod() async throws {
+        let session = try makeSession()
+        session.timeRate = .monthlyRenewalEveryHour
+        try await session.run {
+            let products = try await Product.products(for: [Demo.yearly, Demo.monthly])
+            let yearly = try #require(try await products.first { $0.id == Demo.yearly }?.purchase().verifiedTransaction)
+            let end = try #require(yearly.expirationDate)
+            try await session.advanceTime(by: 60)
+            let change = try #require(try await products.first { $0.id == Demo.monthly }?.purchase().verifiedTransaction)
+            #expect(change.purchaseDate == end, "the new product's service starts when the current period ends")
+            #expect(await verifiedIDs(Transaction.currentEntitlements) == [yearly.id], "the current period stays the entitlement")
+
+            try await session.advanceTime(by: end.timeIntervalSince(testStart))
+            let renewal = try #require(try await Transaction.latest(for: Demo.monthly)?.payloadValue)
+            #expect(renewal.id != change.id && renewal.purchaseDate == end && renewal.originalID == yearly.id)
+            #expect(await verifiedIDs(Transaction.currentEntitlements) == [renewal.id])
+        }
+    }
+
     @Test("Resolving a billing-retry issue delivers the recovered period through Transaction.updates")
     func billingRecoveryReachesUpdates() async throws {
         let session = try makeSession()
