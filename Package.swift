@@ -56,9 +56,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "StoreKitConfiguration"),
+        // The one fast JSON reader, internal to the package: storage rows, signed payloads and HTTP bodies.
+        .target(name: "JSONCoding"),
         .target(
             name: "AppStoreFormats",
             dependencies: [
+                "JSONCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -68,12 +71,12 @@ let package = Package(
         .target(name: "AppStoreEngine", dependencies: ["StoreKitConfiguration", "AppStoreFormats"]),
         .target(
             name: "AppStoreSQLite",
-            dependencies: ["AppStoreEngine", "AppStoreHosting", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
+            dependencies: ["AppStoreEngine", "AppStoreHosting", "JSONCoding", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]
         ),
         .target(
             name: "AppStorePostgres",
             dependencies: [
-                "AppStoreEngine", "AppStoreFormats", "AppStoreHosting",
+                "AppStoreEngine", "AppStoreFormats", "AppStoreHosting", "JSONCoding",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -87,7 +90,7 @@ let package = Package(
         .target(
             name: "AppStoreServer",
             dependencies: [
-                "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "AppStoreDeviceProtocol",
+                "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", "AppStoreDeviceProtocol", "JSONCoding",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -157,6 +160,7 @@ let package = Package(
         ),
         .target(name: "TestProcesses", path: "Tests/TestProcesses"),
         .testTarget(name: "StoreKitConfigurationTests", dependencies: ["StoreKitConfiguration"], exclude: ["Fixtures"]),
+        .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"]),
         .testTarget(
             name: "AppStoreFormatsTests",
             dependencies: [
@@ -174,7 +178,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AppStoreSQLiteTests",
-            dependencies: ["AppStoreSQLite", "AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "StoreKitConfiguration", .product(name: "GRDB", package: "GRDB.swift"), "AppStorePostgres"]
+            dependencies: ["AppStoreSQLite", "AppStoreHosting", "AppStoreEngine", "AppStoreFormats", "JSONCoding", "StoreKitConfiguration", .product(name: "GRDB", package: "GRDB.swift"), "AppStorePostgres"]
         ),
         .testTarget(
             name: "AppStoreHostingTests",

@@ -1,4 +1,5 @@
 public import Foundation
+import JSONCoding
 
 /// JSON the way the App Store writes it: compact, keys in the order a type encodes them, dates as integer
 /// milliseconds since 1970, absent optionals omitted (never `null`).
@@ -27,13 +28,16 @@ public enum AppStoreJSON {
 
     /// Decodes Apple-style JSON (dates as milliseconds since 1970, integer or fractional; unknown keys ignored;
     /// `null` read as absent).
+    ///
+    /// - Throws: `DecodingError`, as `JSONDecoder` configured by ``AppStoreJSON/makeDecoder()`` throws it, with the
+    ///   coding path of the value that does not read.
     public static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
-        try JSONValueDecoder.decode(type, from: Array(data))
+        try JSONReader(dates: .millisecondsSince1970).decode(type, from: data)
     }
 
     /// Decodes Apple-style JSON from bytes.
     static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws -> Value {
-        try JSONValueDecoder.decode(type, from: bytes)
+        try JSONReader(dates: .millisecondsSince1970).decode(type, from: bytes)
     }
 
     /// A Foundation `JSONDecoder` configured for Apple's date representation, for callers that need one.

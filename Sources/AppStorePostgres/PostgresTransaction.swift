@@ -1,5 +1,6 @@
 import AppStoreEngine
 import Foundation
+import JSONCoding
 import PostgresNIO
 
 /// Reads and writes of one tenant inside a transaction of a ``PostgresSession``: the same tables, columns and JSON
@@ -169,7 +170,7 @@ struct PostgresTransaction: StorageTransaction {
             return StoredSettings()
         }
         let (version, body) = try Self.decodeColumns((Int64, String?).self, row, on: configuration)
-        return StoredSettings(version: Int(version), settings: try body.map { try RowJSONDecoder().decode(StoreSettings.self, from: $0) })
+        return StoredSettings(version: Int(version), settings: try body.map { try JSONReader().decode(StoreSettings.self, from: $0) })
     }
 
     func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent? {
@@ -456,10 +457,10 @@ struct PostgresTransaction: StorageTransaction {
 
     // MARK: Rows
 
-    /// The records whose JSON bodies a query selects, read back with `RowJSONDecoder` (as `SQLiteStorage` does).
+    /// The records whose JSON bodies a query selects, read back with `JSONReader` (as `SQLiteStorage` does).
     private func bodies<Record: Decodable>(_ type: Record.Type, _ query: PostgresQuery) throws -> [Record] {
         try pipeline.rows(query).map { row in
-            try RowJSONDecoder().decode(type, from: try Self.decode(String.self, row, on: configuration))
+            try JSONReader().decode(type, from: try Self.decode(String.self, row, on: configuration))
         }
     }
 

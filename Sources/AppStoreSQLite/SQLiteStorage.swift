@@ -1,6 +1,7 @@
 public import AppStoreEngine
 public import Foundation
 package import GRDB
+import JSONCoding
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -788,9 +789,9 @@ private struct SQLiteTransaction: StorageTransaction {
         try RowJSONEncoder().encode(value)
     }
 
-    /// A row's body read back (see ``RowJSONDecoder``), whichever encoder wrote it.
+    /// A row's body read back (see `JSONReader`), whichever encoder wrote it.
     private static func decode<T: Decodable>(_ type: T.Type, from body: String) throws -> T {
-        try RowJSONDecoder().decode(type, from: body)
+        try JSONReader().decode(type, from: body)
     }
 }
 

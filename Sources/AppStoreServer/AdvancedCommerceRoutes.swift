@@ -30,7 +30,7 @@ struct AdvancedCommerceRoutes {
     func add(to router: Router<StoreRequestContext>) {
         let api = router.group("advancedCommerce/v1")
         api.post("subscription/cancel/:transactionId") { request, context in
-            let body = try? await request.decodeJSON(as: AdvancedCommerceSubscriptionRevokeRequest.self, context: context)
+            let body = try? await request.decode(as: AdvancedCommerceSubscriptionRevokeRequest.self, context: context)
             return try await respond(to: request, context: context) { id in
                 guard let body else { throw AdvancedCommerceAPIError.malformedPayload }
                 if let error = AdvancedCommerceAPIError.check(body.requestInfo) { throw error }
@@ -38,7 +38,7 @@ struct AdvancedCommerceRoutes {
             }
         }
         api.post("subscription/revoke/:transactionId") { request, context in
-            let body = try? await request.decodeJSON(as: AdvancedCommerceSubscriptionRevokeRequest.self, context: context)
+            let body = try? await request.decode(as: AdvancedCommerceSubscriptionRevokeRequest.self, context: context)
             return try await respond(to: request, context: context) { id in
                 guard let body else { throw AdvancedCommerceAPIError.malformedPayload }
                 if let error = AdvancedCommerceAPIError.check(body.requestInfo) { throw error }
@@ -51,7 +51,7 @@ struct AdvancedCommerceRoutes {
             }
         }
         api.post("transaction/requestRefund/:transactionId") { request, context in
-            let body = try? await request.decodeJSON(as: AdvancedCommerceRequestRefundRequest.self, context: context)
+            let body = try? await request.decode(as: AdvancedCommerceRequestRefundRequest.self, context: context)
             return try await respond(to: request, context: context) { id in
                 guard let body else { throw AdvancedCommerceAPIError.malformedPayload }
                 if let error = AdvancedCommerceAPIError.check(body.requestInfo) { throw error }
@@ -76,7 +76,7 @@ struct AdvancedCommerceRoutes {
             }
         }
         api.post("subscription/changeMetadata/:transactionId") { request, context in
-            let body = try? await request.decodeJSON(as: AdvancedCommerceSubscriptionChangeMetadataRequest.self, context: context)
+            let body = try? await request.decode(as: AdvancedCommerceSubscriptionChangeMetadataRequest.self, context: context)
             return try await respond(to: request, context: context) { id in
                 guard let body else { throw AdvancedCommerceAPIError.malformedPayload }
                 if let error = AdvancedCommerceAPIError.check(body.requestInfo) { throw error }
@@ -104,7 +104,7 @@ struct AdvancedCommerceRoutes {
             }
         }
         api.post("subscription/changePrice/:transactionId") { request, context in
-            let body = try? await request.decodeJSON(as: AdvancedCommerceSubscriptionPriceChangeRequest.self, context: context)
+            let body = try? await request.decode(as: AdvancedCommerceSubscriptionPriceChangeRequest.self, context: context)
             return try await respond(to: request, context: context) { id in
                 guard let body else { throw AdvancedCommerceAPIError.malformedPayload }
                 if let error = AdvancedCommerceAPIError.check(body.requestInfo) { throw error }
@@ -119,7 +119,7 @@ struct AdvancedCommerceRoutes {
             }
         }
         api.post("subscription/migrate/:transactionId") { request, context in
-            let body = try? await request.decodeJSON(as: AdvancedCommerceSubscriptionMigrateRequest.self, context: context)
+            let body = try? await request.decode(as: AdvancedCommerceSubscriptionMigrateRequest.self, context: context)
             return try await respond(to: request, context: context) { id in
                 guard let body else { throw AdvancedCommerceAPIError.malformedPayload }
                 if let error = AdvancedCommerceAPIError.check(body.requestInfo) { throw error }

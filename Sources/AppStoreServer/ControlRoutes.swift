@@ -136,7 +136,7 @@ struct ControlRoutes {
             try await answer { ControlClockResponse(now: engine.clock.now().formatted(.iso8601), timeRate: await engine.settings.timeRate.rawValue) }
         }
         router.on(.advanceClock) { request, context in
-            let body = try? await request.decodeJSON(as: ControlClockRequest.self, context: context)
+            let body = try? await request.decode(as: ControlClockRequest.self, context: context)
             return try await answer {
                 let before = engine.clock.now()
                 let earlier = Set(try await engine.notifications(NotificationQuery(startDate: before)).map(\.id))
@@ -164,7 +164,7 @@ struct ControlRoutes {
             }
         }
         router.on(.setTimeRate) { request, context in
-            let body = try? await request.decodeJSON(as: ControlRateRequest.self, context: context)
+            let body = try? await request.decode(as: ControlRateRequest.self, context: context)
             return try await answer {
                 guard let body else { throw ControlError.badRequest(#"Give {"timeRate": "oneRenewalEveryTenSeconds"}, or {"timeRate": null} for the configuration's."#) }
                 let rate: TimeRate? = try body.timeRate.map { name in
@@ -178,7 +178,7 @@ struct ControlRoutes {
             }
         }
         router.on(.addPurchaseIntent) { request, context in
-            let body = try? await request.decodeJSON(as: ControlAccountRequest.self, context: context)
+            let body = try? await request.decode(as: ControlAccountRequest.self, context: context)
             return try await answer {
                 guard let productID = body?.productId else {
                     throw ControlError.badRequest(#"Give {"productId": …} and optionally account, bundleId and winBackOfferId."#)
@@ -190,7 +190,7 @@ struct ControlRoutes {
             }
         }
         router.on(.redeemOfferCode) { request, context in
-            let body = try? await request.decodeJSON(as: ControlOfferCodeRequest.self, context: context)
+            let body = try? await request.decode(as: ControlOfferCodeRequest.self, context: context)
             return try await answer {
                 guard let body else { throw ControlError.badRequest(#"Give {"code": "Launch code"} (the code offer's reference name) and optionally account and bundleId."#) }
                 return try await transactionOutput(try await engine.redeemOfferCode(
@@ -199,7 +199,7 @@ struct ControlRoutes {
             }
         }
         router.on(.joinFamily) { request, context in
-            let body = try? await request.decodeJSON(as: ControlAccountRequest.self, context: context)
+            let body = try? await request.decode(as: ControlAccountRequest.self, context: context)
             return try await answer {
                 guard let account = body?.account, let family = context.parameters.get("family") else {
                     throw ControlError.badRequest(#"Give {"account": "bob"} to add to the family in the path."#)
@@ -218,7 +218,7 @@ struct ControlRoutes {
             try await answer { try await engine.currentSettings() }
         }
         router.on(.updateSettings) { request, context in
-            let body = try? await request.decodeJSON(as: ControlSettingsRequest.self, context: context)
+            let body = try? await request.decode(as: ControlSettingsRequest.self, context: context)
             return try await answer {
                 guard let body else { throw ControlError.badRequest("The body is not a settings object; see the control API documentation for its fields.") }
                 if let storefront = body.storefront, Storefront.named(storefront) == nil {
@@ -244,7 +244,7 @@ struct ControlRoutes {
             }
         }
         router.on(.purchase) { request, context in
-            let body = try? await request.decodeJSON(as: ControlPurchaseRequest.self, context: context)
+            let body = try? await request.decode(as: ControlPurchaseRequest.self, context: context)
             return try await answer {
                 guard let body else { throw ControlError.badRequest("Give {\"productId\": …} and optionally account, bundleId, quantity, offerCode, billingPlanType.") }
                 let record = try await engine.purchase(PurchaseRequest(
@@ -274,7 +274,7 @@ struct ControlRoutes {
         }
         for action in [ControlOperation.refundTransaction, .approveTransaction, .declineTransaction, .resolveTransaction] {
             router.on(action) { request, context in
-                let reason = (try? await request.decodeJSON(as: ControlRefundRequest.self, context: context))?.reason
+                let reason = (try? await request.decode(as: ControlRefundRequest.self, context: context))?.reason
                 return try await answer {
                     let id = try id(context)
                     let record: TransactionRecord = switch action {
@@ -289,7 +289,7 @@ struct ControlRoutes {
             }
         }
         router.on(.requestRefund) { request, context in
-            let body = try? await request.decodeJSON(as: ControlRefundRequestRequest.self, context: context)
+            let body = try? await request.decode(as: ControlRefundRequestRequest.self, context: context)
             return try await answer {
                 let id = try id(context)
                 let reason = try body?.reason.map { text in
@@ -305,7 +305,7 @@ struct ControlRoutes {
             }
         }
         router.on(.decideRefundRequest) { request, context in
-            let body = try? await request.decodeJSON(as: ControlRefundDecisionRequest.self, context: context)
+            let body = try? await request.decode(as: ControlRefundDecisionRequest.self, context: context)
             return try await answer {
                 let decision: RefundDecision
                 // A percentage only counts for a prorated refund (the page sends its field with every decision).
@@ -330,7 +330,7 @@ struct ControlRoutes {
             ControlOperation.subscriptionRenew, .subscriptionExpire, .subscriptionAutoRenew, .subscriptionPriceIncrease, .subscriptionPriceIncreaseAnswer,
         ] {
             router.on(action) { request, context in
-                let body = try? await request.decodeJSON(as: ControlSwitchRequest.self, context: context)
+                let body = try? await request.decode(as: ControlSwitchRequest.self, context: context)
                 return try await answer {
                     let subscription = try await engine.subscription(forTransaction: try id(context)).id
                     switch action {
@@ -363,7 +363,7 @@ struct ControlRoutes {
             }
         }
         router.on(.setNotificationURL) { request, context in
-            let body = try? await request.decodeJSON(as: ControlNotificationURLRequest.self, context: context)
+            let body = try? await request.decode(as: ControlNotificationURLRequest.self, context: context)
             return try await answer {
                 guard let notificationSender else { throw ControlError.badRequest("This server sends no notifications.") }
                 guard let body else { throw ControlError.badRequest(#"Give {"url": "http://127.0.0.1:9000/notifications"} and optionally "bundleId"; a null url stops sending."#) }
@@ -397,14 +397,14 @@ struct ControlRoutes {
             try await answer { try await NotificationLogEntry.signed(try await engine.notification(id: try notificationID(context)), by: engine) }
         }
         router.on(.rescindConsent) { request, context in
-            let body = try? await request.decodeJSON(as: ControlRescindConsentRequest.self, context: context)
+            let body = try? await request.decode(as: ControlRescindConsentRequest.self, context: context)
             return try await answer {
                 guard let body, !body.account.isEmpty else { throw ControlError.badRequest(#"Give {"account": "child", "bundleId": "com.example.app"}: the child's account and the app."#) }
                 return NotificationLogEntry(try await engine.rescindConsent(accountID: body.account, bundleID: body.bundleId ?? StoreDefaults.bundleID))
             }
         }
         router.on(.createExternalPurchaseToken) { request, context in
-            let body = try? await request.decodeJSON(as: ControlExternalPurchaseTokenRequest.self, context: context)
+            let body = try? await request.decode(as: ControlExternalPurchaseTokenRequest.self, context: context)
             return try await answer {
                 guard let body, !body.account.isEmpty else {
                     throw ControlError.badRequest(#"Give {"account": "ana", "bundleId": "com.example.app", "tokenType": "SERVICES"}: the customer, the app, and ACQUISITION or SERVICES for a custom link token (none for a notice-sheet token)."#)

@@ -44,7 +44,7 @@ struct KeyControlRoutes {
             }
         }
         router.on(.createKey) { request, context in
-            guard let body = try? await request.decodeJSON(as: CreateKeyRequest.self, context: context),
+            guard let body = try? await request.decode(as: CreateKeyRequest.self, context: context),
                   !body.issuer.trimmingCharacters(in: .whitespaces).isEmpty else {
                 return try json(["error": #"Give {"issuer": "57246542-96fe-1a63-e053-0824d011072a"}: the issuer ID your backend puts in its tokens' iss."#], status: .badRequest)
             }

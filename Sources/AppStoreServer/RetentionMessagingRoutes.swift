@@ -219,7 +219,7 @@ struct RetentionMessagingRoutes {
             }
         }
         messaging.put("message/:messageIdentifier") { request, context in
-            let body = try? await request.decodeJSON(as: UploadMessageRequestBody.self, context: context)
+            let body = try? await request.decode(as: UploadMessageRequestBody.self, context: context)
             return try await respond(to: request) { bundleID in
                 let id = try identifier(context.parameters.get("messageIdentifier"), naming: "message")
                 try await store.uploadMessage(try Self.messageUpload(id, body), bundleID: bundleID)
@@ -240,7 +240,7 @@ struct RetentionMessagingRoutes {
             }
         }
         messaging.put("default/:productId/:locale") { request, context in
-            let body = try? await request.decodeJSON(as: DefaultConfigurationRequest.self, context: context)
+            let body = try? await request.decode(as: DefaultConfigurationRequest.self, context: context)
             return try await respond(to: request) { bundleID in
                 let (productID, locale) = try await productAndLocale(context)
                 guard let text = body?.messageIdentifier else { throw ServerAPIError.badRequest("Send {\"messageIdentifier\": \"…\"}.") }
@@ -265,7 +265,7 @@ struct RetentionMessagingRoutes {
             }
         }
         messaging.put("realtime/url") { request, context in
-            let body = try? await request.decodeJSON(as: RealtimeURLBody.self, context: context)
+            let body = try? await request.decode(as: RealtimeURLBody.self, context: context)
             return try await respond(to: request) { bundleID in
                 guard let text = body?.realtimeURL, text.count <= 256, let url = URL(string: text),
                       ["https", "http"].contains(url.scheme?.lowercased() ?? ""), !(url.host ?? "").isEmpty
@@ -287,7 +287,7 @@ struct RetentionMessagingRoutes {
             }
         }
         messaging.post("performanceTest") { request, context in
-            let body = try? await request.decodeJSON(as: PerformanceTestRequest.self, context: context)
+            let body = try? await request.decode(as: PerformanceTestRequest.self, context: context)
             return try await respond(to: request) { bundleID in
                 try await initiatePerformanceTest(body, bundleID: bundleID)
             }
@@ -308,7 +308,7 @@ struct RetentionMessagingRoutes {
     private func addReviewRoutes(to router: Router<StoreRequestContext>) {
         for (kind, operation) in [("images", ControlOperation.setImageReviewState), ("messages", .setMessageReviewState)] {
             router.on(operation) { request, context -> Response in
-                let body = try? await request.decodeJSON(as: RetentionReviewRequest.self, context: context)
+                let body = try? await request.decode(as: RetentionReviewRequest.self, context: context)
                 let bundleID = context.parameters.get("bundleId") ?? ""
                 let text = context.parameters.get("identifier") ?? ""
                 guard let state = body?.state.flatMap(RetentionMessagingStore.ReviewState.init(rawValue:)) else {

@@ -267,14 +267,14 @@ struct ServerAPIRoutes {
             }
         }
         api.put("v1/subscriptions/extend/:originalTransactionId") { request, context in
-            let body = try? await request.decodeJSON(as: ExtendRenewalDateRequest.self, context: context)
+            let body = try? await request.decode(as: ExtendRenewalDateRequest.self, context: context)
             return try await respond(to: request) { bundleID in
                 try await extendRenewalDate(context.parameters.get("originalTransactionId"), body, bundleID: bundleID)
             }
         }
         // Hummingbird wants one parameter name per path position: this is the original transaction's identifier.
         api.put("v1/transactions/:transactionId/appAccountToken") { request, context in
-            let body = try? await request.decodeJSON(as: UpdateAppAccountTokenRequest.self, context: context)
+            let body = try? await request.decode(as: UpdateAppAccountTokenRequest.self, context: context)
             return try await respond(to: request) { bundleID in
                 let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
                 guard let text = body?.appAccountToken, let token = UUID(uuidString: text) else { throw ServerAPIError.invalidAppAccountToken }
@@ -285,7 +285,7 @@ struct ServerAPIRoutes {
             }
         }
         api.post("v1/subscriptions/extend/mass") { request, context in
-            let body = try? await request.decodeJSON(as: MassExtendRenewalDateRequest.self, context: context)
+            let body = try? await request.decode(as: MassExtendRenewalDateRequest.self, context: context)
             return try await respond(to: request) { bundleID in
                 guard let days = body?.extendByDays, (1...90).contains(days) else { throw ServerAPIError.invalidExtendByDays }
                 guard let reason = body?.extendReasonCode, (0...3).contains(reason) else { throw ServerAPIError.invalidExtendReasonCode }
@@ -343,7 +343,7 @@ struct ServerAPIRoutes {
             }
         }
         api.put("v1/transactions/consumption/:transactionId") { request, context in
-            let body = try? await request.decodeJSON(as: ConsumptionRequestV1.self, context: context)
+            let body = try? await request.decode(as: ConsumptionRequestV1.self, context: context)
             return try await respond(to: request, status: .accepted) { bundleID in
                 let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
                 guard let body, body.customerConsented == true else { throw ServerAPIError.invalidCustomerConsented }
@@ -360,7 +360,7 @@ struct ServerAPIRoutes {
             }
         }
         api.put("v2/transactions/consumption/:transactionId") { request, context in
-            let body = try? await request.decodeJSON(as: ConsumptionRequestV2.self, context: context)
+            let body = try? await request.decode(as: ConsumptionRequestV2.self, context: context)
             return try await respond(to: request, status: .accepted) { bundleID in
                 let record = try await transaction(context.parameters.get("transactionId"), bundleID: bundleID)
                 guard let body, body.customerConsented == true else { throw ServerAPIError.invalidCustomerConsented }
@@ -395,7 +395,7 @@ struct ServerAPIRoutes {
             }
         }
         api.post("v1/notifications/history") { request, context in
-            let body = try? await request.decodeJSON(as: NotificationHistoryRequest.self, context: context)
+            let body = try? await request.decode(as: NotificationHistoryRequest.self, context: context)
             return try await respond(to: request) { bundleID in
                 guard let body else { throw ServerAPIError.generalBadRequest }
                 return try await notificationHistory(body, token: request.uri.queryParameters["paginationToken"].map(String.init), bundleID: bundleID)

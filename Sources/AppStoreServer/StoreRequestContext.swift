@@ -12,6 +12,9 @@ public struct StoreRequestContext: RequestContext {
     /// that issued it; `nil` when the route has to read the body itself.
     var verifyReceiptBody: VerifyReceiptBody?
 
+    /// Reads JSON request bodies for `Request.decode(as:context:)`: the package's fast reader.
+    public var requestDecoder: StoreRequestDecoder { StoreRequestDecoder() }
+
     /// Creates the context of a request from the channel it arrived on.
     public init(source: Source) {
         coreContext = .init(source: source)

@@ -2,6 +2,7 @@ import AppStoreEngine
 import AppStoreFormats
 @testable import AppStoreSQLite
 import Foundation
+import JSONCoding
 import StoreKitConfiguration
 import Testing
 
@@ -201,26 +202,6 @@ struct RowJSONEncoderTests {
         #expect(throws: EncodingError.self) { try RowJSONEncoder().encode(["x": Double.infinity]) }
     }
 
-    @Test("The row decoder reads escapes, whitespace and what JSONEncoder wrote, and refuses what JSONDecoder refuses")
-    func decoderReadsAnyJSON() throws {
-        let decoder = RowJSONDecoder()
-        #expect(try decoder.decode(String.self, from: #" "a\/b\"c\\d\n\t\r\b\f\u00e9\ud83c\udf89" "#) == "a/b\"c\\d\n\t\r\u{8}\u{c}é🎉")
-        #expect(try decoder.decode([String: [Int]].self, from: #" { "a" : [ 1 , -2 ] , "b\u0063" : [ ] } "#) == ["a": [1, -2], "bc": []])
-        #expect(try decoder.decode([Double].self, from: "[-0, 1e3, 2.5E-3, 10]") == [-0.0, 1000, 0.0025, 10])
-        #expect(try decoder.decode(Double.self, from: "-0").sign == .minus)
-        #expect(try decoder.decode([Int?].self, from: "[null,1]") == [nil, 1])
-        #expect(try decoder.decode([Float].self, from: "[0.1]") == [0.1])
-        for text in ["", "{", #"{"a":1,}"#, "[01]", "tru", #""\x""#, "[1] 2", #"{"a" 1}"#, #"{"a":1}"#] {
-            // Whatever it does not read itself, JSONDecoder reads: the same value, or the same refusal.
-            let reference = try? JSONDecoder().decode([String: Int].self, from: Data(text.utf8))
-            #expect((try? decoder.decode([String: Int].self, from: text)) == reference, "\(text)")
-        }
-        #expect(throws: DecodingError.self) { try decoder.decode([String: Int].self, from: "{") }
-        #expect(throws: DecodingError.self) { try decoder.decode([Int8].self, from: "[128]") }
-        #expect(throws: DecodingError.self) { try decoder.decode(Sample.self, from: "{}") }
-        #expect(throws: DecodingError.self) { try decoder.decode(TransactionOrigin.self, from: #""gift""#) }
-    }
-
     /// `value` encoded in one pass decodes equal with `JSONDecoder`, and is the same JSON as `JSONEncoder`'s but for
     /// key order and number spelling.
     static func expectRoundTrip<T: Codable & Equatable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -228,8 +209,8 @@ struct RowJSONEncoderTests {
         let decoded = try JSONDecoder().decode(T.self, from: Data(text.utf8))
         #expect(decoded == value, "\(text)", sourceLocation: sourceLocation)
         let reference = try JSONEncoder().encode(value)
-        #expect(try RowJSONDecoder().decode(T.self, from: text) == value, "\(text)", sourceLocation: sourceLocation)
-        #expect(try RowJSONDecoder().decode(T.self, from: String(decoding: reference, as: UTF8.self)) == value, sourceLocation: sourceLocation)
+        #expect(try JSONReader().decode(T.self, from: text) == value, "\(text)", sourceLocation: sourceLocation)
+        #expect(try JSONReader().decode(T.self, from: String(decoding: reference, as: UTF8.self)) == value, sourceLocation: sourceLocation)
         let ours = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)
         let theirs = try JSONSerialization.jsonObject(with: reference, options: .fragmentsAllowed)
         #expect(normalized(ours) == normalized(theirs), "\(text)\n\(String(decoding: reference, as: UTF8.self))", sourceLocation: sourceLocation)

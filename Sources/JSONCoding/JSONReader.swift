@@ -1,40 +1,69 @@
-import Foundation
+package import Foundation
 
-/// Reads JSON text — a stored row's body, or a request's — into a value through the value's own `Decodable` conformance.
+/// Reads JSON text — a stored row's body, a signed payload, an HTTP request's body — into a value through the
+/// value's own `Decodable` conformance. It is the package's one fast JSON reader; everything else reads with
+/// `JSONDecoder`.
 ///
-/// It reads what ``RowJSONEncoder`` and `JSONEncoder` write, as `JSONDecoder` with its default options reads it: dates
-/// as seconds since 2001 (`Date`'s own decoding), `Decimal` from a JSON number. `JSONDecoder` first turns every object
+/// It reads as `JSONDecoder` with its default options reads, but for dates (``DateFormat``): `Decimal` from a JSON
+/// number, `null` read as absent by `decodeIfPresent`, unknown keys ignored. `JSONDecoder` first turns every object
 /// into a dictionary of its members; this indexes the text once and looks each key up where the previous one was
-/// found, which is where the next one is in a row written in declaration order. Nothing here knows the records.
+/// found, which is where the next one is in text written in declaration order (rows, Apple's payloads). Nothing here
+/// knows the values it reads.
 ///
 /// It never answers differently from `JSONDecoder`: whenever it meets something it does not read itself (a
-/// `superDecoder`, a `Float`, a `URL`, `Data`, an escape it does not know) or anything throws, the text is decoded
-/// again by `JSONDecoder`, which gives the value or the error.
-package struct RowJSONDecoder: Sendable {
-    /// Creates a decoder.
-    package init() {}
+/// `superDecoder`, a `Float`, a `URL`, `Data`, an escape it does not know, text that is not UTF-8) or anything
+/// throws, the text is decoded again by `JSONDecoder`, which gives the value or the error, with its coding path.
+package struct JSONReader: Sendable {
+    /// How a `Date` is written in the text.
+    package enum DateFormat: Sendable {
+        /// Seconds since 2001 (`Date`'s own `Codable` form, `JSONDecoder`'s default): stored rows, HTTP bodies.
+        case secondsSince2001
+        /// Milliseconds since 1970, integer or fractional: Apple's signed payloads.
+        case millisecondsSince1970
+    }
+
+    /// How dates are written in the text this reads.
+    package let dates: DateFormat
+
+    /// Creates a reader for text whose dates are written as `dates` says.
+    package init(dates: DateFormat = .secondsSince2001) {
+        self.dates = dates
+    }
 
     /// The value `text` holds.
     ///
     /// - Throws: `DecodingError`, from `JSONDecoder`, when `text` is not a `T`.
     package func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
         var text = text
-        let value: T? = text.withUTF8 { bytes in
-            guard let reader = JSONRowReader(bytes) else { return nil }
+        return try text.withUTF8 { bytes in try decode(type, fromUTF8: bytes) }
+    }
+
+    /// The value the JSON text in `data` holds.
+    ///
+    /// - Throws: `DecodingError`, from `JSONDecoder`, when `data` is not a `T`.
+    package func decode<T: Decodable>(_ type: T.Type, from data: some ContiguousBytes) throws -> T {
+        try data.withUnsafeBytes { bytes in try decode(type, fromUTF8: bytes.assumingMemoryBound(to: UInt8.self)) }
+    }
+
+    /// The value the JSON text in `bytes` holds; `bytes` need not be valid UTF-8 (`JSONDecoder` then says why not).
+    ///
+    /// - Throws: `DecodingError`, from `JSONDecoder`, when `bytes` are not a `T`.
+    package func decode<T: Decodable>(_ type: T.Type, fromUTF8 bytes: UnsafeBufferPointer<UInt8>) throws -> T {
+        if let reader = IndexedJSON(bytes, dates: dates) {
             defer { reader.bytes = UnsafeBufferPointer(start: nil, count: 0) }
-            guard let value = try? reader.decode(T.self, node: 0), !reader.leftSomethingToJSONDecoder else { return nil }
-            return value
+            if let value = try? reader.decode(T.self, node: 0), !reader.leftSomethingToJSONDecoder { return value }
         }
-        if let value { return value }
-        return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+        let decoder = JSONDecoder()
+        if dates == .millisecondsSince1970 { decoder.dateDecodingStrategy = .millisecondsSince1970 }
+        return try decoder.decode(T.self, from: Data(bytes))
     }
 }
 
 /// Thrown when the text holds something this decoder leaves to `JSONDecoder`.
 private struct LeftToJSONDecoder: Error {}
 
-/// One row's text and the index of its values, valid during one ``RowJSONDecoder/decode(_:from:)`` call.
-private final class JSONRowReader {
+/// One text and the index of its values, valid during one ``JSONReader/decode(_:fromUTF8:)`` call.
+private final class IndexedJSON {
     enum Kind: UInt8 { case object, array, string, escapedString, integer, number, `true`, `false`, null }
 
     /// One value of the text, in document order. An object's members follow it as key, value, key, value…
@@ -50,6 +79,7 @@ private final class JSONRowReader {
     }
 
     var bytes: UnsafeBufferPointer<UInt8>
+    let dates: JSONReader.DateFormat
     var nodes: [Node] = []
     /// Set when a read was left to `JSONDecoder`: a conformance that caught the error and went on may have decoded
     /// something else than `JSONDecoder` would, so the value is not used.
@@ -61,8 +91,9 @@ private final class JSONRowReader {
     }
 
     /// Indexes `bytes`; `nil` when they are not one JSON value this reader can index.
-    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init?(_ bytes: UnsafeBufferPointer<UInt8>, dates: JSONReader.DateFormat) {
         self.bytes = bytes
+        self.dates = dates
         nodes.reserveCapacity(64)
         var position = 0
         guard (try? parseValue(&position, depth: 0)) != nil else { return nil }
@@ -204,7 +235,13 @@ private final class JSONRowReader {
 
     func decode<T: Decodable>(_ type: T.Type, node index: Int) throws -> T {
         if T.self == String.self { return try decodeString(index) as! T }
-        if T.self == Date.self { return Date(timeIntervalSinceReferenceDate: try decodeDouble(index)) as! T }
+        if T.self == Date.self {
+            let number = try decodeDouble(index)
+            switch dates {
+            case .secondsSince2001: return Date(timeIntervalSinceReferenceDate: number) as! T
+            case .millisecondsSince1970: return Date(timeIntervalSince1970: number / 1000) as! T
+            }
+        }
         if T.self == UUID.self {
             guard let uuid = UUID(uuidString: try decodeString(index)) else { throw refused() }
             return uuid as! T
@@ -216,13 +253,15 @@ private final class JSONRowReader {
             return decimal as! T
         }
         if T.self == URL.self || T.self == Data.self || T.self == Float.self { throw refused() }
-        return try T(from: RowValueDecoder(reader: self, node: index))
+        return try T(from: IndexedValueDecoder(reader: self, node: index))
     }
 
     func decodeString(_ index: Int) throws(LeftToJSONDecoder) -> String {
         let node = nodes[index]
         switch node.kind {
-        case .string: return String(decoding: text(node), as: UTF8.self)
+        case .string:
+            guard let string = String(validating: text(node), as: UTF8.self) else { throw refused() }
+            return string
         case .escapedString: return try unescape(text(node))
         default: throw refused()
         }
@@ -280,7 +319,8 @@ private final class JSONRowReader {
                 throw refused()
             }
         }
-        return String(decoding: output, as: UTF8.self)
+        guard let string = String(validating: output, as: UTF8.self) else { throw refused() }
+        return string
     }
 
     func decodeBool(_ index: Int) throws(LeftToJSONDecoder) -> Bool {
@@ -327,8 +367,8 @@ private final class JSONRowReader {
 }
 
 /// The decoder a value's conformance gets: one node of the text.
-private struct RowValueDecoder: Decoder {
-    let reader: JSONRowReader
+private struct IndexedValueDecoder: Decoder {
+    let reader: IndexedJSON
     let node: Int
 
     var codingPath: [any CodingKey] { [] }
@@ -336,26 +376,26 @@ private struct RowValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard reader.nodes[node].kind == .object else { throw reader.refused() }
-        return KeyedDecodingContainer(RowKeyedDecodingContainer<Key>(reader: reader, object: node))
+        return KeyedDecodingContainer(IndexedKeyedContainer<Key>(reader: reader, object: node))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         guard reader.nodes[node].kind == .array else { throw reader.refused() }
-        return RowUnkeyedDecodingContainer(reader: reader, array: node)
+        return IndexedUnkeyedContainer(reader: reader, array: node)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-        RowSingleValueDecodingContainer(reader: reader, node: node)
+        IndexedSingleValueContainer(reader: reader, node: node)
     }
 }
 
-private final class RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let reader: JSONRowReader
+private final class IndexedKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let reader: IndexedJSON
     let object: Int
     /// The key node found last: the next key is usually the member after it.
     var cursor: Int
 
-    init(reader: JSONRowReader, object: Int) {
+    init(reader: IndexedJSON, object: Int) {
         self.reader = reader
         self.object = object
         cursor = object + 1
@@ -424,24 +464,24 @@ private final class RowKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingCont
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try reader.decode(type, node: try value(key)) }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try RowValueDecoder(reader: reader, node: try value(key)).container(keyedBy: type)
+        try IndexedValueDecoder(reader: reader, node: try value(key)).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try RowValueDecoder(reader: reader, node: try value(key)).unkeyedContainer()
+        try IndexedValueDecoder(reader: reader, node: try value(key)).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder { throw reader.refused() }
     func superDecoder(forKey key: Key) throws -> any Decoder { throw reader.refused() }
 }
 
-private struct RowUnkeyedDecodingContainer: UnkeyedDecodingContainer {
-    let reader: JSONRowReader
+private struct IndexedUnkeyedContainer: UnkeyedDecodingContainer {
+    let reader: IndexedJSON
     let array: Int
     var currentIndex = 0
     var node: Int
 
-    init(reader: JSONRowReader, array: Int) {
+    init(reader: IndexedJSON, array: Int) {
         self.reader = reader
         self.array = array
         node = array + 1
@@ -483,18 +523,18 @@ private struct RowUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { try reader.decode(type, node: try next()) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        try RowValueDecoder(reader: reader, node: try next()).container(keyedBy: type)
+        try IndexedValueDecoder(reader: reader, node: try next()).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try RowValueDecoder(reader: reader, node: try next()).unkeyedContainer()
+        try IndexedValueDecoder(reader: reader, node: try next()).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder { throw reader.refused() }
 }
 
-private struct RowSingleValueDecodingContainer: SingleValueDecodingContainer {
-    let reader: JSONRowReader
+private struct IndexedSingleValueContainer: SingleValueDecodingContainer {
+    let reader: IndexedJSON
     let node: Int
 
     var codingPath: [any CodingKey] { [] }
