@@ -56,7 +56,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "StoreKitConfiguration"),
-        // The one fast JSON reader, internal to the package: storage rows, signed payloads and HTTP bodies.
+        // The one fast JSON reader and writer, internal to the package: storage rows, signed payloads and HTTP bodies.
         .target(name: "JSONCoding"),
         .target(
             name: "AppStoreFormats",
@@ -68,7 +68,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ]
         ),
-        .target(name: "AppStoreEngine", dependencies: ["StoreKitConfiguration", "AppStoreFormats"]),
+        .target(name: "AppStoreEngine", dependencies: ["StoreKitConfiguration", "AppStoreFormats", "JSONCoding"]),
         .target(
             name: "AppStoreSQLite",
             dependencies: ["AppStoreEngine", "AppStoreHosting", "JSONCoding", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")]

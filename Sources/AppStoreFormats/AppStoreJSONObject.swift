@@ -1,4 +1,5 @@
 package import Foundation
+import JSONCoding
 
 /// A payload that writes its own JSON object, field by field, in ``AppStoreJSON``'s form.
 ///
@@ -29,7 +30,7 @@ package struct AppStoreJSONObject {
 
     private mutating func key(_ key: some CodingKey) {
         if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-        JSONValue.writeString(key.stringValue, to: &bytes)
+        bytes.appendJSONString(key.stringValue)
         bytes.append(UInt8(ascii: ":"))
     }
 
@@ -37,14 +38,14 @@ package struct AppStoreJSONObject {
     package mutating func write(_ key: some CodingKey, _ value: String?) {
         guard let value else { return }
         self.key(key)
-        JSONValue.writeString(value, to: &bytes)
+        bytes.appendJSONString(value)
     }
 
     /// Writes the field, unless the value is absent.
     package mutating func write(_ key: some CodingKey, _ value: (some BinaryInteger)?) {
         guard let value else { return }
         self.key(key)
-        bytes.append(contentsOf: String(value).utf8)
+        bytes.appendJSONInteger(value)
     }
 
     /// Writes the field, unless the value is absent.
@@ -88,7 +89,7 @@ package struct AppStoreJSONObject {
         bytes.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            JSONValue.writeString(value, to: &bytes)
+            bytes.appendJSONString(value)
         }
         bytes.append(UInt8(ascii: "]"))
     }

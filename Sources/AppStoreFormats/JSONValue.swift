@@ -1,4 +1,5 @@
 public import Foundation
+import JSONCoding
 
 /// A JSON document that keeps object keys in their original order.
 ///
@@ -81,7 +82,7 @@ public indirect enum JSONValue: Hashable, Sendable {
         case .number(let text):
             output.append(contentsOf: text.utf8)
         case .string(let string):
-            Self.writeString(string, to: &output)
+            output.appendJSONString(string)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
@@ -96,79 +97,13 @@ public indirect enum JSONValue: Hashable, Sendable {
             for (index, member) in members.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
                 newline(level + 1)
-                Self.writeString(member.key, to: &output)
+                output.appendJSONString(member.key)
                 output.append(UInt8(ascii: ":"))
                 if indent != nil { output.append(0x20) }
                 member.value.write(to: &output, indent: indent, level: level + 1)
             }
             if !members.isEmpty { newline(level) }
             output.append(UInt8(ascii: "}"))
-        }
-    }
-
-    package static func writeString(_ string: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress else { return }
-            // Runs without escapes are copied whole: most strings have none, and every signed payload's keys and
-            // values come through here, and every answer's JWS (kilobytes of Base64). Eight bytes are checked at a
-            // time; only a word that may hold a byte to escape is looked at byte by byte.
-            var runStart = 0
-            var index = 0
-            while index + 8 <= utf8.count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                if mayNeedEscape(word) {
-                    for byteIndex in index..<(index + 8) where needsEscape(base[byteIndex]) {
-                        output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<byteIndex]))
-                        appendEscape(for: base[byteIndex], to: &output)
-                        runStart = byteIndex + 1
-                    }
-                }
-                index += 8
-            }
-            for byteIndex in index..<utf8.count where needsEscape(base[byteIndex]) {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<byteIndex]))
-                appendEscape(for: base[byteIndex], to: &output)
-                runStart = byteIndex + 1
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        }
-        output.append(UInt8(ascii: "\""))
-    }
-
-    /// Whether a byte is a quote, a backslash or a control character.
-    @inline(__always)
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-    }
-
-    /// Whether any of the eight bytes of `word` is one `needsEscape` accepts: exact, in either byte order.
-    ///
-    /// `(x - 0x01…01 × n) & ~x & 0x80…80` is non-zero exactly when some byte of `x` is below `n` (for `n` ≤ 128); a
-    /// byte equal to `c` is a zero byte of `x ^ (0x01…01 × c)`.
-    @inline(__always)
-    private static func mayNeedEscape(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highBits: UInt64 = 0x8080_8080_8080_8080
-        let control = (word &- ones &* 0x20) & ~word
-        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-        return (control | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)) & highBits != 0
-    }
-
-    /// Appends the escape sequence of a quote, a backslash or a control character.
-    private static func appendEscape(for byte: UInt8, to output: inout [UInt8]) {
-        switch byte {
-        case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-        case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-        case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-        case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-        case 0x08: output.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-        case 0x0C: output.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-        default:
-            let hex = Array("0123456789abcdef".utf8)
-            output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
         }
     }
 

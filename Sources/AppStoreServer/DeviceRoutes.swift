@@ -205,10 +205,11 @@ extension Request {
         return id
     }
 
+    /// The body read through the context's request decoder (the package's one reader; the device protocol's dates are
+    /// `Date`'s own form, as that reader's default).
     fileprivate func body<Body: Decodable>(_ type: Body.Type, context: StoreRequestContext) async throws -> Body {
-        let buffer = try await self.body.collect(upTo: 1 << 20)
         do {
-            return try DeviceProtocol.makeDecoder().decode(type, from: Data(buffer.readableBytesView))
+            return try await decode(as: type, context: context)
         } catch {
             throw DeviceRequestError(message: "The body of \(uri.path) is not a \(Body.self) in the device protocol's JSON: \(error).")
         }

@@ -3,6 +3,7 @@ import AppStoreFormats
 import Foundation
 import HTTPTypes
 import Hummingbird
+import JSONCoding
 import Logging
 import NIOCore
 
@@ -66,9 +67,9 @@ struct ExternalPurchaseRoutes {
             var request = request
             let text = try? await request.collectBody(upTo: 1 << 20)
             return try await respond(to: request) { bundleID in
+                // Decoding a report needs a JSON object (a keyed container): an array or a scalar is malformed too.
                 guard let buffer = text, let bytes = buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes),
-                      let body = try? JSONDecoder().decode(ExternalPurchaseReportBody.self, from: Data(bytes)),
-                      (try? JSONSerialization.jsonObject(with: Data(bytes))) is [String: Any]
+                      let body = try? JSONReader().decode(ExternalPurchaseReportBody.self, from: bytes)
                 else { throw ExternalPurchaseAPIError.malformed }
                 // A request identifier is a UUID; a status is one Apple defines: anything else is a malformed request.
                 if let identifier = body.requestIdentifier, UUID(uuidString: identifier) == nil { throw ExternalPurchaseAPIError.malformed }

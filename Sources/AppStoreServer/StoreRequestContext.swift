@@ -1,5 +1,6 @@
 import AppStoreFormats
 import Foundation
+import JSONCoding
 public import Hummingbird
 
 /// The context every route of the store is handed: Hummingbird's own, plus what a step before the route already read
@@ -30,7 +31,7 @@ struct VerifyReceiptBody: Sendable {
 
     /// Decodes `body`: the request, then its receipt.
     init(_ body: Data) {
-        self.init(try? JSONDecoder().decode(VerifyReceiptRequest.self, from: body))
+        self.init(try? JSONReader().decode(VerifyReceiptRequest.self, from: body))
     }
 
     /// Reads the receipt of a decoded request.

@@ -1,6 +1,7 @@
 public import AppStoreEngine
 import AppStoreFormats
 import Foundation
+import JSONCoding
 
 /// A transaction as `storekit --json` and the control API show it: Apple's field names where Apple has one, dates in
 /// ISO 8601, amounts as exact decimal strings, and its JWS when one was signed.

@@ -4,7 +4,7 @@ package import Foundation
 /// value's own `Decodable` conformance. It is the package's one fast JSON reader; everything else reads with
 /// `JSONDecoder`.
 ///
-/// It reads as `JSONDecoder` with its default options reads, but for dates (``DateFormat``): `Decimal` from a JSON
+/// It reads as `JSONDecoder` with its default options reads, but for dates (``JSONDateFormat``): `Decimal` from a JSON
 /// number, `null` read as absent by `decodeIfPresent`, unknown keys ignored. `JSONDecoder` first turns every object
 /// into a dictionary of its members; this indexes the text once and looks each key up where the previous one was
 /// found, which is where the next one is in text written in declaration order (rows, Apple's payloads). Nothing here
@@ -14,19 +14,11 @@ package import Foundation
 /// `superDecoder`, a `Float`, a `URL`, `Data`, an escape it does not know, text that is not UTF-8) or anything
 /// throws, the text is decoded again by `JSONDecoder`, which gives the value or the error, with its coding path.
 package struct JSONReader: Sendable {
-    /// How a `Date` is written in the text.
-    package enum DateFormat: Sendable {
-        /// Seconds since 2001 (`Date`'s own `Codable` form, `JSONDecoder`'s default): stored rows, HTTP bodies.
-        case secondsSince2001
-        /// Milliseconds since 1970, integer or fractional: Apple's signed payloads.
-        case millisecondsSince1970
-    }
-
     /// How dates are written in the text this reads.
-    package let dates: DateFormat
+    package let dates: JSONDateFormat
 
     /// Creates a reader for text whose dates are written as `dates` says.
-    package init(dates: DateFormat = .secondsSince2001) {
+    package init(dates: JSONDateFormat = .secondsSince2001) {
         self.dates = dates
     }
 
@@ -79,7 +71,7 @@ private final class IndexedJSON {
     }
 
     var bytes: UnsafeBufferPointer<UInt8>
-    let dates: JSONReader.DateFormat
+    let dates: JSONDateFormat
     var nodes: [Node] = []
     /// Set when a read was left to `JSONDecoder`: a conformance that caught the error and went on may have decoded
     /// something else than `JSONDecoder` would, so the value is not used.
@@ -91,7 +83,7 @@ private final class IndexedJSON {
     }
 
     /// Indexes `bytes`; `nil` when they are not one JSON value this reader can index.
-    init?(_ bytes: UnsafeBufferPointer<UInt8>, dates: JSONReader.DateFormat) {
+    init?(_ bytes: UnsafeBufferPointer<UInt8>, dates: JSONDateFormat) {
         self.bytes = bytes
         self.dates = dates
         nodes.reserveCapacity(64)

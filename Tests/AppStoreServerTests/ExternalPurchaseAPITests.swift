@@ -102,6 +102,10 @@ struct ExternalPurchaseAPITests {
             #expect((outOfRange.body["errors"] as? [[String: Any]])?.first?["lineItemId"] as? String == "li-2")
             let malformed = try await call(client, .put, "/externalPurchase/v1/reports", json: Self.report("not-a-uuid", id, "NO_LINE_ITEM"))
             #expect(malformed.status == .badRequest && malformed.body.isEmpty)
+            for body in ["[" + Self.report(UUID().uuidString, id, "NO_LINE_ITEM") + "]", "not json", #"{"status": 1}"#] {
+                let refused = try await call(client, .put, "/externalPurchase/v1/reports", json: body)
+                #expect(refused.status == .badRequest && refused.body.isEmpty, "\(body)")
+            }
 
             let notice = try await call(client, .post, "/control/external-purchase-tokens", json: #"{"account":"ana","bundleId":"\#(Self.bundleID)"}"#, bundleID: nil)
             #expect(notice.status == .ok && notice.body["tokenType"] == nil && notice.body["tokenExpirationDate"] == nil)

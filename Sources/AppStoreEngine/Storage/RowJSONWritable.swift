@@ -1,5 +1,6 @@
 import AppStoreFormats
 import Foundation
+import JSONCoding
 import StoreKitConfiguration
 
 /// A record that writes its own row body: the text its synthesized `Encodable` conformance makes ``RowJSONEncoder``
@@ -73,7 +74,7 @@ package struct RowJSONObjectWriter {
     /// A date as `Date`'s own conformance writes it: seconds since 2001.
     mutating func write(_ key: StaticString, _ value: Date) throws {
         self.key(key)
-        guard bytes.appendJSONNumber(value.timeIntervalSinceReferenceDate) else { throw Self.invalid(value, key) }
+        guard bytes.appendJSONDate(value, as: .secondsSince2001) else { throw Self.invalid(value, key) }
     }
 
     mutating func write(_ key: StaticString, _ value: Decimal) throws {
@@ -105,7 +106,7 @@ package struct RowJSONObjectWriter {
         bytes.append(UInt8(ascii: "["))
         for (index, value) in values.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            guard bytes.appendJSONNumber(value.timeIntervalSinceReferenceDate) else { throw Self.invalid(value, key) }
+            guard bytes.appendJSONDate(value, as: .secondsSince2001) else { throw Self.invalid(value, key) }
         }
         bytes.append(UInt8(ascii: "]"))
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import AppStoreFormats
+@testable import JSONCoding
 
 /// The two spellings every stored row and every answer goes through: strings escaped for JSON, and decimal prices.
 @Suite("JSON strings and decimal text")
@@ -17,7 +17,7 @@ struct JSONTextTests {
                     if length > 10 { characters[length / 2] = special }
                     let string = String(characters)
                     var output: [UInt8] = []
-                    JSONValue.writeString(string, to: &output)
+                    output.appendJSONString(string)
                     #expect(output == Self.reference(string), "\(string.debugDescription)")
                     #expect(try JSONDecoder().decode(String.self, from: Data(output)) == string)
                 }
