@@ -833,6 +833,8 @@ struct StoreKit2Tests {
             #expect(app.originalPlatformStringRepresentation == app.originalPlatform.rawValue)
             #expect(app.storeType == .consumer, "the App Store Server API names only CONSUMER")
             #expect(app.storeTypeStringRepresentation == "CONSUMER")
+            let signed = try JSONSerialization.jsonObject(with: app.jsonRepresentation) as? [String: Any]
+            #expect(signed?["storeType"] as? String == "CONSUMER", "the signed payload carries storeType")
         }
         #expect(session.reviewRequestsShown == 2)
     }
