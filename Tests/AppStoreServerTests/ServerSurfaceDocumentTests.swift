@@ -1,12 +1,14 @@
 import AppStoreEngine
+import AppStoreFormats
 import AppStoreServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Testing
 
-/// The endpoint table of `ServerSurface.md`: every App Store Server API, Advanced Commerce and External Purchase
-/// route the server registers is a row, and every row is a registered route.
+/// The tables of `ServerSurface.md`: every App Store Server API, Advanced Commerce and External Purchase route the
+/// server registers is a row, and every row is a registered route; every field of the signed payloads' JSON is a row
+/// of its payload's table, and every row is a field.
 @Suite("Server surface document")
 struct ServerSurfaceDocumentTests {
     /// The prefixes of Apple's surfaces among the server's routes.
@@ -53,4 +55,88 @@ struct ServerSurfaceDocumentTests {
         #expect(registered.subtracting(documented).sorted() == [], "routes missing from ServerSurface.md")
         #expect(documented.subtracting(registered).sorted() == [], "rows of ServerSurface.md the router does not have")
     }
+
+    /// The signed payloads, by the type name their table's heading names in code voice.
+    static var payloads: [String: any Decodable.Type] {
+        [
+            "JWSTransactionDecodedPayload": JWSTransactionDecodedPayload.self,
+            "JWSRenewalInfoDecodedPayload": JWSRenewalInfoDecodedPayload.self,
+            "AppTransactionPayload": AppTransactionPayload.self,
+            "ResponseBodyV2DecodedPayload": ResponseBodyV2DecodedPayload.self,
+            "NotificationData": NotificationData.self,
+            "NotificationSummary": NotificationSummary.self,
+            "ExternalPurchaseToken": ExternalPurchaseToken.self,
+            "AppData": AppData.self,
+        ]
+    }
+
+    /// The field rows of each payload's table: a `### ` heading naming the type in code voice, then rows whose first
+    /// cell is a field name in code voice.
+    static func documentedFields() throws -> [String: Set<String>] {
+        var fields: [String: Set<String>] = [:]
+        var section: String?
+        for line in try String(contentsOf: article, encoding: .utf8).split(separator: "\n") {
+            if line.hasPrefix("#") {
+                section = payloads.keys.first { line.hasPrefix("### ") && line.contains("`\($0)`") }
+                continue
+            }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let section, cells.count > 2, cells[0].isEmpty, cells[1].hasPrefix("`"), cells[1].hasSuffix("`") else { continue }
+            fields[section, default: []].insert(cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")))
+        }
+        return fields
+    }
+
+    @Test("Every JSON field of each signed payload is a row of its table in ServerSurface.md, and every row is a field")
+    func everyPayloadFieldInTheTable() throws {
+        let documented = try Self.documentedFields()
+        #expect(Set(documented.keys) == Set(Self.payloads.keys), "a payload without its table")
+        for (name, type) in Self.payloads {
+            let keys = FieldRecorder.fields(of: type)
+            #expect(keys.count > 3, "\(name)")
+            let rows = documented[name] ?? []
+            #expect(keys.subtracting(rows).sorted() == [], "\(name)'s fields missing from ServerSurface.md")
+            #expect(rows.subtracting(keys).sorted() == [], "rows of \(name) in ServerSurface.md that are no field")
+        }
+    }
+}
+
+/// A `Decoder` that holds no value and notes every key a type's `init(from:)` looks for: the JSON field names of a
+/// type whose fields are all optional, as its `CodingKeys` spell them.
+final class FieldRecorder: Decoder, @unchecked Sendable {
+    var keys: Set<String> = []
+    let codingPath: [any CodingKey] = []
+    let userInfo: [CodingUserInfoKey: Any] = [:]
+
+    /// The field names `type` decodes.
+    static func fields(of type: any Decodable.Type) -> Set<String> {
+        let recorder = FieldRecorder()
+        _ = try? type.init(from: recorder)
+        return recorder.keys
+    }
+
+    struct Absent: Error {}
+
+    struct Container<Key: CodingKey>: KeyedDecodingContainerProtocol {
+        let recorder: FieldRecorder
+        var codingPath: [any CodingKey] { [] }
+        var allKeys: [Key] { [] }
+        func contains(_ key: Key) -> Bool {
+            recorder.keys.insert(key.stringValue)
+            return false
+        }
+        func decodeNil(forKey key: Key) -> Bool { true }
+        func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { throw Absent() }
+        func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> { throw Absent() }
+        func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer { throw Absent() }
+        func superDecoder() throws -> any Decoder { throw Absent() }
+        func superDecoder(forKey key: Key) throws -> any Decoder { throw Absent() }
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(Container(recorder: self))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Absent() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw Absent() }
 }
