@@ -199,22 +199,4 @@ struct SubscriptionScenarioParityTests {
         let decodedRenewals = zip(batch, results).filter { $0.0["kind"] == "renewal-info" }.compactMap { $0.1["payload"] as? [String: Any] }
         #expect(decodedRenewals.map { $0["originalTransactionId"] as? String } == subscriptions.map { String($0.id) })
     }
-
-    /// Verifies a batch with Apple's library against the store's roots; one result per item.
-    func appleVerifyBatch(_ batch: [[String: String]], store: StoreEngine) async throws -> [[String: Any]] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scenario-parity-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let batchFile = directory.appendingPathComponent("batch.json")
-        try JSONSerialization.data(withJSONObject: batch).write(to: batchFile)
-        var arguments = [
-            ChildProcess.packageRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/verify_batch.py").path,
-            batchFile.path, "--bundle-id", app, "--environment", "SANDBOX",
-        ]
-        arguments += try rootArguments(of: store, in: directory)
-        let result = try await ChildProcess.tool("python3", arguments).finished()
-        #expect(result.status == 0, "\(result.errorOutput). Install Apple's library: pip install app-store-server-library==3.1.2")
-        let line = try #require(result.output.split(separator: "\n").last.map(String.init))
-        return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
-    }
 }

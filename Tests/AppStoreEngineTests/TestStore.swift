@@ -76,3 +76,28 @@ func appleVerify(
     #expect(output["status"] as? String == "OK", "\(output). Install Apple's library: pip install app-store-server-library==3.1.2")
     return try #require(output["payload"] as? [String: Any])
 }
+
+/// Verifies a batch of signed items with Apple's app-store-server-library (Python `verify_batch.py`, one process)
+/// against the store's roots, in `environment` (`SANDBOX` or `PRODUCTION`, which needs the app's `appAppleID`); one
+/// result per item: its `status` and, when it is `OK`, the `payload` as Apple's models parse it.
+///
+/// - Parameter batch: items `{"kind": "transaction" | "renewal-info" | "app-transaction" | "notification" | "receipt", "data": …}`.
+func appleVerifyBatch(
+    _ batch: [[String: String]], store: StoreEngine, environment: String = "SANDBOX", appAppleID: Int64? = nil
+) async throws -> [[String: Any]] {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("apple-verify-batch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let batchFile = directory.appendingPathComponent("batch.json")
+    try JSONSerialization.data(withJSONObject: batch).write(to: batchFile)
+    var arguments = [
+        ChildProcess.packageRoot.appendingPathComponent("Tests/AppStoreFormatsTests/Python/verify_batch.py").path,
+        batchFile.path, "--bundle-id", app, "--environment", environment,
+    ]
+    if let appAppleID { arguments += ["--app-apple-id", String(appAppleID)] }
+    arguments += try rootArguments(of: store, in: directory)
+    let result = try await ChildProcess.tool("python3", arguments).finished()
+    #expect(result.status == 0, "\(result.errorOutput). Install Apple's library: pip install app-store-server-library==3.1.2")
+    let line = try #require(result.output.split(separator: "\n").last.map(String.init))
+    return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
+}

@@ -268,14 +268,17 @@ extension StoreEngine {
     }
 
     /// A `TEST` notification for an app, as the App Store Server API's "Request a test notification" sends it, signed
-    /// now: `data` carries only the bundle identifier and the environment.
+    /// now: `data` carries the bundle identifier and the environment, and in Production the app's Apple ID, which
+    /// Apple's verifiers check there (a sandbox test notification has none).
     ///
     /// - Parameters:
     ///   - bundleID: The app the test is for.
     ///   - id: The notification's `notificationUUID`.
     public func signedTestNotification(bundleID: String, id: UUID) throws(StoreError) -> String {
         var payload = ResponseBodyV2DecodedPayload(notificationType: .test, notificationUUID: id)
-        payload.data = NotificationData(bundleId: bundleID, environment: environment)
+        var data = NotificationData(bundleId: bundleID, environment: environment)
+        if environment == .production { data.appAppleId = appAppleID(bundleID: bundleID) }
+        payload.data = data
         payload.signedDate = clock.now()
         return try sign(payload)
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Verify many signed items and receipts with Apple's app-store-server-library in one process.
 
-Usage: verify_batch.py BATCH_FILE --root CERT.der [--root ...] --bundle-id ID [--environment SANDBOX]
+Usage: verify_batch.py BATCH_FILE --root CERT.der [--root ...] --bundle-id ID [--environment SANDBOX|PRODUCTION] [--app-apple-id N]
 
 BATCH_FILE is JSON: [{"kind": "transaction" | "renewal-info" | "app-transaction" | "notification" | "receipt", "data": "..."}].
 A receipt's data is base64. Prints one JSON array with, per item, {"status": "OK", "payload": {...}} or
@@ -35,10 +35,11 @@ def main():
     parser.add_argument("--root", action="append", required=True)
     parser.add_argument("--bundle-id", required=True)
     parser.add_argument("--environment", default="SANDBOX")
+    parser.add_argument("--app-apple-id", type=int)
     args = parser.parse_args()
 
     roots = [open(path, "rb").read() for path in args.root]
-    verifier = SignedDataVerifier(roots, False, Environment[args.environment], args.bundle_id, None)
+    verifier = SignedDataVerifier(roots, False, Environment[args.environment], args.bundle_id, args.app_apple_id)
     methods = {
         "transaction": verifier.verify_and_decode_signed_transaction,
         "renewal-info": verifier.verify_and_decode_renewal_info,
