@@ -43,7 +43,9 @@ struct ReleaseArchiveTests {
         let server = try ChildProcess.tool("unshare", inRoot([
             "/opt/bin/storekit", "serve", "--config", "/opt/examples/Demo.storekit", "--data-dir", "/var/lib/openstorekit", "--port", "0",
         ]))
-        defer { server.terminate() }
+        // unshare ignores SIGTERM while it waits for its child, which then outlives the test; killed, it takes the
+        // child with it (--kill-child).
+        defer { Task { try? await server.kill() } }
         let line = try await server.waitForLine(containing: "http://127.0.0.1:")
         let port = try #require(line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
         let health = try await httpGet(URL(string: "http://127.0.0.1:\(port)/health")!)
