@@ -111,7 +111,7 @@ struct StoreOperation {
     ///   or of a subscription in a group the account already subscribes to.
     private func dateOfPurchase(_ request: PurchaseRequest, product: CatalogProduct) throws -> Date {
         guard let date = request.purchaseDate else { return now }
-        guard settings.environment != "Production" else {
+        guard AppStoreEnvironment(rawValue: settings.environment) != .production else {
             throw StoreError.invalidTransactionState("A Production store does not back-date purchases; purchaseDate(_:renewalBehavior:) is for test stores (Sandbox or Xcode).")
         }
         guard date <= now else {
