@@ -263,6 +263,10 @@ public struct CertificateAuthority: Sendable {
     /// - Throws: `FormatError.fileSystem` when the directory holds only some of the files, or they cannot be read.
     public static func loadIfPresent(from directory: URL) throws -> CertificateAuthority? {
         let fileManager = FileManager.default
+        // The directory first: ``install(_:in:)`` renames a finished one into place, so once it exists every file is
+        // there. Looking for the files alone could see none of the first few and all of the last while another
+        // process's rename lands between the looks, and call a whole authority incomplete.
+        guard fileManager.fileExists(atPath: directory.path) else { return nil }
         let present = pemFileNames.filter { fileManager.fileExists(atPath: directory.appendingPathComponent($0).path) }
         if present.count == pemFileNames.count {
             return try load(from: directory)

@@ -62,6 +62,21 @@ struct PurchaseTests {
         #expect(try await store.transactions().isEmpty)
     }
 
+    @Test("Only a test store back-dates a purchase: Production refuses one, saying so, and records nothing")
+    func productionRefusesBackDating() async throws {
+        let past = testStart.addingTimeInterval(-10 * 86_400)
+        var request = PurchaseRequest(productID: "premium", bundleID: app)
+        request.purchaseDate = past
+
+        let (production, _) = try makeStore(settings: StoreSettings(environment: "Production"))
+        let refusal = await #expect(throws: StoreError.invalidTransactionState) { try await production.purchase(request) }
+        #expect(refusal?.message.contains("A Production store does not back-date purchases") == true)
+        #expect(try await production.transactions().isEmpty)
+
+        let (sandbox, _) = try makeStore(settings: StoreSettings(environment: "Sandbox"))
+        #expect(try await sandbox.purchase(request).purchaseDate == past)
+    }
+
     @Test("Buying an owned non-consumable makes a new regular transaction that is not charged")
     func repurchaseIsFree() async throws {
         let (store, clock) = try makeStore()

@@ -1,5 +1,7 @@
 import Crypto
+import Dispatch
 import Foundation
+import Synchronization
 import Testing
 import X509
 
@@ -22,6 +24,41 @@ struct CertificateAuthorityTests {
             let token = try JWSSigner(certificateAuthority: first).sign(Samples.transaction(.consumable))
             let verifier = try JWSVerifier(rootCertificates: second.rootCertificatesDER)
             try requireSuccess(await verifier.verifyTransaction(token))
+        }
+    }
+
+    @Test("Threads installing and loading one directory at the same moment all end with the one authority that won; none sees it half there")
+    func concurrentInstallsAndLoadsAgree() async throws {
+        let candidates = try (0..<3).map { _ in try CertificateAuthority(issuedAt: Fixtures.now) }
+        try await Fixtures.withTemporaryDirectory { directory in
+            for round in 0..<30 {
+                let caDirectory = directory.appendingPathComponent("round-\(round)/ca")
+                // Threads, not tasks: the readers must really run while an installer renames its directory into place.
+                let outcomes = Mutex<[Result<[Data], any Error>]>([])
+                let done = DispatchGroup()
+                func spawn(_ body: @escaping @Sendable () throws -> [Data]?) {
+                    done.enter()
+                    Thread {
+                        do { if let roots = try body() { outcomes.withLock { $0.append(.success(roots)) } } }
+                        catch { outcomes.withLock { $0.append(.failure(error)) } }
+                        done.leave()
+                    }.start()
+                }
+                for candidate in candidates {
+                    spawn { try CertificateAuthority.install(candidate, in: caDirectory).rootCertificatesDER }
+                    // A reader that keeps looking while the installers race: it finds nothing, or the whole authority.
+                    spawn {
+                        for _ in 0..<20_000 {
+                            if let loaded = try CertificateAuthority.loadIfPresent(from: caDirectory) { return loaded.rootCertificatesDER }
+                        }
+                        return nil
+                    }
+                }
+                done.wait()
+                let roots = try outcomes.withLock { try Set($0.map { try $0.get() }) }
+                #expect(roots.count == 1, "round \(round): \(roots.count) different authorities")
+                #expect(try CertificateAuthority.loadIfPresent(from: caDirectory)?.rootCertificatesDER == roots.first)
+            }
         }
     }
 
