@@ -51,7 +51,8 @@ public enum DeviceProtocol {
         public static let signedTransactions = "device/signed-transactions"
         /// `POST` a ``SignedRenewalInfoRequest``: subscriptions' renewal info signed for the device, JWS in a JSON array.
         public static let signedRenewalInfo = "device/signed-renewal-info"
-        /// `GET ?account=…&bundle=…&device=…`: the app transaction signed for the device, a JSON string.
+        /// `GET ?account=…&bundle=…&device=…&version=…`: the app transaction signed for the device (which runs the app at
+        /// `version`), a JSON string.
         public static let appTransaction = "device/app-transaction"
         /// `POST` a ``RefundRequest``: a customer's refund request, approved or declined; answers `{}`.
         public static let refundRequests = "device/refund-requests"

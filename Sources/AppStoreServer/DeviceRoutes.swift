@@ -79,7 +79,7 @@ struct DeviceRoutes {
             do {
                 let receipt = try await engine.appReceipt(
                     accountID: try request.required("account"), bundleID: try request.required("bundle"),
-                    deviceID: try request.uuid("device"), appVersion: request.uri.queryParameters["version"].map(String.init) ?? "1"
+                    deviceID: try request.uuid("device"), appVersion: request.uri.queryParameters["version"].map(String.init) ?? StoreDefaults.appVersion
                 )
                 return Response(
                     status: .ok, headers: [.contentType: "application/pkcs7-mime", Self.versionField: DeviceProtocol.version],
@@ -107,7 +107,8 @@ struct DeviceRoutes {
         router.get(RouterPath(DeviceProtocol.Route.appTransaction)) { request, _ in
             try await answer {
                 try await engine.signedAppTransaction(
-                    accountID: try request.required("account"), bundleID: try request.required("bundle"), deviceVerificationID: try request.uuid("device")
+                    accountID: try request.required("account"), bundleID: try request.required("bundle"), deviceVerificationID: try request.uuid("device"),
+                    appVersion: request.uri.queryParameters["version"].map(String.init) ?? StoreDefaults.appVersion
                 )
             }
         }

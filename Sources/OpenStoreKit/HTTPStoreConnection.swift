@@ -138,7 +138,7 @@ public final class HTTPStoreConnection: StoreConnection {
 
     /// The app transaction the server signs for the device.
     public func signedAppTransaction(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> String {
-        try await call("GET", DeviceProtocol.Route.appTransaction, query: Self.scope(accountID, bundleID, deviceID))
+        try await call("GET", DeviceProtocol.Route.appTransaction, query: Self.scope(accountID, bundleID, deviceID) + [URLQueryItem(name: "version", value: StoreEnvironment.appVersion)])
     }
 
     /// Sends the refund request to the server, which decides it.

@@ -110,7 +110,7 @@ public final class InProcessConnection: StoreConnection {
 
     /// The app transaction the engine signs for the device.
     public func signedAppTransaction(accountID: String, bundleID: String, deviceID: UUID) async throws(StoreError) -> String {
-        try await engine.signedAppTransaction(accountID: accountID, bundleID: bundleID, deviceVerificationID: deviceID)
+        try await engine.signedAppTransaction(accountID: accountID, bundleID: bundleID, deviceVerificationID: deviceID, appVersion: StoreEnvironment.appVersion)
     }
 
     /// Hands the refund request to the engine, which decides it or keeps it pending.

@@ -156,6 +156,53 @@ struct SigningTests {
         #expect(try await verifier.verifyTransaction(try #require(notification.data?.signedTransactionInfo)).get().appTransactionId == expected)
     }
 
+    @Test("A Production app transaction and receipt are dated and versioned by the account's first download, the same from every engine on the storage and every later request; the device's version is the current one")
+    func productionAppTransactionFollowsTheDownload() async throws {
+        let storage = InMemoryStorage()
+        let tenant = UUID().uuidString
+        let (store, clock) = try makeStore(settings: StoreSettings(environment: "Production"), storage: storage, tenant: tenant)
+        let (other, otherClock) = try makeStore(settings: StoreSettings(environment: "Production"), storage: storage, tenant: tenant)
+        let verifier = try JWSVerifier(rootCertificates: [try store.signer.certificateAuthority.jwsRootCertificateDER], bundleID: app, environment: .production)
+        func appTransaction(_ token: String) async throws -> AppTransactionPayload { try await verifier.verifyAppTransaction(token).get() }
+
+        try await clock.advance(by: 60)
+        let downloaded = testStart.addingTimeInterval(60)
+        let first = try await appTransaction(store.signedAppTransaction(accountID: "ana", bundleID: app, deviceVerificationID: device, appVersion: "3"))
+        #expect(first.originalPurchaseDate == downloaded)
+        #expect(first.originalApplicationVersion == "3" && first.applicationVersion == "3")
+
+        // A day later the device runs version 4, and the other engine (another server on the storage) is asked.
+        try await clock.advance(by: 86_400)
+        try await otherClock.advance(by: 86_460)
+        let updated = try await appTransaction(other.signedAppTransaction(accountID: "ana", bundleID: app, deviceVerificationID: device, appVersion: "4"))
+        #expect(updated.originalPurchaseDate == downloaded)
+        #expect(updated.originalApplicationVersion == "3" && updated.applicationVersion == "4")
+        // What a backend gets from the App Store Server API, later still: the same download.
+        try await clock.advance(by: 3_600)
+        let atServer = try await appTransaction(store.signedAppTransaction(accountID: "ana", bundleID: app))
+        #expect(atServer.originalPurchaseDate == downloaded && atServer.originalApplicationVersion == "3" && atServer.applicationVersion == "4")
+
+        // The receipt says the same, and saving the account (a storefront change) keeps the download.
+        try await store.saveAccount(Account(id: "ana", storefront: "FRA"))
+        let receiptVerifier = try ReceiptVerifier(rootCertificates: [try store.signer.certificateAuthority.receiptRootCertificateDER], bundleID: app)
+        let receipt = try await receiptVerifier.verify(
+            try await store.appReceipt(accountID: "ana", bundleID: app, deviceID: device, appVersion: "4"), deviceIdentifier: device
+        ).get()
+        #expect(receipt.originalPurchaseDate == downloaded && receipt.originalAppVersion == "3" && receipt.appVersion == "4")
+
+        // An account whose first contact is a purchase downloaded the app then.
+        let bought = try await store.buy("premium", account: "bo")
+        try await clock.advance(by: 600)
+        let buyer = try await appTransaction(store.signedAppTransaction(accountID: "bo", bundleID: app))
+        #expect(buyer.originalPurchaseDate == bought.purchaseDate && buyer.originalApplicationVersion == StoreDefaults.appVersion)
+
+        // The sandbox says "1.0" for the original version, as Apple's does, and still dates the download.
+        let (sandbox, _) = try makeStore(settings: StoreSettings(environment: "Sandbox"))
+        let sandboxed = try CompactJWS(try await sandbox.signedAppTransaction(accountID: "ana", bundleID: app, deviceVerificationID: device, appVersion: "3"))
+            .decodePayload(as: AppTransactionPayload.self)
+        #expect(sandboxed.originalApplicationVersion == "1.0" && sandboxed.applicationVersion == "3" && sandboxed.originalPurchaseDate == testStart)
+    }
+
     @Test("An appTransactionId leads back to its account in the app; another app's, a transaction's or an unknown one to none")
     func appTransactionIDFindsItsAccount() async throws {
         let (store, _) = try makeStore()

@@ -137,12 +137,21 @@ struct RowJSONEncoderTests {
         return notification
     }
 
+    /// An account with every field set, and two apps downloaded.
+    static let fullAccount = Account(
+        id: "ana", storefront: "ESP", canMakePayments: false, familyID: "family",
+        appDownloads: [
+            AppDownload(bundleID: "com.example.app", date: date, originalVersion: "1.0", version: "2.1"),
+            AppDownload(bundleID: "com.example.other", date: date.addingTimeInterval(1e-3), originalVersion: "7"),
+        ]
+    )
+
     @Test("Every record type, with every optional field set, reads back equal and says what JSONEncoder says")
     func recordsRoundTrip() throws {
         try Self.expectRoundTrip(Self.fullTransaction)
         try Self.expectRoundTrip(Self.fullSubscription)
         try Self.expectRoundTrip(Self.fullNotification)
-        try Self.expectRoundTrip(Account(id: "ana", storefront: "ESP", canMakePayments: false, familyID: "family"))
+        try Self.expectRoundTrip(Self.fullAccount)
         try Self.expectRoundTrip(PurchaseIntentRecord(accountID: "ana", bundleID: "app", productID: "coins", date: Self.date))
         var plain = Self.fullTransaction
         plain.state = .purchased

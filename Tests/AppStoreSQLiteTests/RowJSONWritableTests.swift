@@ -16,7 +16,7 @@ struct RowJSONWritableTests {
             Fixtures.fullTransaction, Fixtures.fullSubscription, Fixtures.fullNotification, Fixtures.offer,
             Fixtures.fullNotification.delivery, Fixtures.fullNotification.delivery.attempts[0],
             Fixtures.fullNotification.delivery.claim!, Fixtures.fullTransaction.refundRequest!,
-            Fixtures.fullTransaction.refundRequest!.consumption[0], Account(id: "ana", storefront: "ESP", canMakePayments: false, familyID: "family"),
+            Fixtures.fullTransaction.refundRequest!.consumption[0], Fixtures.fullAccount,
             Fixtures.advancedCommerceTransaction, Fixtures.advancedCommerceTransactionItem, Fixtures.advancedCommerceOffer,
             Fixtures.advancedCommerceRefund, Fixtures.advancedCommerceRenewal, Fixtures.advancedCommerceRenewalItem,
             Fixtures.advancedCommerceRenewalItem.priceIncreaseInfo!, Fixtures.advancedCommerceTransaction.descriptors!,

@@ -233,7 +233,8 @@ public actor StoreEngine: ScheduledEventSource {
         try await read { try $0.accounts() }
     }
 
-    /// Saves an account's storefront and restrictions. A storefront change is announced to clients.
+    /// Saves an account's storefront and restrictions; the apps it downloaded stay as the store recorded them. A
+    /// storefront change is announced to clients.
     public func saveAccount(_ account: Account) async throws(StoreError) {
         let previous = try await perform { try $0.saveAccount(account) }
         if previous != account.storefront {

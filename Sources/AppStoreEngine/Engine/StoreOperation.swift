@@ -57,7 +57,7 @@ struct StoreOperation {
 
     func purchase(_ request: PurchaseRequest, of product: CatalogProduct) throws -> [TransactionRecord] {
         let stored = try storage.account(id: request.accountID)
-        let account = stored ?? Account(id: request.accountID, storefront: settings.storefront)
+        var account = stored ?? Account(id: request.accountID, storefront: settings.storefront)
         guard let storefront = Storefront.named(account.storefront) else { throw Self.unknownStorefront(account.storefront) }
         let purchaseDate = try dateOfPurchase(request, product: product)
         let id = try storage.allocateTransactionID()
@@ -98,9 +98,13 @@ struct StoreOperation {
         if case .failed = record.state { record.amountCharged = 0 }
         let completion = record.state.isCompleted ? try completionChanges(&record) : []
         let shares = try familyShares(of: record)
-        // An account is saved on its first purchase; rewriting an unchanged one cost a purchase two more pages in SQLite.
-        let newAccount: [StorageChange] = stored == nil ? [.saveAccount(account)] : []
-        try storage.write(newAccount + [.saveTransaction(record)] + completion + shares.map(StorageChange.saveTransaction))
+        // An account is saved on its first purchase in an app, which is its download of the app unless a device reported
+        // one earlier; rewriting an unchanged account cost a purchase two more pages in SQLite.
+        if account.download(of: request.bundleID) == nil {
+            account.appDownloads.append(AppDownload(bundleID: request.bundleID, date: purchaseDate, originalVersion: StoreDefaults.appVersion))
+        }
+        let accountChange: [StorageChange] = account == stored ? [] : [.saveAccount(account)]
+        try storage.write(accountChange + [.saveTransaction(record)] + completion + shares.map(StorageChange.saveTransaction))
         return [record] + shares + (try catchUp(backDated: record, request: request))
     }
 
@@ -669,9 +673,12 @@ struct StoreOperation {
     /// Saves an account; returns the storefront it had before.
     func saveAccount(_ account: Account) throws -> String {
         guard Storefront.named(account.storefront) != nil else { throw Self.unknownStorefront(account.storefront) }
-        let previous = try self.account(account.id).storefront
+        let previous = try self.account(account.id)
+        var account = account
+        // The apps the account downloaded are the store's record, not something a caller edits.
+        account.appDownloads = previous.appDownloads
         try storage.write(.saveAccount(account))
-        return previous
+        return previous.storefront
     }
 
     /// Puts an account in a family and shares the family's purchases both ways.

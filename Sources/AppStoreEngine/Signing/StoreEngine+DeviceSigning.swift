@@ -58,8 +58,11 @@ extension StoreEngine {
         }
     }
 
-    /// The app transaction of an account's copy of an app, signed now for the device `deviceVerificationID`.
-    public func signedAppTransaction(accountID: String, bundleID: String, deviceVerificationID: UUID) async throws(StoreError) -> String {
+    /// The app transaction of an account's copy of an app, signed now for the device `deviceVerificationID`, which runs
+    /// the app at `appVersion`: asking records the account's download of the app, or the version its device runs now
+    /// (``recordAppDownload(accountID:bundleID:appVersion:)``).
+    public func signedAppTransaction(accountID: String, bundleID: String, deviceVerificationID: UUID, appVersion: String) async throws(StoreError) -> String {
+        try await recordAppDownload(accountID: accountID, bundleID: bundleID, appVersion: appVersion)
         var payload = try await appTransactionPayload(accountID: accountID, bundleID: bundleID)
         let nonce = UUID.random()
         payload.deviceVerificationNonce = nonce

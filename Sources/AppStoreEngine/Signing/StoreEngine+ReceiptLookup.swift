@@ -97,8 +97,13 @@ extension StoreEngine {
                 record.state.isCompleted && record.origin != .restore && (record.productType != .consumable || record.deviceID == nil)
             }
         }
+        // A receipt issued before downloads were recorded keeps the dates and version it said.
+        let download = try await appDownload(accountID: holder.accountID, bundleID: receipt.bundleID) ?? AppDownload(
+            bundleID: receipt.bundleID, date: receipt.originalPurchaseDate ?? purchases.first?.originalPurchaseDate ?? clock.now(),
+            originalVersion: receipt.originalAppVersion ?? StoreDefaults.appVersion
+        )
         // The contents are built as for any device, then given the original receipt's device binding.
-        var latest = appReceiptContents(purchases: purchases, bundleID: receipt.bundleID, deviceID: Self.zeroDevice, appVersion: receipt.appVersion, accountID: holder.accountID)
+        var latest = appReceiptContents(purchases: purchases, download: download, deviceID: Self.zeroDevice, appVersion: receipt.appVersion, accountID: holder.accountID)
         latest.opaqueValue = receipt.opaqueValue
         latest.sha1Hash = receipt.sha1Hash
         do {

@@ -227,24 +227,34 @@ extension StoreEngine {
         try sign(try await appTransactionPayload(accountID: accountID, bundleID: bundleID))
     }
 
-    /// The payload of an account's app transaction, signed now.
+    /// The payload of an account's app transaction, signed now: dated and versioned by the account's download of the
+    /// app (``recordAppDownload(accountID:bundleID:appVersion:)``); for a store written before downloads were
+    /// recorded, by its first purchase in the app.
     func appTransactionPayload(accountID: String, bundleID: String) async throws(StoreError) -> AppTransactionPayload {
-        let first = try await transactions(TransactionQuery(accountID: accountID, bundleID: bundleID)).first
+        let (download, first) = try await read { storage in
+            (try storage.account(id: accountID)?.download(of: bundleID), try storage.transactions(matching: TransactionQuery(accountID: accountID, bundleID: bundleID)).first)
+        }
         var payload = AppTransactionPayload(receiptType: environment)
         payload.bundleId = bundleID
-        payload.applicationVersion = StoreDefaults.appVersion
-        payload.originalApplicationVersion = environment == .production ? StoreDefaults.appVersion : "1.0"
+        payload.applicationVersion = download?.version ?? StoreDefaults.appVersion
+        payload.originalApplicationVersion = originalApplicationVersion(download)
         if environment == .production {
             // Only an app downloaded from the App Store has these; Apple's verifier checks the first in Production.
             payload.appAppleId = appAppleID(bundleID: bundleID)
             payload.versionExternalIdentifier = StoreDefaults.versionExternalIdentifier
         }
         payload.receiptCreationDate = clock.now()
-        payload.originalPurchaseDate = first?.originalPurchaseDate ?? clock.now()
+        payload.originalPurchaseDate = download?.date ?? first?.originalPurchaseDate ?? clock.now()
         payload.appTransactionId = Self.appTransactionID(tenant: tenantID, accountID: accountID, bundleID: bundleID)
         payload.rawOriginalPlatform = PurchasePlatform.iOS.rawValue
         payload.storeType = "CONSUMER"
         return payload
+    }
+
+    /// The version of the app the account first downloaded, as the app transaction and the receipt carry it: the
+    /// download's in Production; "1.0" in the sandbox, as Apple's sandbox always says.
+    func originalApplicationVersion(_ download: AppDownload?) -> String {
+        environment == .production ? download?.originalVersion ?? StoreDefaults.appVersion : "1.0"
     }
 
     /// The app's Apple ID (`appAppleId`): the catalog's (a `.storekit` file's `_applicationInternalID`) when it names
@@ -303,12 +313,14 @@ extension StoreEngine {
     ///   - accountID: The customer's account.
     ///   - bundleID: The app's bundle identifier.
     ///   - deviceID: The device the receipt is for; its identifier is hashed into the receipt.
-    ///   - appVersion: The app's version (`CFBundleVersion`), attribute 3.
+    ///   - appVersion: The app's version (`CFBundleVersion`), attribute 3. Asking records the account's download of the
+    ///     app, or the version its device runs now (``recordAppDownload(accountID:bundleID:appVersion:)``).
     public func appReceipt(accountID: String, bundleID: String, deviceID: UUID, appVersion: String = "1") async throws(StoreError) -> Data {
+        let download = try await recordAppDownload(accountID: accountID, bundleID: bundleID, appVersion: appVersion)
         let purchases = try await receiptPurchases(accountID: accountID, bundleID: bundleID, deviceID: deviceID)
         let key = ReceiptCacheKey(accountID: accountID, bundleID: bundleID, deviceID: deviceID, appVersion: appVersion)
         if let cached = receiptCache[key], cached.purchases == purchases { return cached.data }
-        let receipt = appReceiptContents(purchases: purchases, bundleID: bundleID, deviceID: deviceID, appVersion: appVersion, accountID: accountID)
+        let receipt = appReceiptContents(purchases: purchases, download: download, deviceID: deviceID, appVersion: appVersion, accountID: accountID)
         let data: Data
         do {
             data = try signer.keys().receipts.sign(receipt)
@@ -333,7 +345,8 @@ extension StoreEngine {
         }
     }
 
-    func appReceiptContents(purchases: [TransactionRecord], bundleID: String, deviceID: UUID, appVersion: String, accountID: String) -> AppReceipt {
+    func appReceiptContents(purchases: [TransactionRecord], download: AppDownload, deviceID: UUID, appVersion: String, accountID: String) -> AppReceipt {
+        let bundleID = download.bundleID
         // The opaque value is derived, not random, so the engine stays deterministic; it differs per
         // tenant, account, app and device as Apple's does.
         let opaque = AppReceipt.deviceHash(deviceIdentifier: deviceID, opaque: Data("\(tenantID)\u{1F}\(accountID)".utf8), bundleID: bundleID).prefix(16)
@@ -346,8 +359,8 @@ extension StoreEngine {
             opaqueValue: Data(opaque),
             sha1Hash: AppReceipt.deviceHash(deviceIdentifier: deviceID, opaque: Data(opaque), bundleID: bundleID),
             creationDate: clock.now(),
-            originalPurchaseDate: purchases.first?.originalPurchaseDate,
-            originalAppVersion: environment == .production ? StoreDefaults.appVersion : "1.0",
+            originalPurchaseDate: download.date,
+            originalAppVersion: originalApplicationVersion(download),
             // Names the tenant, so a receipt posted to Apple's bare verifyReceipt reaches the store that issued it.
             issuingStore: tenantID,
             inAppPurchases: purchases.map { record in

@@ -388,5 +388,15 @@ extension Account: RowJSONWritable {
         json.write("storefront", storefront)
         json.write("canMakePayments", canMakePayments)
         json.writeIfPresent("familyID", familyID)
+        if !appDownloads.isEmpty { try json.write("appDownloads", appDownloads) }
+    }
+}
+
+extension AppDownload: RowJSONWritable {
+    package func writeRowJSON(to json: inout RowJSONObjectWriter) throws {
+        json.write("bundleID", bundleID)
+        try json.write("date", date)
+        json.write("originalVersion", originalVersion)
+        json.write("version", version)
     }
 }
