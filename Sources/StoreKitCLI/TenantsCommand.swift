@@ -396,6 +396,10 @@ struct TenantsDeleteCommand: AsyncParsableCommand {
         if let server = try place.serverWideControl() {
             _ = try await server.send(.deleteTenant, ["name": name])
         } else {
+            // On the storage, `default` is the store of every command without --tenant and of a server's bare paths.
+            guard name != StoreDefaults.tenant else {
+                throw CommandFailure("\(name) is the store every command uses without --tenant, and a server's own store on \(try place.placeDescription): it cannot be deleted. Empty it with `storekit tenants reset \(name)` instead.")
+            }
             let tenants = try place.storageTenants()
             do throws(TenantError) {
                 try await tenants.delete(name)

@@ -178,6 +178,9 @@ struct TenantCommandTests {
         let serverTenant = try await storekit(["tenants", "delete", "default", "--server", address])
         #expect(serverTenant.status == 1)
         #expect(serverTenant.errorOutput.contains("default is the server's own store"), "\(serverTenant.errorOutput)")
+        let defaultHere = try await storekit(["tenants", "delete", "default"] + place)
+        #expect(defaultHere.status == 1)
+        #expect(defaultHere.errorOutput.contains("it cannot be deleted. Empty it with `storekit tenants reset default`"), "\(defaultHere.errorOutput)")
         #expect(try #require(try jsonOutput(try await storekit(["tenants", "list", "--json"] + place)) as? [Any]).isEmpty)
     }
 
