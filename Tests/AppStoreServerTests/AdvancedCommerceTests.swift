@@ -61,14 +61,16 @@ struct AdvancedCommerceTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(finished.output)\(finished.errorOutput)")
     }
 
-    /// A request Apple's signature creator signed at the store's start time, with the In-App Purchase key the store
-    /// knows unless another key file is given.
-    func signedRequest(_ kind: String, currency: String = "USD", keyFile: URL? = nil, bundleID: String = Self.bundleID) async throws -> String {
+    /// A request Apple's signature creator signed at the store's start time (or `at`), with the In-App Purchase key
+    /// the store knows unless another key file is given; `extra` adds the script's options of the kind.
+    func signedRequest(
+        _ kind: String, currency: String = "USD", keyFile: URL? = nil, bundleID: String = Self.bundleID, at date: Date = Self.start, _ extra: [String] = []
+    ) async throws -> String {
         let output = try await python([
             "sign", kind, "--key-file", (keyFile ?? directory.appendingPathComponent("iap.p8")).path, "--key-id", "IAPKEY0001",
             "--issuer", "57246542-96fe-1a63-e053-0824d011072a", "--bundle-id", bundleID,
-            "--timestamp-ms", String(Int64(Self.start.timeIntervalSince1970 * 1000)), "--currency", currency,
-        ])
+            "--timestamp-ms", String(Int64(date.timeIntervalSince1970 * 1000)), "--currency", currency,
+        ] + extra)
         return try #require(output["jws"] as? String)
     }
 
@@ -237,6 +239,49 @@ struct AdvancedCommerceTests {
             _ = try await purchase(Self.generic, request: try await signedRequest("subscription"))
         }
         #expect(try await engine.transactions(TransactionQuery(bundleID: Self.bundleID)).count == 1, "nothing refused was recorded")
+    }
+
+    @Test("A reactivation Apple's model signed turns a cancelled subscription's renewal back on with the items it names, charging nothing; one that renews, lapsed, or names another item is refused with Apple's code")
+    func reactivationRenewsAgain() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let record = try await purchase(Self.generic, request: try await signedRequest("subscription"))
+        let tenDays = Self.start.addingTimeInterval(10 * 86_400)
+        try await clock.advance(to: tenDays)
+        func reactivation(_ skus: [String] = [], of id: UInt64 = record.id) async throws -> String {
+            try await signedRequest("reactivate", at: tenDays, ["--transaction-id", String(id)] + skus.flatMap { ["--sku", $0] })
+        }
+        func refusal(_ request: String) async -> String {
+            do {
+                _ = try await purchase(Self.generic, request: request)
+                return "bought"
+            } catch {
+                return (error as? StoreError)?.message ?? "\(error)"
+            }
+        }
+        #expect(await refusal(try await reactivation()).contains("4030015"), "it still renews")
+
+        _ = try await engine.setAutoRenew(subscription: record.id, enabled: false)
+        #expect(await refusal(try await reactivation(["games.arcade"])).contains("4000122"), "an item the subscription does not have")
+        #expect(await refusal(try await reactivation(of: 999_999)).contains("4000006"))
+        let reactivated = try await purchase(Self.generic, request: try await reactivation(["news.daily"]))
+        #expect(reactivated.id == record.id, "the current period's transaction; nothing new is charged")
+        #expect(try await engine.transactions(TransactionQuery(originalID: record.id)).count == 1)
+
+        let renewal = try await verified("renewal-info", try await engine.signedRenewalInfo(subscription: record.id))
+        #expect((renewal["autoRenewStatus"] as? NSNumber)?.intValue == 1)
+        let renewalItems = try #require((renewal["advancedCommerceInfo"] as? [String: Any])?["items"] as? [[String: Any]])
+        #expect(renewalItems.map { $0["SKU"] as? String } == ["news.daily"], "sports.live is not reactivated")
+        #expect(try await notificationTypes().suffix(2) == ["DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_DISABLED", "DID_CHANGE_RENEWAL_STATUS/AUTO_RENEW_ENABLED"])
+
+        try await clock.advance(to: record.expiresDate!.addingTimeInterval(60))
+        let periods = try await engine.transactions(TransactionQuery(originalID: record.id))
+        #expect(periods.map(\.amountCharged) == [Decimal(string: "8.98")!, Decimal(string: "4.99")!], "the renewal charges news alone")
+
+        _ = try await engine.setAutoRenew(subscription: record.id, enabled: false)
+        try await clock.advance(to: periods[1].expiresDate!.addingTimeInterval(60))
+        let lapsedAt = periods[1].expiresDate!.addingTimeInterval(60)
+        let late = try await signedRequest("reactivate", at: lapsedAt, ["--transaction-id", String(record.id)])
+        #expect(await refusal(late).contains("4030015"), "a lapsed subscription is sold anew, not reactivated")
     }
 
     // MARK: Server endpoints

@@ -5,17 +5,13 @@ import StoreKitConfiguration
 /// Advanced Commerce purchases: a purchase of a product that carries the developer's signed request, which prices it
 /// item by item and which the transaction repeats as `advancedCommerceInfo`.
 extension StoreOperation {
-    /// Checks the purchase's signed Advanced Commerce request and prices `record` with it: the request's items and
-    /// their total price (an item's offer price while it has an offer), its descriptors and tax code, and for a
-    /// subscription its billing period.
+    /// The signed Advanced Commerce request of a purchase, checked: signed with a key the store knows for the app within
+    /// 24 hours of the store's clock, and its fields complete and valid.
     ///
-    /// - Throws: ``StoreError/invalidAdvancedCommerceRequest`` with Apple's error code and what to fix, when the
-    ///   signature, a field, or the product's kind does not fit; nothing is recorded then.
-    func applyAdvancedCommerce(
-        _ compactJWS: String, request: PurchaseRequest, product: CatalogProduct, storefront: Storefront, to record: inout TransactionRecord
-    ) throws {
+    /// - Throws: ``StoreError/invalidAdvancedCommerceRequest`` with Apple's error code and what to fix.
+    func verifiedAdvancedCommerceRequest(_ compactJWS: String, bundleID: String) throws -> AdvancedCommerceInAppRequest {
         let claims: AdvancedCommerceInAppClaims
-        switch offerVerifier.verifyAdvancedCommerceRequest(compactJWS, bundleID: request.bundleID, now: now) {
+        switch offerVerifier.verifyAdvancedCommerceRequest(compactJWS, bundleID: bundleID, now: now) {
         case .failure(let failure):
             throw Self.refusal(.invalidSignature, "\(failure.message) Sign the request with an In-App Purchase key the store knows (the configuration's subscriptionOffersKeyPair, or one added with StoreEngine.addPromotionalOfferKey), for this app, as Apple's AdvancedCommerceAPIInAppSignatureCreator does.")
         case .success(let value):
@@ -25,8 +21,63 @@ extension StoreOperation {
             throw Self.refusal(.malformedPayload, "The JWS's request claim is not Base64 of a JSON request object.")
         }
         if let error = inApp.validationError() {
-            throw Self.refusal(error, "Fix the request's fields as Apple's OneTimeChargeCreateRequest or SubscriptionCreateRequest defines them.")
+            throw Self.refusal(error, "Fix the request's fields as Apple's OneTimeChargeCreateRequest, SubscriptionCreateRequest or SubscriptionReactivateInAppRequest defines them.")
         }
+        return inApp
+    }
+
+    /// Reactivates an Advanced Commerce subscription whose automatic renewal is off, as a purchase carrying Apple's
+    /// `SubscriptionReactivateInAppRequest` does: auto-renew goes back on (`DID_CHANGE_RENEWAL_STATUS`/
+    /// `AUTO_RENEW_ENABLED`), renewing the request's items (all of them when it names none) at their prices; nothing
+    /// is charged now.
+    ///
+    /// - Returns: the subscription's current transaction, as the purchase's result.
+    /// - Throws: ``StoreError/invalidAdvancedCommerceRequest``: 4000006 for a transaction that is not the customer's
+    ///   in this app, 4030008 for one of no Advanced Commerce subscription of `product`, 4030015 for a subscription that
+    ///   lapsed or still renews, 4000122 for an item it does not have, 4000133 for another storefront.
+    func reactivateAdvancedCommerceSubscription(_ inApp: AdvancedCommerceInAppRequest, request: PurchaseRequest, product: CatalogProduct) throws -> TransactionRecord {
+        guard let id = inApp.transactionId.flatMap(UInt64.init), let named = try storage.transaction(id: id),
+              named.accountID == request.accountID, named.bundleID == request.bundleID
+        else {
+            throw Self.refusal(.invalidTransactionId, "Transaction \(inApp.transactionId ?? "") is not one of \(request.accountID)'s in \(request.bundleID). Name a transaction of the subscription to reactivate.")
+        }
+        guard named.productType == .autoRenewable, var subscription = try storage.subscription(id: named.originalID),
+              var renewal = subscription.advancedCommerceInfo, subscription.autoRenewProductID == product.id
+        else {
+            throw Self.refusal(.subscriptionDoesNotExist, "Transaction \(id) is not of an Advanced Commerce subscription to \(product.id). Reactivate through the product the subscription renews.")
+        }
+        guard subscription.status == .active, subscription.isActive(at: now), !subscription.autoRenewEnabled else {
+            throw Self.refusal(.inactiveACASub, subscription.autoRenewEnabled
+                ? "Subscription \(subscription.id) renews already; only one whose automatic renewal is off can be reactivated."
+                : "Subscription \(subscription.id) lapsed; sell a new one with CREATE_SUBSCRIPTION.")
+        }
+        let storefront = try account(request.accountID).storefront
+        if let code = inApp.storefront, code != storefront {
+            throw Self.refusal(Storefront.named(code) == nil ? .invalidStorefront : .mismatchedStorefront, "The request is for storefront \(code); the customer's is \(storefront).")
+        }
+        if let kept = inApp.items?.compactMap(\.sku) {
+            let items = renewal.items ?? []
+            if let unknown = kept.first(where: { sku in !items.contains { $0.sku == sku } }) {
+                throw Self.refusal(.invalidSKU, "Subscription \(subscription.id) has no item \(unknown); it renews \(items.compactMap(\.sku).joined(separator: ", ")).")
+            }
+            renewal.items = items.filter { kept.contains($0.sku ?? "") }
+        }
+        renewal.requestReferenceId = inApp.requestInfo?.requestReferenceId ?? renewal.requestReferenceId
+        subscription.advancedCommerceInfo = renewal
+        try storage.write(.saveSubscription(subscription))
+        _ = try setAutoRenew(subscription.id, enabled: true)
+        return try transaction(subscription.latestTransactionID)
+    }
+
+    /// Checks a purchase's Advanced Commerce request that sells something (``verifiedAdvancedCommerceRequest(_:bundleID:)``)
+    /// and prices `record` with it: the request's items and their total price (an item's offer price while it has an
+    /// offer), its descriptors and tax code, and for a subscription its billing period.
+    ///
+    /// - Throws: ``StoreError/invalidAdvancedCommerceRequest`` with Apple's error code and what to fix, when a field or
+    ///   the product's kind does not fit; nothing is recorded then.
+    func applyAdvancedCommerce(
+        _ inApp: AdvancedCommerceInAppRequest, request: PurchaseRequest, product: CatalogProduct, storefront: Storefront, to record: inout TransactionRecord
+    ) throws {
         let isSubscription = inApp.operation == AdvancedCommerceInAppRequest.createSubscription
         guard isSubscription == (product.type == .autoRenewable), product.type != .nonRenewable else {
             throw Self.refusal(.productNotEligible, "\(inApp.operation ?? "") needs \(isSubscription ? "an auto-renewable subscription" : "a consumable or non-consumable") product; \(product.id) is \(product.type.rawValue).")

@@ -56,6 +56,10 @@ struct StoreOperation {
     }
 
     func purchase(_ request: PurchaseRequest, of product: CatalogProduct) throws -> [TransactionRecord] {
+        let advancedCommerce = try request.advancedCommerceRequest.map { try verifiedAdvancedCommerceRequest($0, bundleID: request.bundleID) }
+        if let advancedCommerce, advancedCommerce.operation == AdvancedCommerceInAppRequest.reactivateSubscription {
+            return [try reactivateAdvancedCommerceSubscription(advancedCommerce, request: request, product: product)]
+        }
         let stored = try storage.account(id: request.accountID)
         var account = stored ?? Account(id: request.accountID, storefront: settings.storefront)
         guard let storefront = Storefront.named(account.storefront) else { throw Self.unknownStorefront(account.storefront) }
@@ -74,8 +78,8 @@ struct StoreOperation {
             record.expiresDate = settings.timeRate.endOfPeriod(subscription.period, startingAt: purchaseDate)
         }
         let billedMonthly = try applyBillingPlan(of: request, product: product, to: &record)
-        if let compactJWS = request.advancedCommerceRequest {
-            try applyAdvancedCommerce(compactJWS, request: request, product: product, storefront: storefront, to: &record)
+        if let advancedCommerce {
+            try applyAdvancedCommerce(advancedCommerce, request: request, product: product, storefront: storefront, to: &record)
         } else if !billedMonthly, let offer = try offer(for: request, product: product) {
             apply(offer, to: &record)
         }

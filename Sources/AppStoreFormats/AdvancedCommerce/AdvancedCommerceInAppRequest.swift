@@ -1,8 +1,9 @@
 /// An Advanced Commerce request an app passes to a purchase (`AdvancedCommerceProduct.purchase(compactJWS:)`),
 /// decoded from the `request` claim of the developer's signed JWS: Apple's `OneTimeChargeCreateRequest`
-/// (`CREATE_ONE_TIME_CHARGE`) or `SubscriptionCreateRequest` (`CREATE_SUBSCRIPTION`).
+/// (`CREATE_ONE_TIME_CHARGE`), `SubscriptionCreateRequest` (`CREATE_SUBSCRIPTION`) or
+/// `SubscriptionReactivateInAppRequest` (`REACTIVATE_SUBSCRIPTION`).
 public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
-    /// Which request this is: ``createOneTimeCharge`` or ``createSubscription``.
+    /// Which request this is: ``createOneTimeCharge``, ``createSubscription`` or ``reactivateSubscription``.
     public var operation: String?
     /// The request format's version, `"1"`.
     public var version: String?
@@ -16,7 +17,7 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
     public var storefront: String?
     /// A one-time charge's item.
     public var item: AdvancedCommerceRequestItem?
-    /// A subscription's items.
+    /// A new subscription's items; for a reactivation, the SKUs of the items that renew again (all, when absent).
     public var items: [AdvancedCommerceRequestItem]?
     /// A subscription's display name and description.
     public var descriptors: AdvancedCommerceDescriptors?
@@ -24,6 +25,8 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
     public var period: String?
     /// A subscription's previous transaction, when it replaces an earlier one.
     public var previousTransactionId: String?
+    /// A reactivation's subscription: any of its transactions' identifiers.
+    public var transactionId: String?
 
     /// Creates a request.
     public init(operation: String? = nil, version: String? = "1", requestInfo: AdvancedCommerceRequestInfo? = nil, currency: String? = nil, taxCode: String? = nil) {
@@ -38,6 +41,8 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
     public static let createOneTimeCharge = "CREATE_ONE_TIME_CHARGE"
     /// `operation` of a new subscription.
     public static let createSubscription = "CREATE_SUBSCRIPTION"
+    /// `operation` of turning a subscription's automatic renewal back on.
+    public static let reactivateSubscription = "REACTIVATE_SUBSCRIPTION"
 
     /// The items the request buys: a one-time charge's item, or a subscription's items.
     public var purchasedItems: [AdvancedCommerceRequestItem] {
@@ -54,10 +59,11 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
     /// fields; `nil` when it is complete and valid.
     public func validationError() -> AdvancedCommerceAPIError? {
         guard let operation else { return .invalidOperation }
-        guard operation == Self.createOneTimeCharge || operation == Self.createSubscription else { return .invalidOperation }
+        guard [Self.createOneTimeCharge, Self.createSubscription, Self.reactivateSubscription].contains(operation) else { return .invalidOperation }
         guard let version else { return .nullVersion }
         guard version == "1" else { return .unexpectedVersion }
         if let error = AdvancedCommerceAPIError.check(requestInfo) { return error }
+        if operation == Self.reactivateSubscription { return reactivationError() }
         guard let currency else { return .nullCurrency }
         guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else { return .invalidCurrency }
         guard let taxCode else { return .nullTaxCode }
@@ -76,6 +82,21 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
         var skus = Set<String>()
         for item in items {
             if let error = AdvancedCommerceAPIError.check(item, allowsOffer: true) { return error }
+            guard skus.insert(item.sku ?? "").inserted else { return .multipleOperationsOnSingleSKU }
+        }
+        return nil
+    }
+
+    /// Checks a reactivation past its version and request info: a numeric `transactionId`, a storefront code, and
+    /// items that name each SKU once.
+    private func reactivationError() -> AdvancedCommerceAPIError? {
+        guard let transactionId, !transactionId.isEmpty, transactionId.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return .invalidTransactionId }
+        if let storefront, storefront.count != 3 { return .invalidStorefront }
+        guard let items else { return nil }
+        guard !items.isEmpty else { return .atLeastOneItem }
+        var skus = Set<String>()
+        for item in items {
+            if let error = AdvancedCommerceAPIError.check(sku: item.sku) { return error }
             guard skus.insert(item.sku ?? "").inserted else { return .multipleOperationsOnSingleSKU }
         }
         return nil

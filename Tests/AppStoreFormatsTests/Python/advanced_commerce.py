@@ -3,9 +3,10 @@
 
 Usage:
   advanced_commerce.py sign KIND --key-file P8 --key-id ID --issuer ID --bundle-id ID --timestamp-ms MS
-                            [--currency CODE] [--reference UUID]
-      KIND is one-time-charge or subscription. Builds Apple's AdvancedCommerceOneTimeChargeCreateRequest or
-      AdvancedCommerceSubscriptionCreateRequest and signs it with AdvancedCommerceAPIInAppSignatureCreator, its iat
+                            [--currency CODE] [--reference UUID] [--transaction-id ID] [--sku SKU ...]
+      KIND is one-time-charge, subscription or reactivate. Builds Apple's AdvancedCommerceOneTimeChargeCreateRequest,
+      AdvancedCommerceSubscriptionCreateRequest or AdvancedCommerceSubscriptionReactivateInAppRequest (of the
+      subscription with transaction ID, renewing the --sku items) and signs it with AdvancedCommerceAPIInAppSignatureCreator, its iat
       pinned to MS / 1000. Prints {"jws": "..."}.
   advanced_commerce.py body KIND
       KIND is cancel, revoke, request-refund, change-metadata, change-price or migrate. Prints {"body": {...}}: the
@@ -46,6 +47,8 @@ try:
     from appstoreserverlibrary.models.AdvancedCommerceSubscriptionMigrateRequest import AdvancedCommerceSubscriptionMigrateRequest
     from appstoreserverlibrary.models.AdvancedCommerceSubscriptionPriceChangeItem import AdvancedCommerceSubscriptionPriceChangeItem
     from appstoreserverlibrary.models.AdvancedCommerceSubscriptionPriceChangeRequest import AdvancedCommerceSubscriptionPriceChangeRequest
+    from appstoreserverlibrary.models.AdvancedCommerceSubscriptionReactivateInAppRequest import AdvancedCommerceSubscriptionReactivateInAppRequest
+    from appstoreserverlibrary.models.AdvancedCommerceSubscriptionReactivateItem import AdvancedCommerceSubscriptionReactivateItem
     from appstoreserverlibrary.models.AdvancedCommerceSubscriptionRevokeRequest import AdvancedCommerceSubscriptionRevokeRequest
 except ImportError as error:  # pragma: no cover - reported to the Swift test
     print(json.dumps({"status": "MISSING_LIBRARY", "error": f"{error}; run: pip install app-store-server-library==3.1.2"}))
@@ -56,7 +59,11 @@ def request_info(reference=None):
     return AdvancedCommerceRequestInfo(requestReferenceId=uuid.UUID(reference) if reference else uuid.uuid4())
 
 
-def in_app_request(kind, currency, reference):
+def in_app_request(kind, currency, reference, transaction_id=None, skus=None):
+    if kind == "reactivate":
+        return AdvancedCommerceSubscriptionReactivateInAppRequest(
+            requestInfo=request_info(reference), transactionId=transaction_id,
+            items=[AdvancedCommerceSubscriptionReactivateItem(SKU=sku) for sku in skus] if skus else None)
     if kind == "one-time-charge":
         return AdvancedCommerceOneTimeChargeCreateRequest(
             requestInfo=request_info(reference), currency=currency, taxCode="C003-00-1",
@@ -108,7 +115,7 @@ def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
     sign = sub.add_parser("sign")
-    sign.add_argument("kind", choices=["one-time-charge", "subscription"])
+    sign.add_argument("kind", choices=["one-time-charge", "subscription", "reactivate"])
     sign.add_argument("--key-file", required=True)
     sign.add_argument("--key-id", required=True)
     sign.add_argument("--issuer", required=True)
@@ -116,6 +123,8 @@ def main():
     sign.add_argument("--timestamp-ms", type=int, required=True)
     sign.add_argument("--currency", default="USD")
     sign.add_argument("--reference")
+    sign.add_argument("--transaction-id", help="reactivate: the subscription's transaction")
+    sign.add_argument("--sku", action="append", help="reactivate: an item that renews again (repeatable; all when absent)")
     body = sub.add_parser("body")
     body.add_argument("kind", choices=["cancel", "revoke", "request-refund", "change-metadata", "change-price", "migrate"])
     args = parser.parse_args()
@@ -141,7 +150,7 @@ def main():
     jws_signature_creator.datetime = FixedDatetimeModule
     key = open(args.key_file, "rb").read()
     creator = AdvancedCommerceAPIInAppSignatureCreator(key, args.key_id, args.issuer, args.bundle_id)
-    print(json.dumps({"jws": creator.create_signature(in_app_request(args.kind, args.currency, args.reference))}))
+    print(json.dumps({"jws": creator.create_signature(in_app_request(args.kind, args.currency, args.reference, args.transaction_id, args.sku))}))
 
 
 if __name__ == "__main__":
