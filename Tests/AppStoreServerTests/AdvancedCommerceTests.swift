@@ -284,6 +284,80 @@ struct AdvancedCommerceTests {
         #expect(await refusal(late).contains("4030015"), "a lapsed subscription is sold anew, not reactivated")
     }
 
+    @Test("A modification Apple's model signed changes the subscription: items added and upgraded now charge their prorated prices in a new transaction for the rest of the period, removals wait for the renewal, a new billing cycle starts a full period now; Apple's verifier reads each")
+    func modificationChangesTheSubscription() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let record = try await purchase(Self.generic, request: try await signedRequest("subscription"))
+        let tenDays = Self.start.addingTimeInterval(10 * 86_400)
+        try await clock.advance(to: tenDays)
+        func modification(_ spec: String, at date: Date) async throws -> String {
+            try await signedRequest("modify", at: date, ["--transaction-id", String(record.id), "--spec", spec])
+        }
+
+        // Now: movies added at a prorated 2.00, news upgraded (the store prorates the difference); sports leaves at the renewal.
+        let upgrade = try await purchase(Self.generic, request: try await modification("""
+            {"retainBillingCycle": true,
+             "addItems": [{"SKU": "movies.hd", "description": "HD movies", "displayName": "Movies", "price": 2990, "proratedPrice": 2000}],
+             "changeItems": [{"currentSKU": "news.daily", "SKU": "news.premium", "description": "Premium news", "displayName": "News+",
+                              "price": 6990, "reason": "UPGRADE", "effective": "IMMEDIATELY"}],
+             "removeItems": ["sports.live"]}
+            """, at: tenDays))
+        let unused = Int64((record.expiresDate!.timeIntervalSince(tenDays) / record.expiresDate!.timeIntervalSince(Self.start) * 100_000).rounded())
+        #expect(upgrade.id != record.id && upgrade.originalID == record.id)
+        #expect(upgrade.expiresDate == record.expiresDate, "the billing cycle is kept")
+        #expect(upgrade.amountCharged == Decimal(2_000 + 2_000 * unused / 100_000) / 1000)
+        #expect(try await engine.transactions(TransactionQuery(originalID: record.id)).first?.isUpgraded == true)
+        let charged = try await verified("transaction", try engine.signedTransaction(upgrade))
+        let chargedItems = try #require((charged["advancedCommerceInfo"] as? [String: Any])?["items"] as? [[String: Any]])
+        #expect(Set(chargedItems.compactMap { $0["SKU"] as? String }) == ["news.premium", "sports.live", "movies.hd"], "sports runs to the period's end")
+        let renewal = try await verified("renewal-info", try await engine.signedRenewalInfo(subscription: record.id))
+        #expect((renewal["advancedCommerceInfo"] as? [String: Any])?["items"].flatMap { $0 as? [[String: Any]] }?.map { $0["SKU"] as? String } == ["news.premium", "movies.hd"])
+        #expect((renewal["renewalPrice"] as? NSNumber)?.int64Value == 9_980)
+        #expect(try await notificationTypes().last == "DID_CHANGE_RENEWAL_PREF/UPGRADE")
+
+        // From the next renewal only: a new name and a downgrade; nothing is charged now.
+        let later = tenDays.addingTimeInterval(86_400)
+        try await clock.advance(to: later)
+        let renamed = try await purchase(Self.generic, request: try await modification("""
+            {"retainBillingCycle": true, "descriptors": {"displayName": "Bundle Lite", "effective": "NEXT_BILL_CYCLE"},
+             "changeItems": [{"currentSKU": "movies.hd", "SKU": "movies.sd", "description": "SD movies", "displayName": "Movies",
+                              "price": 990, "reason": "DOWNGRADE", "effective": "NEXT_BILL_CYCLE"}]}
+            """, at: later))
+        #expect(renamed.id == upgrade.id, "the current transaction, unchanged")
+        #expect(try await notificationTypes().last == "DID_CHANGE_RENEWAL_PREF/DOWNGRADE")
+        try await clock.advance(to: record.expiresDate!.addingTimeInterval(60))
+        let renewed = try #require(try await engine.transactions(TransactionQuery(originalID: record.id)).last)
+        #expect(renewed.amountCharged == Decimal(string: "7.98")!, "news+ 6.99 and SD movies 0.99")
+        #expect(renewed.advancedCommerceInfo?.descriptors?.displayName == "Bundle Lite")
+
+        // A new billing cycle of a year, now, at the full price.
+        let yearly = renewed.purchaseDate.addingTimeInterval(3_600)
+        try await clock.advance(to: yearly)
+        let reset = try await purchase(Self.generic, request: try await modification("""
+            {"retainBillingCycle": false, "periodChange": {"period": "P1Y", "effective": "IMMEDIATELY"}}
+            """, at: yearly))
+        #expect(reset.purchaseDate == yearly)
+        #expect(reset.expiresDate == Calendar(identifier: .gregorian).date(byAdding: .year, value: 1, to: yearly))
+        #expect(reset.amountCharged == Decimal(string: "7.98")!)
+        #expect(reset.advancedCommerceInfo?.period == "P1Y")
+        _ = try await verified("transaction", try engine.signedTransaction(reset))
+
+        // Refusals, with Apple's codes, change nothing.
+        let count = try await engine.transactions(TransactionQuery(originalID: record.id)).count
+        for (spec, code) in [
+            (#"{"retainBillingCycle": true, "removeItems": ["games.arcade"]}"#, "4000122"),
+            (#"{"retainBillingCycle": true, "addItems": [{"SKU": "news.premium", "description": "Again", "displayName": "News", "price": 100}]}"#, "4000143"),
+        ] {
+            do {
+                _ = try await purchase(Self.generic, request: try await modification(spec, at: yearly))
+                Issue.record("\(spec) was accepted")
+            } catch let error as StoreError {
+                #expect(error.message.contains(code), "\(error.message)")
+            }
+        }
+        #expect(try await engine.transactions(TransactionQuery(originalID: record.id)).count == count)
+    }
+
     // MARK: Server endpoints
 
     @Test("Change price, change metadata, cancel and revoke act on the subscription, answer signed info Apple's verifier reads, and send PRICE_CHANGE, METADATA_UPDATE, DID_CHANGE_RENEWAL_STATUS and REFUND")

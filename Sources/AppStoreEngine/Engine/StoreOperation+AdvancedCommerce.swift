@@ -21,52 +21,9 @@ extension StoreOperation {
             throw Self.refusal(.malformedPayload, "The JWS's request claim is not Base64 of a JSON request object.")
         }
         if let error = inApp.validationError() {
-            throw Self.refusal(error, "Fix the request's fields as Apple's OneTimeChargeCreateRequest, SubscriptionCreateRequest or SubscriptionReactivateInAppRequest defines them.")
+            throw Self.refusal(error, "Fix the request's fields as Apple's OneTimeChargeCreateRequest, SubscriptionCreateRequest, SubscriptionModifyInAppRequest or SubscriptionReactivateInAppRequest defines them.")
         }
         return inApp
-    }
-
-    /// Reactivates an Advanced Commerce subscription whose automatic renewal is off, as a purchase carrying Apple's
-    /// `SubscriptionReactivateInAppRequest` does: auto-renew goes back on (`DID_CHANGE_RENEWAL_STATUS`/
-    /// `AUTO_RENEW_ENABLED`), renewing the request's items (all of them when it names none) at their prices; nothing
-    /// is charged now.
-    ///
-    /// - Returns: the subscription's current transaction, as the purchase's result.
-    /// - Throws: ``StoreError/invalidAdvancedCommerceRequest``: 4000006 for a transaction that is not the customer's
-    ///   in this app, 4030008 for one of no Advanced Commerce subscription of `product`, 4030015 for a subscription that
-    ///   lapsed or still renews, 4000122 for an item it does not have, 4000133 for another storefront.
-    func reactivateAdvancedCommerceSubscription(_ inApp: AdvancedCommerceInAppRequest, request: PurchaseRequest, product: CatalogProduct) throws -> TransactionRecord {
-        guard let id = inApp.transactionId.flatMap(UInt64.init), let named = try storage.transaction(id: id),
-              named.accountID == request.accountID, named.bundleID == request.bundleID
-        else {
-            throw Self.refusal(.invalidTransactionId, "Transaction \(inApp.transactionId ?? "") is not one of \(request.accountID)'s in \(request.bundleID). Name a transaction of the subscription to reactivate.")
-        }
-        guard named.productType == .autoRenewable, var subscription = try storage.subscription(id: named.originalID),
-              var renewal = subscription.advancedCommerceInfo, subscription.autoRenewProductID == product.id
-        else {
-            throw Self.refusal(.subscriptionDoesNotExist, "Transaction \(id) is not of an Advanced Commerce subscription to \(product.id). Reactivate through the product the subscription renews.")
-        }
-        guard subscription.status == .active, subscription.isActive(at: now), !subscription.autoRenewEnabled else {
-            throw Self.refusal(.inactiveACASub, subscription.autoRenewEnabled
-                ? "Subscription \(subscription.id) renews already; only one whose automatic renewal is off can be reactivated."
-                : "Subscription \(subscription.id) lapsed; sell a new one with CREATE_SUBSCRIPTION.")
-        }
-        let storefront = try account(request.accountID).storefront
-        if let code = inApp.storefront, code != storefront {
-            throw Self.refusal(Storefront.named(code) == nil ? .invalidStorefront : .mismatchedStorefront, "The request is for storefront \(code); the customer's is \(storefront).")
-        }
-        if let kept = inApp.items?.compactMap(\.sku) {
-            let items = renewal.items ?? []
-            if let unknown = kept.first(where: { sku in !items.contains { $0.sku == sku } }) {
-                throw Self.refusal(.invalidSKU, "Subscription \(subscription.id) has no item \(unknown); it renews \(items.compactMap(\.sku).joined(separator: ", ")).")
-            }
-            renewal.items = items.filter { kept.contains($0.sku ?? "") }
-        }
-        renewal.requestReferenceId = inApp.requestInfo?.requestReferenceId ?? renewal.requestReferenceId
-        subscription.advancedCommerceInfo = renewal
-        try storage.write(.saveSubscription(subscription))
-        _ = try setAutoRenew(subscription.id, enabled: true)
-        return try transaction(subscription.latestTransactionID)
     }
 
     /// Checks a purchase's Advanced Commerce request that sells something (``verifiedAdvancedCommerceRequest(_:bundleID:)``)
@@ -96,7 +53,7 @@ extension StoreOperation {
         record.unitPrice = Decimal(total) / 1000
         record.amountCharged = record.unitPrice
         var info = AdvancedCommerceTransactionInfo(
-            descriptors: inApp.descriptors, items: inApp.purchasedItems.map { item in
+            descriptors: inApp.descriptors?.plain, items: inApp.purchasedItems.map { item in
                 AdvancedCommerceTransactionItem(sku: item.sku, description: item.description, displayName: item.displayName, offer: item.offer, price: item.offer?.price ?? item.price)
             },
             requestReferenceId: inApp.requestInfo?.requestReferenceId, taxCode: inApp.taxCode, taxExclusivePrice: total
@@ -110,7 +67,7 @@ extension StoreOperation {
             record.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: now)
             // An item's offer prices this period and, while periods of it remain, the next ones.
             record.advancedCommerceRenewal = AdvancedCommerceRenewalInfo(
-                descriptors: inApp.descriptors,
+                descriptors: inApp.descriptors?.plain,
                 items: inApp.purchasedItems.map { item in
                     let offer = item.offer.flatMap { offer -> AdvancedCommerceOffer? in
                         guard let count = offer.periodCount, count > 1 else { return nil }

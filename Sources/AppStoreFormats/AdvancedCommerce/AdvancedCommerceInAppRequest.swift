@@ -1,9 +1,11 @@
 /// An Advanced Commerce request an app passes to a purchase (`AdvancedCommerceProduct.purchase(compactJWS:)`),
 /// decoded from the `request` claim of the developer's signed JWS: Apple's `OneTimeChargeCreateRequest`
 /// (`CREATE_ONE_TIME_CHARGE`), `SubscriptionCreateRequest` (`CREATE_SUBSCRIPTION`) or
-/// `SubscriptionReactivateInAppRequest` (`REACTIVATE_SUBSCRIPTION`).
+/// `SubscriptionModifyInAppRequest` (`MODIFY_SUBSCRIPTION`) or `SubscriptionReactivateInAppRequest`
+/// (`REACTIVATE_SUBSCRIPTION`).
 public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
-    /// Which request this is: ``createOneTimeCharge``, ``createSubscription`` or ``reactivateSubscription``.
+    /// Which request this is: ``createOneTimeCharge``, ``createSubscription``, ``modifySubscription`` or
+    /// ``reactivateSubscription``.
     public var operation: String?
     /// The request format's version, `"1"`.
     public var version: String?
@@ -19,14 +21,43 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
     public var item: AdvancedCommerceRequestItem?
     /// A new subscription's items; for a reactivation, the SKUs of the items that renew again (all, when absent).
     public var items: [AdvancedCommerceRequestItem]?
-    /// A subscription's display name and description.
-    public var descriptors: AdvancedCommerceDescriptors?
+    /// A new subscription's display name and description, or a modification's new ones with when they apply.
+    public var descriptors: Descriptors?
     /// A subscription's billing period, an ISO 8601 duration.
     public var period: String?
     /// A subscription's previous transaction, when it replaces an earlier one.
     public var previousTransactionId: String?
-    /// A reactivation's subscription: any of its transactions' identifiers.
+    /// A modification's or reactivation's subscription: any of its transactions' identifiers.
     public var transactionId: String?
+    /// Whether a modification keeps the subscription's billing dates (the customer pays prorated prices now) or starts
+    /// a new billing period now.
+    public var retainBillingCycle: Bool?
+    /// The items a modification adds, from now.
+    public var addItems: [AdvancedCommerceRequestItem]?
+    /// The items a modification changes (each names its `currentSKU`), now or from the next renewal.
+    public var changeItems: [AdvancedCommerceRequestItem]?
+    /// The items (by SKU) a modification removes from the next renewal.
+    public var removeItems: [AdvancedCommerceRequestItem]?
+    /// A modification's new billing period.
+    public var periodChange: PeriodChange?
+
+    /// A subscription's display name and description; in a modification, with when they apply (`effective`), as a
+    /// metadata change gives them.
+    public typealias Descriptors = AdvancedCommerceSubscriptionChangeMetadataRequest.Descriptors
+
+    /// A modification's new billing period (`SubscriptionModifyPeriodChange`).
+    public struct PeriodChange: Codable, Hashable, Sendable {
+        /// The new period, an ISO 8601 duration Apple allows (`P1W`, `P1M`, …).
+        public var period: String?
+        /// `IMMEDIATELY` (a new billing period starts now) or `NEXT_BILL_CYCLE`.
+        public var effective: String?
+
+        /// Creates a period change.
+        public init(period: String? = nil, effective: String? = nil) {
+            self.period = period
+            self.effective = effective
+        }
+    }
 
     /// Creates a request.
     public init(operation: String? = nil, version: String? = "1", requestInfo: AdvancedCommerceRequestInfo? = nil, currency: String? = nil, taxCode: String? = nil) {
@@ -41,6 +72,12 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
     public static let createOneTimeCharge = "CREATE_ONE_TIME_CHARGE"
     /// `operation` of a new subscription.
     public static let createSubscription = "CREATE_SUBSCRIPTION"
+    /// `operation` of changing a subscription's items, descriptors or period.
+    public static let modifySubscription = "MODIFY_SUBSCRIPTION"
+    /// `effective` of a change that applies now.
+    public static let immediately = "IMMEDIATELY"
+    /// `effective` of a change that applies from the next renewal.
+    public static let nextBillCycle = "NEXT_BILL_CYCLE"
     /// `operation` of turning a subscription's automatic renewal back on.
     public static let reactivateSubscription = "REACTIVATE_SUBSCRIPTION"
 
@@ -59,11 +96,14 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
     /// fields; `nil` when it is complete and valid.
     public func validationError() -> AdvancedCommerceAPIError? {
         guard let operation else { return .invalidOperation }
-        guard [Self.createOneTimeCharge, Self.createSubscription, Self.reactivateSubscription].contains(operation) else { return .invalidOperation }
+        guard [Self.createOneTimeCharge, Self.createSubscription, Self.modifySubscription, Self.reactivateSubscription].contains(operation) else {
+            return .invalidOperation
+        }
         guard let version else { return .nullVersion }
         guard version == "1" else { return .unexpectedVersion }
         if let error = AdvancedCommerceAPIError.check(requestInfo) { return error }
         if operation == Self.reactivateSubscription { return reactivationError() }
+        if operation == Self.modifySubscription { return modificationError() }
         guard let currency else { return .nullCurrency }
         guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else { return .invalidCurrency }
         guard let taxCode else { return .nullTaxCode }
@@ -74,7 +114,7 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
             return AdvancedCommerceAPIError.check(item, allowsOffer: false)
         }
         guard let descriptors else { return .nullDescriptors }
-        if let error = AdvancedCommerceAPIError.check(descriptors) { return error }
+        if let error = AdvancedCommerceAPIError.check(descriptors.plain) { return error }
         guard let period else { return .nullPeriod }
         guard AdvancedCommerceTransactionInfo.periods.contains(period) else { return .invalidRenewalPeriod }
         guard let items else { return .nullItems }
@@ -83,6 +123,53 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
         for item in items {
             if let error = AdvancedCommerceAPIError.check(item, allowsOffer: true) { return error }
             guard skus.insert(item.sku ?? "").inserted else { return .multipleOperationsOnSingleSKU }
+        }
+        return nil
+    }
+
+    /// Checks a modification past its version and request info: a numeric `transactionId`, `retainBillingCycle`, a
+    /// currency when it prices anything, complete items (a changed one with its `currentSKU`, `reason` and
+    /// `effective`), each SKU in one operation only, and `effective` on descriptors and a period change.
+    private func modificationError() -> AdvancedCommerceAPIError? {
+        guard let transactionId, !transactionId.isEmpty, transactionId.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return .invalidTransactionId }
+        guard retainBillingCycle != nil else { return .malformedPayload }
+        if let storefront, storefront.count != 3 { return .invalidStorefront }
+        let priced = (addItems ?? []) + (changeItems ?? [])
+        if !priced.isEmpty {
+            guard let currency else { return .nullCurrency }
+            guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else { return .invalidCurrency }
+        }
+        if let taxCode, taxCode.isEmpty { return .invalidTaxProductCode }
+        let effectives = [Self.immediately, Self.nextBillCycle]
+        var skus = Set<String>()
+        for item in priced {
+            if let error = AdvancedCommerceAPIError.check(item, allowsOffer: true) { return error }
+            if let prorated = item.proratedPrice, prorated < 0 { return .negativePrice }
+            guard skus.insert(item.sku ?? "").inserted else { return .multipleOperationsOnSingleSKU }
+        }
+        for item in changeItems ?? [] {
+            guard let current = item.currentSKU, !current.isEmpty else { return .nullCurrentSKU }
+            guard let reason = item.reason else { return .nullReason }
+            guard ["UPGRADE", "DOWNGRADE", "APPLY_OFFER"].contains(reason) else { return .malformedPayload }
+            guard let effective = item.effective else { return .nullEffective }
+            guard effectives.contains(effective) else { return .malformedPayload }
+            if current != item.sku { guard skus.insert(current).inserted else { return .multipleOperationsOnSingleSKU } }
+        }
+        for item in removeItems ?? [] {
+            if let error = AdvancedCommerceAPIError.check(sku: item.sku) { return error }
+            guard skus.insert(item.sku ?? "").inserted else { return .multipleOperationsOnSingleSKU }
+        }
+        if let descriptors {
+            guard let effective = descriptors.effective else { return .nullEffective }
+            guard effectives.contains(effective) else { return .malformedPayload }
+            if let description = descriptors.description, description.count > 45 { return .descriptionLengthExceeded }
+            if let displayName = descriptors.displayName, displayName.count > 30 { return .displayNameLengthExceeded }
+        }
+        if let periodChange {
+            guard let period = periodChange.period else { return .nullPeriod }
+            guard AdvancedCommerceTransactionInfo.periods.contains(period) else { return .invalidRenewalPeriod }
+            guard let effective = periodChange.effective else { return .nullEffective }
+            guard effectives.contains(effective) else { return .malformedPayload }
         }
         return nil
     }
@@ -101,4 +188,9 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
         }
         return nil
     }
+}
+
+extension AdvancedCommerceSubscriptionChangeMetadataRequest.Descriptors {
+    /// The description and display name, as transactions and renewal info carry them.
+    public var plain: AdvancedCommerceDescriptors { AdvancedCommerceDescriptors(description: description, displayName: displayName) }
 }

@@ -43,8 +43,9 @@ public struct AdvancedCommerceProduct: Identifiable, Sendable, Hashable {
     /// Buys what the signed request describes: `compactJWS` is the request your server signed with its In-App
     /// Purchase key (Apple's `AdvancedCommerceAPIInAppSignatureCreator`, or `PromotionalOfferSigner`'s
     /// `signAdvancedCommerceRequest`). The transaction carries the request's items in
-    /// `advancedCommerceInfo` of its signed form. A reactivation (`REACTIVATE_SUBSCRIPTION`) charges nothing: it turns
-    /// the subscription's automatic renewal back on and answers its current transaction.
+    /// `advancedCommerceInfo` of its signed form. A modification (`MODIFY_SUBSCRIPTION`) answers the transaction that
+    /// charges what changes now, or the current one; a reactivation (`REACTIVATE_SUBSCRIPTION`) charges nothing: it
+    /// turns the subscription's automatic renewal back on and answers its current transaction.
     ///
     /// - Throws: ``StoreKitError`` when the store refuses the request (its message, with Apple's error code, says
     ///   why) or cannot be reached; ``Product/PurchaseError`` as for ``Product``.

@@ -3,10 +3,11 @@
 
 Usage:
   advanced_commerce.py sign KIND --key-file P8 --key-id ID --issuer ID --bundle-id ID --timestamp-ms MS
-                            [--currency CODE] [--reference UUID] [--transaction-id ID] [--sku SKU ...]
-      KIND is one-time-charge, subscription or reactivate. Builds Apple's AdvancedCommerceOneTimeChargeCreateRequest,
-      AdvancedCommerceSubscriptionCreateRequest or AdvancedCommerceSubscriptionReactivateInAppRequest (of the
-      subscription with transaction ID, renewing the --sku items) and signs it with AdvancedCommerceAPIInAppSignatureCreator, its iat
+                            [--currency CODE] [--reference UUID] [--transaction-id ID] [--sku SKU ...] [--spec JSON]
+      KIND is one-time-charge, subscription, reactivate or modify. Builds Apple's
+      AdvancedCommerceOneTimeChargeCreateRequest, AdvancedCommerceSubscriptionCreateRequest,
+      AdvancedCommerceSubscriptionReactivateInAppRequest (of the subscription with transaction ID, renewing the --sku
+      items) or AdvancedCommerceSubscriptionModifyInAppRequest (the --spec changes) and signs it with AdvancedCommerceAPIInAppSignatureCreator, its iat
       pinned to MS / 1000. Prints {"jws": "..."}.
   advanced_commerce.py body KIND
       KIND is cancel, revoke, request-refund, change-metadata, change-price or migrate. Prints {"body": {...}}: the
@@ -47,6 +48,13 @@ try:
     from appstoreserverlibrary.models.AdvancedCommerceSubscriptionMigrateRequest import AdvancedCommerceSubscriptionMigrateRequest
     from appstoreserverlibrary.models.AdvancedCommerceSubscriptionPriceChangeItem import AdvancedCommerceSubscriptionPriceChangeItem
     from appstoreserverlibrary.models.AdvancedCommerceSubscriptionPriceChangeRequest import AdvancedCommerceSubscriptionPriceChangeRequest
+    from appstoreserverlibrary.models.AdvancedCommerceReason import AdvancedCommerceReason
+    from appstoreserverlibrary.models.AdvancedCommerceSubscriptionModifyAddItem import AdvancedCommerceSubscriptionModifyAddItem
+    from appstoreserverlibrary.models.AdvancedCommerceSubscriptionModifyChangeItem import AdvancedCommerceSubscriptionModifyChangeItem
+    from appstoreserverlibrary.models.AdvancedCommerceSubscriptionModifyDescriptors import AdvancedCommerceSubscriptionModifyDescriptors
+    from appstoreserverlibrary.models.AdvancedCommerceSubscriptionModifyInAppRequest import AdvancedCommerceSubscriptionModifyInAppRequest
+    from appstoreserverlibrary.models.AdvancedCommerceSubscriptionModifyPeriodChange import AdvancedCommerceSubscriptionModifyPeriodChange
+    from appstoreserverlibrary.models.AdvancedCommerceSubscriptionModifyRemoveItem import AdvancedCommerceSubscriptionModifyRemoveItem
     from appstoreserverlibrary.models.AdvancedCommerceSubscriptionReactivateInAppRequest import AdvancedCommerceSubscriptionReactivateInAppRequest
     from appstoreserverlibrary.models.AdvancedCommerceSubscriptionReactivateItem import AdvancedCommerceSubscriptionReactivateItem
     from appstoreserverlibrary.models.AdvancedCommerceSubscriptionRevokeRequest import AdvancedCommerceSubscriptionRevokeRequest
@@ -59,7 +67,31 @@ def request_info(reference=None):
     return AdvancedCommerceRequestInfo(requestReferenceId=uuid.UUID(reference) if reference else uuid.uuid4())
 
 
-def in_app_request(kind, currency, reference, transaction_id=None, skus=None):
+def modification(spec, currency, reference, transaction_id):
+    """Apple's SubscriptionModifyInAppRequest from a JSON spec in Apple's field names."""
+    def change(item):
+        item = dict(item)
+        item["reason"] = AdvancedCommerceReason(item["reason"])
+        item["effective"] = AdvancedCommerceEffective(item["effective"])
+        return AdvancedCommerceSubscriptionModifyChangeItem(**item)
+    descriptors = spec.get("descriptors")
+    period = spec.get("periodChange")
+    return AdvancedCommerceSubscriptionModifyInAppRequest(
+        requestInfo=request_info(reference), transactionId=transaction_id, retainBillingCycle=spec["retainBillingCycle"],
+        currency=currency if spec.get("addItems") or spec.get("changeItems") else None,
+        addItems=[AdvancedCommerceSubscriptionModifyAddItem(**item) for item in spec["addItems"]] if "addItems" in spec else None,
+        changeItems=[change(item) for item in spec["changeItems"]] if "changeItems" in spec else None,
+        removeItems=[AdvancedCommerceSubscriptionModifyRemoveItem(SKU=sku) for sku in spec["removeItems"]] if "removeItems" in spec else None,
+        descriptors=AdvancedCommerceSubscriptionModifyDescriptors(
+            effective=AdvancedCommerceEffective(descriptors["effective"]), description=descriptors.get("description"),
+            displayName=descriptors.get("displayName")) if descriptors else None,
+        periodChange=AdvancedCommerceSubscriptionModifyPeriodChange(
+            effective=AdvancedCommerceEffective(period["effective"]), period=AdvancedCommercePeriod(period["period"])) if period else None)
+
+
+def in_app_request(kind, currency, reference, transaction_id=None, skus=None, spec=None):
+    if kind == "modify":
+        return modification(json.loads(spec), currency, reference, transaction_id)
     if kind == "reactivate":
         return AdvancedCommerceSubscriptionReactivateInAppRequest(
             requestInfo=request_info(reference), transactionId=transaction_id,
@@ -115,7 +147,7 @@ def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
     sign = sub.add_parser("sign")
-    sign.add_argument("kind", choices=["one-time-charge", "subscription", "reactivate"])
+    sign.add_argument("kind", choices=["one-time-charge", "subscription", "reactivate", "modify"])
     sign.add_argument("--key-file", required=True)
     sign.add_argument("--key-id", required=True)
     sign.add_argument("--issuer", required=True)
@@ -125,6 +157,7 @@ def main():
     sign.add_argument("--reference")
     sign.add_argument("--transaction-id", help="reactivate: the subscription's transaction")
     sign.add_argument("--sku", action="append", help="reactivate: an item that renews again (repeatable; all when absent)")
+    sign.add_argument("--spec", help="modify: the changes, as JSON in Apple's field names (retainBillingCycle, addItems, ...)")
     body = sub.add_parser("body")
     body.add_argument("kind", choices=["cancel", "revoke", "request-refund", "change-metadata", "change-price", "migrate"])
     args = parser.parse_args()
@@ -150,7 +183,7 @@ def main():
     jws_signature_creator.datetime = FixedDatetimeModule
     key = open(args.key_file, "rb").read()
     creator = AdvancedCommerceAPIInAppSignatureCreator(key, args.key_id, args.issuer, args.bundle_id)
-    print(json.dumps({"jws": creator.create_signature(in_app_request(args.kind, args.currency, args.reference, args.transaction_id, args.sku))}))
+    print(json.dumps({"jws": creator.create_signature(in_app_request(args.kind, args.currency, args.reference, args.transaction_id, args.sku, args.spec))}))
 
 
 if __name__ == "__main__":
