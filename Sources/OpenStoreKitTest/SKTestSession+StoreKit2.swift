@@ -1,6 +1,6 @@
 import AppStoreEngine
 import AppStoreFormats
-import Foundation
+public import Foundation
 public import OpenStoreKit
 import StoreKitConfiguration
 
@@ -179,5 +179,33 @@ extension SKTestSession {
     /// iOS, every request shows the prompt. An OpenStoreKit addition.
     public var reviewRequestsShown: Int {
         device.sheets.withLock { $0.reviewRequestsShown }
+    }
+
+    /// The app's `SKExternalPurchaseLink` Info.plist key, which `ExternalPurchaseLink.canOpen` and `open()` read: a
+    /// URL per lowercased ISO 3166-1 alpha-2 country code (`"fr"`). By default the main bundle's. An OpenStoreKit
+    /// addition.
+    public var externalPurchaseLink: [String: URL] {
+        get { device.sheets.withLock { $0.externalPurchaseLink } }
+        set { device.sheets.withLock { $0.externalPurchaseLink = newValue } }
+    }
+
+    /// The app's `SKExternalPurchaseMultiLink` Info.plist key, which `ExternalPurchaseLink.eligibleURLs` and
+    /// `open(url:)` read: URLs per lowercased ISO 3166-1 alpha-2 country code. By default the main bundle's. An
+    /// OpenStoreKit addition.
+    public var externalPurchaseMultiLink: [String: [URL]] {
+        get { device.sheets.withLock { $0.externalPurchaseMultiLink } }
+        set { device.sheets.withLock { $0.externalPurchaseMultiLink = newValue } }
+    }
+
+    /// The external purchase links the customer continued to with `ExternalPurchaseLink.open()` or `open(url:)`,
+    /// oldest first. An OpenStoreKit addition.
+    public var externalPurchaseLinksOpened: [URL] {
+        device.sheets.withLock { $0.externalPurchaseLinksOpened }
+    }
+
+    /// The disclosure notices the app showed with `ExternalPurchaseCustomLink.showNotice(type:)`, oldest first. An
+    /// OpenStoreKit addition.
+    public var externalPurchaseNoticesShown: [ExternalPurchaseCustomLink.NoticeType] {
+        device.sheets.withLock { $0.externalPurchaseNoticesShown }
     }
 }

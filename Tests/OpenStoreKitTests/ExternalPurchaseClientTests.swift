@@ -84,4 +84,55 @@ struct ExternalPurchaseClientTests {
         #expect(unreported.map(\.summary) == ["EXTERNAL_PURCHASE_TOKEN/UNREPORTED", "EXTERNAL_PURCHASE_TOKEN/UNREPORTED"])
         #expect(Set(unreported.compactMap(\.externalPurchaseToken?.id)) == Set(ids))
     }
+
+    @Test("ExternalPurchaseCustomLink.showNotice(type:) continues for an eligible app and records the notice; outside the EU it throws notAvailableInStorefront")
+    func customLinkNotice() async throws {
+        let session = try makeSession(storefront: "DEU")
+        let result = try await session.run { try await ExternalPurchaseCustomLink.showNotice(type: .withinApp) }
+        #expect(result == .continued)
+        #expect(session.externalPurchaseNoticesShown == [.withinApp])
+        #expect(try await session.engine.notifications().isEmpty, "the notice issues no token")
+
+        session.storefront = "USA"
+        let refused = await session.run { await Self.storeKitError { _ = try await ExternalPurchaseCustomLink.showNotice(type: .browser) } }
+        #expect(refused == "notAvailableInStorefront")
+        #expect(session.externalPurchaseNoticesShown == [.withinApp])
+    }
+
+    @Test("ExternalPurchaseLink opens the storefront's configured link: canOpen, open(), eligibleURLs, open(url:); each opening issues a token the store owes UNREPORTED for")
+    func linkOut() async throws {
+        let session = try makeSession(storefront: "NLD")
+        let single = try #require(URL(string: "https://example.com/nl/buy"))
+        let multi = [try #require(URL(string: "https://example.com/nl/a")), try #require(URL(string: "https://example.com/nl/b"))]
+        let elsewhere = try #require(URL(string: "https://example.com/fr"))
+        session.externalPurchaseLink = ["nl": single, "fr": elsewhere]
+        session.externalPurchaseMultiLink = ["nl": multi]
+        try await session.run {
+            #expect(await ExternalPurchaseLink.canOpen)
+            try await ExternalPurchaseLink.open()
+            #expect(await ExternalPurchaseLink.eligibleURLs == multi)
+            try await ExternalPurchaseLink.open(url: multi[1])
+            #expect(await Self.storeKitError { try await ExternalPurchaseLink.open(url: elsewhere) } == "notAvailableInStorefront",
+                    "another storefront's link is not eligible here")
+        }
+        #expect(session.externalPurchaseLinksOpened == [single, multi[1]])
+        try await session.advanceTime(by: 10 * 86_400)
+        let unreported = try await session.engine.notifications().filter { $0.type == .externalPurchaseToken }
+        #expect(unreported.map(\.summary) == ["EXTERNAL_PURCHASE_TOKEN/UNREPORTED", "EXTERNAL_PURCHASE_TOKEN/UNREPORTED"])
+
+        session.storefront = "KOR"
+        await session.run {
+            #expect(await ExternalPurchaseLink.canOpen == false, "no link-out in South Korea")
+            #expect(await ExternalPurchaseLink.eligibleURLs == nil)
+            #expect(await Self.storeKitError { try await ExternalPurchaseLink.open() } == "notAvailableInStorefront")
+        }
+        session.storefront = "FRA"
+        session.externalPurchaseMultiLink = [:]
+        await session.run {
+            #expect(await ExternalPurchaseLink.canOpen)
+            #expect(await ExternalPurchaseLink.eligibleURLs == nil, "no multi-link configured for France")
+        }
+        #expect(session.externalPurchaseLinksOpened == [single, multi[1]])
+    }
 }
+

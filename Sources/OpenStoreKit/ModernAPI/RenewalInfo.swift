@@ -46,6 +46,9 @@ extension Product.SubscriptionInfo {
         public let renewalBillingPlanType: Product.SubscriptionInfo.BillingPlanType?
         /// For a subscription billed monthly with a 12-month commitment: what happens when the commitment ends.
         public let commitmentInfo: Product.SubscriptionInfo.RenewalInfo.CommitmentInfo?
+        /// For a subscription bought with the Advanced Commerce API: the items it renews with, as the signed renewal
+        /// information's `advancedCommerceInfo` lists them; `nil` for any other subscription.
+        public let advancedCommerceInfo: Product.SubscriptionInfo.RenewalInfo.AdvancedCommerceInfo?
         private let currencyIdentifier: String?
         let token: SignedToken
 
@@ -102,6 +105,7 @@ extension Product.SubscriptionInfo {
                 )
             }
             currencyIdentifier = payload.currency
+            advancedCommerceInfo = payload.advancedCommerceInfo.flatMap(AdvancedCommerceInfo.init)
             self.token = token
         }
 

@@ -1,6 +1,6 @@
 package import AppStoreEngine
 import AppStoreFormats
-import Foundation
+package import Foundation
 
 /// The device as StoreKit 2's static API sees it: one app, account and device on one store (a
 /// ``StoreEnvironment``), the verifier for the store's signatures, and the errors a test asked this device's
@@ -246,6 +246,24 @@ package struct SheetAnswers: Sendable {
     package var messagesDisplayed: [Message.Reason] = []
     /// How many times the app asked for a rating or review (`AppStore.requestReview(in:)`).
     package var reviewRequestsShown = 0
+    /// The disclosure notices the app showed (`ExternalPurchaseCustomLink.showNotice(type:)`), oldest first.
+    package var externalPurchaseNoticesShown: [ExternalPurchaseCustomLink.NoticeType] = []
+    /// The app's `SKExternalPurchaseLink` Info.plist key: a URL per lowercased ISO 3166-1 alpha-2 country code.
+    package var externalPurchaseLink: [String: URL] = SheetAnswers.infoPlistLinks("SKExternalPurchaseLink").compactMapValues(\.first)
+    /// The app's `SKExternalPurchaseMultiLink` Info.plist key: URLs per lowercased ISO 3166-1 alpha-2 country code.
+    package var externalPurchaseMultiLink: [String: [URL]] = SheetAnswers.infoPlistLinks("SKExternalPurchaseMultiLink")
+    /// The external purchase links the customer continued to, oldest first.
+    package var externalPurchaseLinksOpened: [URL] = []
+
+    /// The URLs of an Info.plist dictionary of country codes to a URL string or an array of them.
+    static func infoPlistLinks(_ key: String) -> [String: [URL]] {
+        guard let dictionary = Bundle.main.object(forInfoDictionaryKey: key) as? [String: Any] else { return [:] }
+        return dictionary.compactMapValues { value in
+            let strings = (value as? [String]) ?? (value as? String).map { [$0] } ?? []
+            let urls = strings.compactMap(URL.init(string:))
+            return urls.isEmpty ? nil : urls
+        }
+    }
 
     /// What the customer does in the refund request sheet.
     package enum RefundRequestAnswer: Sendable, Hashable {

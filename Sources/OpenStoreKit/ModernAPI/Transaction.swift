@@ -64,6 +64,9 @@ public struct Transaction: Equatable, Hashable, Sendable, CustomDebugStringConve
     /// How the App Store refunded or revoked the transaction (a full or prorated refund, a Family Sharing
     /// revocation); `nil` for a transaction that was not revoked.
     public let revocationType: Transaction.RevocationType?
+    /// For a purchase made with the Advanced Commerce API (``AdvancedCommerceProduct``): the items it sold, as the
+    /// signed transaction's `advancedCommerceInfo` lists them; `nil` for any other purchase.
+    public let advancedCommerceInfo: Transaction.AdvancedCommerceInfo?
     private let currencyIdentifier: String?
     let token: SignedToken
 
@@ -128,6 +131,7 @@ public struct Transaction: Equatable, Hashable, Sendable, CustomDebugStringConve
                 price: Decimal(price) / 1000
             )
         }
+        advancedCommerceInfo = payload.advancedCommerceInfo.flatMap(AdvancedCommerceInfo.init)
         self.token = token
     }
 
