@@ -63,7 +63,7 @@ struct AppStoreJSONWritableTests {
             revocationDate: Self.date
         )
         transaction.advancedCommerceInfo = AdvancedCommerceTransactionInfo(
-            descriptors: AdvancedCommerceDescriptors(description: "Bundle", displayName: "Bundle"), estimatedTax: 410, items: [item],
+            descriptors: AdvancedCommerceDescriptors(description: "Bundle", displayName: "Bundle", effective: "IMMEDIATELY"), estimatedTax: 410, items: [item],
             period: "P1M", requestReferenceId: "6e2c2d62-1a94-4e39-8b5b-3f7f4fd6c0a1", taxCode: "C003-00-2", taxExclusivePrice: 8_980,
             taxRate: "0.0725"
         )

@@ -46,7 +46,7 @@ struct RowJSONEncoderTests {
     /// Advanced Commerce transaction information with every field set, and text that needs escaping.
     static var advancedCommerceTransaction: AdvancedCommerceTransactionInfo {
         AdvancedCommerceTransactionInfo(
-            descriptors: AdvancedCommerceDescriptors(description: "news \"and\" sports", displayName: "Bundle é"), estimatedTax: 410,
+            descriptors: AdvancedCommerceDescriptors(description: "news \"and\" sports", displayName: "Bundle é", effective: "IMMEDIATELY"), estimatedTax: 410,
             items: [advancedCommerceTransactionItem], period: "P1M", requestReferenceId: "6e2c2d62-1a94-4e39-8b5b-3f7f4fd6c0a1",
             taxCode: "C003-00-2", taxExclusivePrice: 8_980, taxRate: "0.0725"
         )

@@ -53,7 +53,7 @@ extension StoreOperation {
         record.unitPrice = Decimal(total) / 1000
         record.amountCharged = record.unitPrice
         var info = AdvancedCommerceTransactionInfo(
-            descriptors: inApp.descriptors?.plain, items: inApp.purchasedItems.map { item in
+            descriptors: inApp.descriptors.map { AdvancedCommerceDescriptors(description: $0.description, displayName: $0.displayName) }, items: inApp.purchasedItems.map { item in
                 AdvancedCommerceTransactionItem(sku: item.sku, description: item.description, displayName: item.displayName, offer: item.offer, price: item.offer?.price ?? item.price)
             },
             requestReferenceId: inApp.requestInfo?.requestReferenceId, taxCode: inApp.taxCode, taxExclusivePrice: total
@@ -67,7 +67,7 @@ extension StoreOperation {
             record.expiresDate = settings.timeRate.endOfPeriod(period, startingAt: now)
             // An item's offer prices this period and, while periods of it remain, the next ones.
             record.advancedCommerceRenewal = AdvancedCommerceRenewalInfo(
-                descriptors: inApp.descriptors?.plain,
+                descriptors: inApp.descriptors.map { AdvancedCommerceDescriptors(description: $0.description, displayName: $0.displayName) },
                 items: inApp.purchasedItems.map { item in
                     let offer = item.offer.flatMap { offer -> AdvancedCommerceOffer? in
                         guard let count = offer.periodCount, count > 1 else { return nil }

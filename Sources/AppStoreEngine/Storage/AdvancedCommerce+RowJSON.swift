@@ -8,6 +8,7 @@ extension AdvancedCommerceDescriptors: RowJSONWritable {
     package func writeRowJSON(to json: inout RowJSONObjectWriter) throws {
         json.writeIfPresent("description", description)
         json.writeIfPresent("displayName", displayName)
+        json.writeIfPresent("effective", effective)
     }
 }
 

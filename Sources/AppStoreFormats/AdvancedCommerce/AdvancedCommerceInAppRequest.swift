@@ -22,7 +22,7 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
     /// A new subscription's items; for a reactivation, the SKUs of the items that renew again (all, when absent).
     public var items: [AdvancedCommerceRequestItem]?
     /// A new subscription's display name and description, or a modification's new ones with when they apply.
-    public var descriptors: Descriptors?
+    public var descriptors: AdvancedCommerceDescriptors?
     /// A subscription's billing period, an ISO 8601 duration.
     public var period: String?
     /// A subscription's previous transaction, when it replaces an earlier one.
@@ -40,10 +40,6 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
     public var removeItems: [AdvancedCommerceRequestItem]?
     /// A modification's new billing period.
     public var periodChange: PeriodChange?
-
-    /// A subscription's display name and description; in a modification, with when they apply (`effective`), as a
-    /// metadata change gives them.
-    public typealias Descriptors = AdvancedCommerceSubscriptionChangeMetadataRequest.Descriptors
 
     /// A modification's new billing period (`SubscriptionModifyPeriodChange`).
     public struct PeriodChange: Codable, Hashable, Sendable {
@@ -114,7 +110,7 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
             return AdvancedCommerceAPIError.check(item, allowsOffer: false)
         }
         guard let descriptors else { return .nullDescriptors }
-        if let error = AdvancedCommerceAPIError.check(descriptors.plain) { return error }
+        if let error = AdvancedCommerceAPIError.check(descriptors) { return error }
         guard let period else { return .nullPeriod }
         guard AdvancedCommerceTransactionInfo.periods.contains(period) else { return .invalidRenewalPeriod }
         guard let items else { return .nullItems }
@@ -188,9 +184,4 @@ public struct AdvancedCommerceInAppRequest: Codable, Hashable, Sendable {
         }
         return nil
     }
-}
-
-extension AdvancedCommerceSubscriptionChangeMetadataRequest.Descriptors {
-    /// The description and display name, as transactions and renewal info carry them.
-    public var plain: AdvancedCommerceDescriptors { AdvancedCommerceDescriptors(description: description, displayName: displayName) }
 }
