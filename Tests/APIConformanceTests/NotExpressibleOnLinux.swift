@@ -69,6 +69,11 @@ import Testing
 ///     API documents `inAppOwnershipType` `PURCHASED`/`FAMILY_SHARED`, `revocationType` `REFUND_FULL`/
 ///     `REFUND_PRORATED`/`FAMILY_REVOKE` and `storeType` `CONSUMER` only. Equivalent: each type's
 ///     `init(rawValue:)`, which keeps any value a payload carries, once Apple names it.
+/// 14. **`Product.ProductType.subscriptionBundle`** and **`.subscriptionSuite`** (B.15). Apple documents neither's raw
+///     value, and the `.storekit` format of the bundle and suite groups that would make such a product is unknown
+///     (only empty `subscriptionBundleGroups`/`subscriptionSuiteGroups` have been seen), so the store sells none.
+///     Equivalent: `Product.ProductType(rawValue:)`, and `bundledSubscriptions`/`bundleProductID`, which say no
+///     bundle, as Apple's do outside one.
 enum NotExpressibleOnLinux {}
 
 /// A class that adopts the three protocols and implements none of their optional members.
