@@ -10,14 +10,17 @@ extension StoreOperation {
     ///
     /// - Throws: ``StoreError/invalidAdvancedCommerceRequest``: 4000006 for a transaction not the customer's in the app,
     ///   4030008 for one of no Advanced Commerce subscription of `product`, 4000133 for another storefront.
-    private func subscription(namedBy inApp: AdvancedCommerceInAppRequest, request: PurchaseRequest, product: CatalogProduct) throws -> SubscriptionRecord {
+    /// - Returns: the subscription, and what it renews with.
+    private func subscription(
+        namedBy inApp: AdvancedCommerceInAppRequest, request: PurchaseRequest, product: CatalogProduct
+    ) throws -> (SubscriptionRecord, AdvancedCommerceRenewalInfo) {
         guard let id = inApp.transactionId.flatMap(UInt64.init), let named = try storage.transaction(id: id),
               named.accountID == request.accountID, named.bundleID == request.bundleID
         else {
             throw Self.refusal(.invalidTransactionId, "Transaction \(inApp.transactionId ?? "") is not one of \(request.accountID)'s in \(request.bundleID). Name a transaction of the subscription to change.")
         }
         guard named.productType == .autoRenewable, let subscription = try storage.subscription(id: named.originalID),
-              subscription.advancedCommerceInfo != nil, subscription.autoRenewProductID == product.id
+              let renewal = subscription.advancedCommerceInfo, subscription.autoRenewProductID == product.id
         else {
             throw Self.refusal(.subscriptionDoesNotExist, "Transaction \(id) is not of an Advanced Commerce subscription to \(product.id). Send the request with a purchase of the product the subscription renews.")
         }
@@ -25,7 +28,7 @@ extension StoreOperation {
         if let code = inApp.storefront, code != storefront {
             throw Self.refusal(Storefront.named(code) == nil ? .invalidStorefront : .mismatchedStorefront, "The request is for storefront \(code); the customer's is \(storefront).")
         }
-        return subscription
+        return (subscription, renewal)
     }
 
     /// Reactivates an Advanced Commerce subscription whose automatic renewal is off, as a purchase carrying Apple's
@@ -37,13 +40,12 @@ extension StoreOperation {
     /// - Throws: ``StoreError/invalidAdvancedCommerceRequest``: as ``subscription(namedBy:request:product:)``, 4030015
     ///   for a subscription that lapsed or still renews, 4000122 for an item it does not have.
     func reactivateAdvancedCommerceSubscription(_ inApp: AdvancedCommerceInAppRequest, request: PurchaseRequest, product: CatalogProduct) throws -> TransactionRecord {
-        var subscription = try subscription(namedBy: inApp, request: request, product: product)
+        var (subscription, renewal) = try subscription(namedBy: inApp, request: request, product: product)
         guard subscription.status == .active, subscription.isActive(at: now), !subscription.autoRenewEnabled else {
             throw Self.refusal(.inactiveACASub, subscription.autoRenewEnabled
                 ? "Subscription \(subscription.id) renews already; only one whose automatic renewal is off can be reactivated."
                 : "Subscription \(subscription.id) lapsed; sell a new one with CREATE_SUBSCRIPTION.")
         }
-        var renewal = subscription.advancedCommerceInfo!
         if let kept = inApp.items?.compactMap(\.sku) {
             let items = renewal.items ?? []
             if let unknown = kept.first(where: { sku in !items.contains { $0.sku == sku } }) {
@@ -75,7 +77,7 @@ extension StoreOperation {
     ///   for a subscription that is not active, 4000053 for another currency than the storefront's, 4000122 for an
     ///   item the subscription does not have, 4000143 for one it already has.
     func modifyAdvancedCommerceSubscription(_ inApp: AdvancedCommerceInAppRequest, request: PurchaseRequest, product: CatalogProduct) throws -> TransactionRecord {
-        var subscription = try subscription(namedBy: inApp, request: request, product: product)
+        var (subscription, renewal) = try subscription(namedBy: inApp, request: request, product: product)
         guard subscription.status == .active, subscription.isActive(at: now) else {
             throw Self.refusal(.inactiveACASub, "Subscription \(subscription.id) is not active; sell a new one with CREATE_SUBSCRIPTION.")
         }
@@ -85,7 +87,6 @@ extension StoreOperation {
             throw Self.refusal(.invalidCurrency, "The request prices in \(currency); the customer's storefront \(storefront.countryCode) charges \(storefront.currency).")
         }
         var latest = try transaction(subscription.latestTransactionID)
-        var renewal = subscription.advancedCommerceInfo!
         var renewalItems = renewal.items ?? []
         var current = latest.advancedCommerceInfo ?? AdvancedCommerceTransactionInfo()
         var currentItems = current.items ?? []

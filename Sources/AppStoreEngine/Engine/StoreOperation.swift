@@ -57,13 +57,15 @@ struct StoreOperation {
 
     func purchase(_ request: PurchaseRequest, of product: CatalogProduct) throws -> [TransactionRecord] {
         let advancedCommerce = try request.advancedCommerceRequest.map { try verifiedAdvancedCommerceRequest($0, bundleID: request.bundleID) }
-        switch advancedCommerce?.operation {
-        case AdvancedCommerceInAppRequest.reactivateSubscription?:
-            return [try reactivateAdvancedCommerceSubscription(advancedCommerce!, request: request, product: product)]
-        case AdvancedCommerceInAppRequest.modifySubscription?:
-            return [try modifyAdvancedCommerceSubscription(advancedCommerce!, request: request, product: product)]
-        default:
-            break
+        if let advancedCommerce {
+            switch advancedCommerce.operation {
+            case AdvancedCommerceInAppRequest.reactivateSubscription:
+                return [try reactivateAdvancedCommerceSubscription(advancedCommerce, request: request, product: product)]
+            case AdvancedCommerceInAppRequest.modifySubscription:
+                return [try modifyAdvancedCommerceSubscription(advancedCommerce, request: request, product: product)]
+            default:
+                break
+            }
         }
         let stored = try storage.account(id: request.accountID)
         var account = stored ?? Account(id: request.accountID, storefront: settings.storefront)
