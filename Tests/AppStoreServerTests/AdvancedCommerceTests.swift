@@ -315,19 +315,31 @@ struct AdvancedCommerceTests {
         #expect((renewal["renewalPrice"] as? NSNumber)?.int64Value == 9_980)
         #expect(try await notificationTypes().last == "DID_CHANGE_RENEWAL_PREF/UPGRADE")
 
+        // A second change in the same period prorates over the period, not over the transaction the first one made.
+        let twentyDays = Self.start.addingTimeInterval(20 * 86_400)
+        try await clock.advance(to: twentyDays)
+        let second = try await purchase(Self.generic, request: try await modification("""
+            {"retainBillingCycle": true,
+             "addItems": [{"SKU": "music.hifi", "description": "Lossless music", "displayName": "Music", "price": 3000}]}
+            """, at: twentyDays))
+        let left = record.expiresDate!.timeIntervalSince(twentyDays) / record.expiresDate!.timeIntervalSince(Self.start)
+        #expect(second.amountCharged == Decimal(3_000 * Int64((left * 100_000).rounded()) / 100_000) / 1000)
+        let withMusic = try await verified("renewal-info", try await engine.signedRenewalInfo(subscription: record.id))
+        #expect((withMusic["renewalPrice"] as? NSNumber)?.int64Value == 12_980)
+
         // From the next renewal only: a new name and a downgrade; nothing is charged now.
-        let later = tenDays.addingTimeInterval(86_400)
+        let later = twentyDays.addingTimeInterval(86_400)
         try await clock.advance(to: later)
         let renamed = try await purchase(Self.generic, request: try await modification("""
             {"retainBillingCycle": true, "descriptors": {"displayName": "Bundle Lite", "effective": "NEXT_BILL_CYCLE"},
              "changeItems": [{"currentSKU": "movies.hd", "SKU": "movies.sd", "description": "SD movies", "displayName": "Movies",
                               "price": 990, "reason": "DOWNGRADE", "effective": "NEXT_BILL_CYCLE"}]}
             """, at: later))
-        #expect(renamed.id == upgrade.id, "the current transaction, unchanged")
+        #expect(renamed.id == second.id, "the current transaction, unchanged")
         #expect(try await notificationTypes().last == "DID_CHANGE_RENEWAL_PREF/DOWNGRADE")
         try await clock.advance(to: record.expiresDate!.addingTimeInterval(60))
         let renewed = try #require(try await engine.transactions(TransactionQuery(originalID: record.id)).last)
-        #expect(renewed.amountCharged == Decimal(string: "7.98")!, "news+ 6.99 and SD movies 0.99")
+        #expect(renewed.amountCharged == Decimal(string: "10.98")!, "news+ 6.99, SD movies 0.99 and music 3.00")
         #expect(renewed.advancedCommerceInfo?.descriptors?.displayName == "Bundle Lite")
 
         // A new billing cycle of a year, now, at the full price.
@@ -338,7 +350,7 @@ struct AdvancedCommerceTests {
             """, at: yearly))
         #expect(reset.purchaseDate == yearly)
         #expect(reset.expiresDate == Calendar(identifier: .gregorian).date(byAdding: .year, value: 1, to: yearly))
-        #expect(reset.amountCharged == Decimal(string: "7.98")!)
+        #expect(reset.amountCharged == Decimal(string: "10.98")!)
         #expect(reset.advancedCommerceInfo?.period == "P1Y")
         _ = try await verified("transaction", try engine.signedTransaction(reset))
 

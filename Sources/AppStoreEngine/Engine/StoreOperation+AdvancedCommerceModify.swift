@@ -90,7 +90,10 @@ extension StoreOperation {
         var renewalItems = renewal.items ?? []
         var current = latest.advancedCommerceInfo ?? AdvancedCommerceTransactionInfo()
         var currentItems = current.items ?? []
-        let unused = Self.unusedShare(of: latest, at: now)
+        // The share of the billing period still to come: of the period, not of the latest transaction, which an
+        // earlier change in the period may have started midway.
+        let period = subscription.expiresDate.timeIntervalSince(subscription.periodStartDate)
+        let unused = period > 0 ? Int((min(1, max(0, subscription.expiresDate.timeIntervalSince(now) / period)) * 100_000).rounded()) : 100_000
         var proratedCharge: Int64 = 0
         var appliesNow = false
         var downgrades = false
@@ -143,7 +146,7 @@ extension StoreOperation {
 
         guard appliesNow || newPeriodNow else {
             var writes: [StorageChange] = [.saveSubscription(subscription)]
-            if current.descriptors != latest.advancedCommerceInfo?.descriptors {
+            if latest.advancedCommerceInfo != nil, current.descriptors != latest.advancedCommerceInfo?.descriptors {
                 latest.advancedCommerceInfo = current
                 writes.append(.saveTransaction(latest))
             }
