@@ -1,6 +1,6 @@
 package import AppStoreEngine
 import AppStoreFormats
-package import Foundation
+import Foundation
 
 /// The device as StoreKit 2's static API sees it: one app, account and device on one store (a
 /// ``StoreEnvironment``), the verifier for the store's signatures, and the errors a test asked this device's
