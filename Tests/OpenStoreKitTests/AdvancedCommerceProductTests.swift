@@ -10,12 +10,18 @@ import Testing
 /// and the transaction's signed form carries its items.
 @Suite("AdvancedCommerceProduct")
 struct AdvancedCommerceProductTests {
-    @Test("A one-time charge signed with the store's In-App Purchase key buys the generic product at the request's price; a request signed with another key is refused")
-    func oneTimeCharge() async throws {
+    /// A session on a virtual clock, and the developer's In-App Purchase key signer its store knows.
+    func sessionWithSigningKey() async throws -> (SKTestSession, PromotionalOfferSigner) {
         let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart), transport: sessionTransport)
         session.disableDialogs = true
         let signer = PromotionalOfferSigner(privateKey: P256.Signing.PrivateKey(), keyID: "IAPKEY", bundleID: session.environment.bundleID)
         await session.engine.addPromotionalOfferKey(signer.key)
+        return (session, signer)
+    }
+
+    @Test("A one-time charge signed with the store's In-App Purchase key buys the generic product at the request's price; a request signed with another key is refused")
+    func oneTimeCharge() async throws {
+        let (session, signer) = try await sessionWithSigningKey()
         var request = AdvancedCommerceInAppRequest(
             operation: AdvancedCommerceInAppRequest.createOneTimeCharge,
             requestInfo: AdvancedCommerceRequestInfo(requestReferenceId: UUID().uuidString.lowercased()), currency: "USD", taxCode: "C003-00-1"
@@ -53,10 +59,7 @@ struct AdvancedCommerceProductTests {
 
     @Test("A subscription's Transaction.advancedCommerceInfo and RenewalInfo.advancedCommerceInfo follow the store: items and offer, a scheduled price increase, the renewal's prices, a prorated refund")
     func subscription() async throws {
-        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart), transport: sessionTransport)
-        session.disableDialogs = true
-        let signer = PromotionalOfferSigner(privateKey: P256.Signing.PrivateKey(), keyID: "IAPKEY", bundleID: session.environment.bundleID)
-        await session.engine.addPromotionalOfferKey(signer.key)
+        let (session, signer) = try await sessionWithSigningKey()
         let reference = UUID().uuidString.lowercased()
         var request = AdvancedCommerceInAppRequest(
             operation: AdvancedCommerceInAppRequest.createSubscription,

@@ -222,8 +222,13 @@ extension StoreOperation {
 
     /// The share of a subscription period not yet used at `date`, in milli-percent (50000 is half).
     static func unusedShare(of record: TransactionRecord, at date: Date) -> Int {
-        guard let expires = record.expiresDate, expires > record.purchaseDate else { return 100_000 }
-        let left = max(0, expires.timeIntervalSince(date)) / expires.timeIntervalSince(record.purchaseDate)
+        unusedShare(from: record.purchaseDate, to: record.expiresDate ?? record.purchaseDate, at: date)
+    }
+
+    /// The share of the time from `start` to `end` not yet passed at `date`, in milli-percent; all of it for an empty span.
+    static func unusedShare(from start: Date, to end: Date, at date: Date) -> Int {
+        guard end > start else { return 100_000 }
+        let left = max(0, end.timeIntervalSince(date)) / end.timeIntervalSince(start)
         return Int((min(1, left) * 100_000).rounded())
     }
 }

@@ -92,8 +92,7 @@ extension StoreOperation {
         var currentItems = current.items ?? []
         // The share of the billing period still to come: of the period, not of the latest transaction, which an
         // earlier change in the period may have started midway.
-        let period = subscription.expiresDate.timeIntervalSince(subscription.periodStartDate)
-        let unused = period > 0 ? Int((min(1, max(0, subscription.expiresDate.timeIntervalSince(now) / period)) * 100_000).rounded()) : 100_000
+        let unused = Self.unusedShare(from: subscription.periodStartDate, to: subscription.expiresDate, at: now)
         var proratedCharge: Int64 = 0
         var appliesNow = false
         var downgrades = false
