@@ -32,19 +32,24 @@ public final class StoreMetrics: Sendable {
     /// The stores followed, by tenant: the task that counts their events, and the engine, for the outbox depth.
     private let followed = Mutex<[String: (engine: StoreEngine, task: Task<Void, Never>)]>([:])
 
-    /// The counters and timers made so far, by label and dimensions. Making one asks the registry, which checks the
-    /// name and every label each time: done for every request, that was a fiftieth of a purchase's CPU.
-    private let counters = Mutex<[MetricKey: CoreMetrics.Counter]>([:])
-    private let timers = Mutex<[MetricKey: CoreMetrics.Timer]>([:])
+    /// The counters and timers made so far, by the tenant they count (`nil`: the server's requests) and then by label
+    /// and dimensions. Making one asks the registry, which checks the name and every label each time: done for every
+    /// request, that was a fiftieth of a purchase's CPU. By tenant, so a deleted tenant's go at once
+    /// (``stopFollowing(tenant:)``).
+    private let counters = Mutex<[String?: [MetricKey: CoreMetrics.Counter]]>([:])
+    private let timers = Mutex<[String?: [MetricKey: CoreMetrics.Timer]]>([:])
 
     private struct MetricKey: Hashable {
         let label: String
         /// The dimensions' names and values, in turn.
         let dimensions: [String]
+        /// The value of the `tenant` dimension, if any.
+        let tenant: String?
 
         init(_ label: String, _ dimensions: [(String, String)]) {
             self.label = label
             self.dimensions = dimensions.flatMap { [$0.0, $0.1] }
+            tenant = dimensions.first { $0.0 == "tenant" }?.1
         }
     }
 
@@ -81,12 +86,12 @@ public final class StoreMetrics: Sendable {
 
     /// The metric made for `key` before, or the one `make` makes, kept for next time.
     private static func metric<Metric: Sendable>(
-        _ key: MetricKey, in made: borrowing Mutex<[MetricKey: Metric]>, _ make: () -> Metric
+        _ key: MetricKey, in made: borrowing Mutex<[String?: [MetricKey: Metric]]>, _ make: () -> Metric
     ) -> Metric {
         made.withLock { made in
-            if let metric = made[key] { return metric }
+            if let metric = made[key.tenant]?[key] { return metric }
             let metric = make()
-            made[key] = metric
+            made[key.tenant, default: [:]][key] = metric
             return metric
         }
     }
@@ -123,10 +128,16 @@ public final class StoreMetrics: Sendable {
         previous?.cancel()
     }
 
-    /// Stops counting the events of the tenant's store: a deleted tenant's.
+    /// Stops counting the events of the tenant's store, a deleted tenant's, and removes its metrics: `/metrics` no
+    /// longer lists the tenant, and the registry holds nothing of it.
     public func stopFollowing(tenant: String) {
         let task = followed.withLock { $0.removeValue(forKey: tenant)?.task }
         task?.cancel()
+        let tenantCounters = counters.withLock { $0.removeValue(forKey: tenant) } ?? [:]
+        for counter in tenantCounters.values { counter.destroy() }
+        let tenantTimers = timers.withLock { $0.removeValue(forKey: tenant) } ?? [:]
+        for timer in tenantTimers.values { timer.destroy() }
+        outboxDepthGauge(tenant: tenant).destroy()
     }
 
     /// Stops counting the events of every store followed.
@@ -187,9 +198,13 @@ public final class StoreMetrics: Sendable {
         let stores = followed.withLock { stores in stores.map { (tenant: $0.key, engine: $0.value.engine) } }
         for store in stores {
             guard let depth = try? await store.engine.pendingNotificationCount(limit: Self.outboxDepthLimit) else { continue }
-            Gauge(label: "openstorekit_notification_outbox_depth", dimensions: [("tenant", store.tenant)], factory: factory)
-                .record(depth)
+            outboxDepthGauge(tenant: store.tenant).record(depth)
         }
+    }
+
+    /// The tenant's `openstorekit_notification_outbox_depth`: the registry hands back the one it holds, if any.
+    private func outboxDepthGauge(tenant: String) -> CoreMetrics.Gauge {
+        CoreMetrics.Gauge(label: "openstorekit_notification_outbox_depth", dimensions: [("tenant", tenant)], factory: factory)
     }
 
     // MARK: Requests

@@ -44,6 +44,9 @@ public struct StoreServer: Sendable {
     var basePath = "/"
     /// For a tenant's routes: the name of the store at the server's bare paths, for the page's tenant picker.
     var serverStoreName: String?
+    /// For a tenant's routes: the tenant's feed of changes for devices, which outlives its routes (the directory
+    /// builds them again after dropping them); `nil` makes one with the routes.
+    var changeFeed: ChangeFeed?
 
     /// Creates a server for `engine`.
     ///
@@ -107,7 +110,7 @@ public struct StoreServer: Sendable {
             let settings = await engine.settings
             return ProductsResponse(catalog: catalog, storefront: Storefront.named(settings.storefront))
         }
-        DeviceRoutes(engine: engine, feed: ChangeFeed(following: engine)).add(to: router)
+        DeviceRoutes(engine: engine, feed: changeFeed ?? ChangeFeed(following: engine)).add(to: router)
         ControlRoutes(engine: engine, notificationSender: notificationSender).add(to: router)
         TransactionManagerRoutes(
             engine: engine, notificationSender: notificationSender, tenants: tenants, basePath: basePath, serverStoreName: serverStoreName

@@ -59,6 +59,8 @@ extension HTTPBenchmark {
             }
             let (deleted, deleting) = try await runToCompletion(host: host, port: port, count: count) { deletions[$0] }
             report(deleted, elapsed: deleting, label: "delete (DELETE \(ControlOperation.deleteTenant.pathTemplate))", unit: "tenants")
+            // A server gives the memory deleted tenants freed back to the system a second after deletions pause.
+            if pid != nil { try await Task.sleep(for: .seconds(2)) }
             afterDeletion = await Self.settledUsage(pid)
         }
 

@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Gives the memory deleted tenants freed back to the system, once deletions pause.
+///
+/// glibc's allocator keeps the memory a program frees for its next allocations rather than returning it: after a test
+/// fleet deleted 10,000 tenants, a server stayed at 1.3 GB resident although a fifth of that was in use. Only
+/// `malloc_trim` hands the free pages of its heaps back, and it walks every heap under their locks, so the directory
+/// asks for it through ``memoryFreed()``, and it runs once, a second after the last deletion of a burst, on a
+/// background task. Elsewhere (another C library, or a static build whose C library has no `malloc_trim`) it does
+/// nothing: their allocators decide on their own.
+final class FreedMemory: Sendable {
+    /// The process's: its allocator's heaps are the process's.
+    static let shared = FreedMemory()
+
+    /// How long deletions must pause before the memory is returned.
+    static let pause = Duration.seconds(1)
+
+    /// The C library's `malloc_trim`, looked up at run time: glibc has it, other C libraries do not.
+    private static let trim: (@convention(c) (Int) -> Int32)? = {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(nil, "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
+
+    private struct State {
+        /// When the memory is to be returned: ``pause`` after the last ``memoryFreed()``.
+        var due: ContinuousClock.Instant?
+        /// Whether a task waits for ``due``.
+        var waiting = false
+    }
+    private let state = Mutex(State())
+
+    /// Says that memory was just freed: it goes back to the system once nothing more was freed for ``pause``.
+    func memoryFreed() {
+        guard let trim = Self.trim else { return }
+        let startsTask = state.withLock { state in
+            state.due = .now + Self.pause
+            defer { state.waiting = true }
+            return !state.waiting
+        }
+        guard startsTask else { return }
+        Task.detached(priority: .background) { [self] in
+            while let due = state.withLock({ state -> ContinuousClock.Instant? in
+                guard let due = state.due, due > .now else {
+                    state.due = nil
+                    state.waiting = false
+                    return nil
+                }
+                return due
+            }) {
+                try? await Task.sleep(until: due)
+            }
+            _ = trim(0)
+        }
+    }
+}
