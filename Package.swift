@@ -195,6 +195,8 @@ let package = Package(
             name: "AppStoreServerTests",
             dependencies: [
                 "AppStoreServer", "AppStoreDeviceProtocol", "AppStoreEngine", "AppStoreFormats", "AppStoreSQLite", "StoreKitConfiguration", "TestProcesses",
+                // A server's shutdown closing its stores' PostgreSQL handles (StoreServiceTests).
+                "AppStoreHosting", "AppStorePostgres",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -31,20 +31,21 @@ public struct PostgresDatabase: StoreDatabase {
         )
     }
 
-    /// One storage, and so one connection pool, per URL in a process, for as long as a store uses it: `storekit
-    /// serve` opens a store per tenant, and each would otherwise open connections of its own.
-    private static let storages = Mutex<[String: WeakPostgresStorage]>([:])
+    /// One set of connections per URL in a process, for as long as a store uses it: `storekit serve` opens a store
+    /// per tenant, and each would otherwise open connections of its own. Each store has a handle of its own on them,
+    /// which a server closes as it shuts down; the connections close with the last handle.
+    private static let shared = Mutex<[String: WeakConnections]>([:])
 
-    /// The storage of the database a URL names: the one already open in this process, or a new one.
+    /// A new handle on the database a URL names: on the connections already open in this process, or on new ones.
     private static func sharedStorage(url: String) throws(StoreError) -> PostgresStorage {
-        if let open = storages.withLock({ $0[url]?.storage }) { return open }
+        if let handle = shared.withLock({ $0[url]?.connections.flatMap(PostgresStorage.init(sharing:)) }) { return handle }
         // Opened outside the lock: it waits for the database. Should another thread open the same URL meanwhile,
-        // the first one stored wins and the other is released.
+        // the first one stored wins and the other is released, closing its connections.
         let opened = try PostgresStorage(url: url)
-        return storages.withLock { storages in
-            if let open = storages[url]?.storage { return open }
-            storages = storages.filter { $0.value.storage != nil }
-            storages[url] = WeakPostgresStorage(storage: opened)
+        return shared.withLock { shared in
+            if let handle = shared[url]?.connections.flatMap(PostgresStorage.init(sharing:)) { return handle }
+            shared = shared.filter { $0.value.connections.map { !$0.isClosed } ?? false }
+            shared[url] = WeakConnections(connections: opened.connections)
             return opened
         }
     }
@@ -70,7 +71,7 @@ public struct PostgresDatabase: StoreDatabase {
     }
 }
 
-/// A storage that stays open only while stores use it.
-private struct WeakPostgresStorage: Sendable {
-    weak var storage: PostgresStorage?
+/// Connections that stay open only while stores use them.
+private struct WeakConnections: Sendable {
+    weak var connections: PostgresConnections?
 }

@@ -22,21 +22,20 @@ import Synchronization
 /// Each transaction that writes announces its commit with `NOTIFY`, and ``changesByOthers(tenant:)`` follows the
 /// other handles' announcements with `LISTEN`, so a purchase taken by one server reaches the devices and pages of
 /// every other at once.
+///
+/// A storage is a handle on a set of connections. The stores `PostgresDatabase` opens on one URL in a process share
+/// one set, each through a handle of its own; the connections close when the last handle does (``close()``), or is
+/// released.
 public final class PostgresStorage: ChangeSignalingStorage {
     /// The database this storage uses.
     public let configuration: Configuration
-    private let client: PostgresClient
-    /// Runs the client's connection pool for as long as the storage lives.
-    private let clientTask: Task<Void, Never>
-    /// The threads transactions run on; as many as connections.
-    private let threads: NIOThreadPool
-    private let logger: Logger
-    /// Whether ``close()`` was called, to say so when an operation finds no connection.
+    /// The connections, threads and change listener this handle uses, perhaps with others.
+    let connections: PostgresConnections
+    private var logger: Logger { connections.logger }
+    private var origin: UUID { connections.origin }
+    /// Whether this handle was closed (``close()``): its operations fail from then on, whether or not other handles
+    /// still use the connections.
     private let closed = Atomic(false)
-    /// This handle, as its commits name it to the others.
-    private let origin = UUID()
-    /// Who follows other handles' commits, and the task that listens for them.
-    private let changeSubscribers = ChangeSubscribers()
 
     /// Opens the database a `postgres://` URL names, creating the schema it names and migrating it when needed.
     ///
@@ -64,21 +63,21 @@ public final class PostgresStorage: ChangeSignalingStorage {
             try PostgresMigrations.apply(on: session)
         }
         self.configuration = configuration
-        self.logger = logger
-        threads = NIOThreadPool(numberOfThreads: configuration.maximumConnections)
-        threads.start()
-        client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
-        clientTask = Task.detached { [client] in await client.run() }
+        connections = PostgresConnections(configuration: configuration, logger: logger)
+    }
+
+    /// Another handle on `connections`, which stay open until it is closed too; `nil` when they closed already.
+    init?(sharing connections: PostgresConnections) {
+        guard connections.addHandle() else { return nil }
+        configuration = connections.configuration
+        self.connections = connections
     }
 
     /// A logger that drops everything: the default of ``init(configuration:logger:)``.
     public static let silentLogger = Logger(label: "openstorekit.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     deinit {
-        // Cancelling the client's run closes its connections; the threads end once idle.
-        clientTask.cancel()
-        changeSubscribers.stopListening()
-        threads.shutdownGracefully { _ in }
+        if !closed.exchange(true, ordering: .relaxed), connections.removeHandle() { connections.closeInBackground() }
     }
 
     /// A signal after each transaction another handle — another process or server on the database — committed to
@@ -86,7 +85,7 @@ public final class PostgresStorage: ChangeSignalingStorage {
     /// each time listening resumes after the connection was lost (what happened meanwhile is then unknown). Listening uses one connection of its own, outside the pool, opened when
     /// the first stream is asked for.
     public func changesByOthers(tenant: String) -> AsyncStream<Void> {
-        changeSubscribers.subscribe(tenant: tenant) { [configuration, origin, logger] subscribers in
+        connections.changeSubscribers.subscribe(tenant: tenant) { [configuration, origin, logger] subscribers in
             Task.detached { await subscribers.listen(configuration: configuration, ignoring: origin, logger: logger) }
         }
     }
@@ -134,12 +133,11 @@ public final class PostgresStorage: ChangeSignalingStorage {
 
     /// The rows of one statement run outside any transaction, on the latest commit.
     private func latestRows(_ query: PostgresQuery) async throws(StoreError) -> [PostgresRow] {
+        guard !closed.load(ordering: .relaxed) else { throw closedFailure }
         do {
-            return try await client.query(query, logger: logger).collect()
+            return try await connections.client.query(query, logger: logger).collect()
         } catch {
-            if closed.load(ordering: .relaxed) {
-                throw StoreError.storageFailure("The PostgreSQL storage for \(configuration) was closed; open a new one.")
-            }
+            if connections.isClosed { throw closedFailure }
             throw PostgresFailure.describe(error, running: query.sql, on: configuration)
         }
     }
@@ -200,13 +198,16 @@ public final class PostgresStorage: ChangeSignalingStorage {
         }
     }
 
-    /// Closes the storage's connections now rather than when it is released; operations after this one fail.
+    /// Ends this handle now rather than when it is released: operations through it fail from then on. When it is the
+    /// last handle on its connections, they close, and this returns once they are closed and their threads ended.
     public func close() async {
-        closed.store(true, ordering: .relaxed)
-        changeSubscribers.stopListening()
-        clientTask.cancel()
-        await clientTask.value
-        try? await threads.shutdownGracefully()
+        guard !closed.exchange(true, ordering: .relaxed), connections.removeHandle() else { return }
+        await connections.close()
+    }
+
+    /// What an operation through a closed handle fails with.
+    private var closedFailure: StoreError {
+        .storageFailure("The PostgreSQL storage for \(configuration) was closed; open a new one.")
     }
 
     /// Leases a connection, then runs `work` on one of the storage's threads with it.
@@ -217,9 +218,10 @@ public final class PostgresStorage: ChangeSignalingStorage {
     /// a two-core machine), and an event-loop thread would wait for answers that only that loop can deliver. Leasing
     /// happens before, asynchronously, so a transaction waiting for a connection holds no thread.
     private func onConnectionThread<Result: Sendable>(_ work: @Sendable (PostgresSession) throws -> Result) async throws -> Result {
+        guard !closed.load(ordering: .relaxed) else { throw closedFailure }
         var leased = false
         do {
-            return try await client.withConnection { connection in
+            return try await connections.client.withConnection { connection in
                 leased = true
                 let session = PostgresSession(connection: connection, configuration: configuration, logger: logger)
                 return try await withoutActuallyEscaping(work) { escapable in
@@ -227,7 +229,7 @@ public final class PostgresStorage: ChangeSignalingStorage {
                     // and if the pool never runs it we drop it here.
                     let handoff = Handoff(escapable)
                     defer { _ = handoff.take() }
-                    return try await threads.runIfActive {
+                    return try await connections.threads.runIfActive {
                         guard let work = handoff.take() else { throw StoreError.storageFailure("A storage operation was run twice.") }
                         return try work(session)
                     }
@@ -236,9 +238,7 @@ public final class PostgresStorage: ChangeSignalingStorage {
         } catch where !leased || error is NIOThreadPoolError.ThreadPoolInactive {
             // No connection, or no thread, for the operation: nothing ran. Whatever else is thrown comes from the
             // session, which describes its own errors, or from `work`, whose errors are the caller's.
-            if closed.load(ordering: .relaxed) {
-                throw StoreError.storageFailure("The PostgreSQL storage for \(configuration) was closed; open a new one.")
-            }
+            if closed.load(ordering: .relaxed) || connections.isClosed { throw closedFailure }
             if Task.isCancelled {
                 throw StoreError.storageFailure("A store operation on PostgreSQL at \(configuration) was cancelled while it waited for a connection; nothing was changed.")
             }
@@ -247,8 +247,74 @@ public final class PostgresStorage: ChangeSignalingStorage {
     }
 }
 
+/// What the handles on one database in a process share: the connection pool and the task that runs it, the threads
+/// transactions run on, and the listener for other processes' commits. It closes once no handle is left.
+final class PostgresConnections: Sendable {
+    let configuration: PostgresStorage.Configuration
+    let logger: Logger
+    let client: PostgresClient
+    /// Runs the client's connection pool until the last handle goes.
+    ///
+    /// The client is a `Service`, but a storage serves commands and embedders that run no service group, so the
+    /// storage runs it; a server closes its stores' storage as the last step of its shutdown (`StoreService`).
+    private let clientTask: Task<Void, Never>
+    /// The threads transactions run on; as many as connections.
+    let threads: NIOThreadPool
+    /// These connections, as their commits name them to other processes.
+    let origin = UUID()
+    /// Who follows other processes' commits, and the task that listens for them.
+    let changeSubscribers = ChangeSubscribers()
+    /// How many handles use the connections: 1 for the handle that opened them, 0 once they closed.
+    private let handles = Mutex(1)
+
+    init(configuration: PostgresStorage.Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        threads = NIOThreadPool(numberOfThreads: configuration.maximumConnections)
+        threads.start()
+        client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
+        clientTask = Task.detached { [client] in await client.run() }
+    }
+
+    /// Counts one more handle; `false` when the connections closed already.
+    func addHandle() -> Bool {
+        handles.withLock { handles in
+            guard handles > 0 else { return false }
+            handles += 1
+            return true
+        }
+    }
+
+    /// Counts one handle fewer: `true` when it was the last, and the connections are to close.
+    func removeHandle() -> Bool {
+        handles.withLock { handles in
+            handles -= 1
+            return handles == 0
+        }
+    }
+
+    /// Whether the last handle went.
+    var isClosed: Bool { handles.withLock { $0 == 0 } }
+
+    /// Stops listening, closes the connections, and returns once they are closed and the threads ended.
+    func close() async {
+        changeSubscribers.stopListening()
+        clientTask.cancel()
+        await clientTask.value
+        try? await threads.shutdownGracefully()
+    }
+
+    /// Closes as ``close()`` does, without waiting: for a handle released without closing.
+    func closeInBackground() {
+        // Cancelling the client's run closes its connections; the threads end once idle.
+        changeSubscribers.stopListening()
+        clientTask.cancel()
+        threads.shutdownGracefully { _ in }
+    }
+}
+
 /// The streams of ``PostgresStorage/changesByOthers(tenant:)`` by tenant, and the task that feeds them.
-private final class ChangeSubscribers: Sendable {
+final class ChangeSubscribers: Sendable {
     private struct State {
         var continuations: [String: [UUID: AsyncStream<Void>.Continuation]] = [:]
         var listener: Task<Void, Never>?

@@ -80,7 +80,14 @@ public final class SQLiteStorage: Storage {
     private static func withSetupLock<Result>(beside databaseURL: URL, _ body: () throws -> Result) throws -> Result {
         let descriptor = open(databaseURL.path + "-setup.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        defer { close(descriptor) }
+        defer {
+            // The C library's, not the storage's `close()`.
+            #if canImport(Glibc)
+            Glibc.close(descriptor)
+            #elseif canImport(Darwin)
+            Darwin.close(descriptor)
+            #endif
+        }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         }

@@ -10,7 +10,10 @@ public import ServiceLifecycle
 /// 1. the listeners stop accepting connections and answer the requests in flight;
 /// 2. then this service stops waking the stores for their due events (a renewal under way completes), then stops every
 ///    sender, each once the attempt under way is answered and saved, and stops counting;
-/// 3. the group returns, and the stores' storage closes as the last of them is released.
+/// 3. last, it closes every store's storage (`Storage.close()`): a PostgreSQL store's connections close once no other
+///    store in the process uses them; then the group returns.
+///
+/// A store the server served is not usable afterwards: its storage is closed.
 ///
 /// A store joins when it opens: the server's own when the service starts, each tenant as ``TenantDirectory`` opens it
 /// (``adopt(_:)``). Nothing of it runs before ``run()`` or after a shutdown began; the server's listeners open once it
@@ -63,7 +66,7 @@ public actor StoreService: Service {
     }
 
     /// Runs the stores' work until the group shuts down (or is cancelled), then stops it: each sender finishes and
-    /// saves the attempt under way before this returns.
+    /// saves the attempt under way, then every store's storage closes, before this returns.
     public func run() async throws {
         guard phase == .waiting else { return }
         phase = .running
@@ -76,6 +79,7 @@ public actor StoreService: Service {
         for store in stores.values { await store.engine.stopWaking() }
         for store in stores.values { await store.notificationSender?.stop() }
         metrics?.stopFollowing()
+        for store in stores.values { await store.engine.storage.close() }
     }
 
     /// Returns once the stores' work runs — their events are counted and their senders started — or the service

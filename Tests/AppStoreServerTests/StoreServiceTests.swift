@@ -1,5 +1,7 @@
 import AppStoreEngine
 import AppStoreFormats
+import AppStoreHosting
+@testable import AppStorePostgres
 import AppStoreServer
 import Foundation
 #if canImport(FoundationNetworking)
@@ -75,6 +77,45 @@ struct StoreServiceTests {
         try await Task.sleep(for: .seconds(NotificationSender.pickupInterval + 1))
         #expect(receiver.requestCount == 1)
         #expect(try await engine.notifications().last?.delivery.attempts.isEmpty == true)
+    }
+
+    @Test(
+        "A graceful shutdown closes the server's PostgreSQL handles last; another store in the process keeps the shared connections until it closes its own",
+        .enabled(if: PostgresTestDatabase.isConfigured, "OPENSTOREKIT_TEST_POSTGRES_URL is unset: run export OPENSTOREKIT_TEST_POSTGRES_URL=$(bash .ci/postgres)")
+    )
+    func shutdownClosesStorage() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-service-pg-\(UUID().uuidString)")
+        defer {
+            try? PostgresTestDatabase.dropSchema(of: configuration)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let url = PostgresTestDatabase.url(of: configuration)
+        func store() throws -> (StoreEngine, PostgresStorage) {
+            let opened = try PostgresDatabase().open(url, in: StoreDataDirectory(url: directory), tenant: StoreDefaults.tenant)
+            let storage = try #require(opened.storage as? PostgresStorage)
+            return (StoreEngine(catalog: Self.catalog, storage: storage, clock: SystemClock(), signer: .ephemeral), storage)
+        }
+        let (served, servedStorage) = try store()
+        let (other, otherStorage) = try store()
+        #expect(servedStorage !== otherStorage && servedStorage.connections === otherStorage.connections, "one set of connections per URL, a handle per store")
+
+        let (group, running, port) = try await Self.run(StoreServer(engine: served, port: 0))
+        #expect(try await Self.purchase(port: port) == 200)
+        await group.triggerGracefulShutdown()
+        try await running.value
+
+        await #expect(throws: StoreError.self, "the server closed its store's storage") {
+            try await served.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID))
+        }
+        _ = try await other.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID))
+        #expect(try await other.transactions().count == 2, "the other store sees the server's purchase and its own")
+        #expect(!otherStorage.connections.isClosed)
+
+        await otherStorage.close()
+        #expect(otherStorage.connections.isClosed, "the last handle closed the connections")
+        let (reopened, _) = try store()
+        #expect(try await reopened.transactions().count == 2, "a store opened afterwards has connections of its own")
     }
 
     @Test("A graceful shutdown stops waking the server's stores for their renewals")

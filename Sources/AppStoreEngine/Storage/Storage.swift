@@ -215,6 +215,17 @@ public protocol Storage: Sendable {
     /// API key, a catalog or Retention Messaging content —, sorted by name: what a server lists besides the tenants it
     /// opened, and `storekit tenants list` shows of a data directory or a database.
     func tenantsWithState() async throws -> [String]
+
+    /// Ends this handle's use of the storage: what it holds open for the store — connections, threads — is let go
+    /// now rather than when it is released, and operations through it fail afterwards. A server closes its stores'
+    /// storage as the last step of its shutdown. Closing twice does nothing more.
+    func close() async
+}
+
+extension Storage {
+    /// Does nothing: a storage that holds nothing beyond memory, or lets go of what it holds as it is released (SQLite's
+    /// connections close with their last handle), has nothing to close early.
+    public func close() async {}
 }
 
 /// A storage that tells when other handles on the same data — other processes, other servers — committed changes
