@@ -133,7 +133,8 @@ public final class PostgresStorage: ChangeSignalingStorage {
 
     /// The rows of one statement run outside any transaction, on the latest commit.
     private func latestRows(_ query: PostgresQuery) async throws(StoreError) -> [PostgresRow] {
-        guard !closed.load(ordering: .relaxed) else { throw closedFailure }
+        guard !closed.load(ordering: .relaxed), connections.beginOperation() else { throw closedFailure }
+        defer { connections.endOperation() }
         do {
             return try await connections.client.query(query, logger: logger).collect()
         } catch {
@@ -218,7 +219,8 @@ public final class PostgresStorage: ChangeSignalingStorage {
     /// a two-core machine), and an event-loop thread would wait for answers that only that loop can deliver. Leasing
     /// happens before, asynchronously, so a transaction waiting for a connection holds no thread.
     private func onConnectionThread<Result: Sendable>(_ work: @Sendable (PostgresSession) throws -> Result) async throws -> Result {
-        guard !closed.load(ordering: .relaxed) else { throw closedFailure }
+        guard !closed.load(ordering: .relaxed), connections.beginOperation() else { throw closedFailure }
+        defer { connections.endOperation() }
         var leased = false
         do {
             return try await connections.client.withConnection { connection in
@@ -264,8 +266,18 @@ final class PostgresConnections: Sendable {
     let origin = UUID()
     /// Who follows other processes' commits, and the task that listens for them.
     let changeSubscribers = ChangeSubscribers()
-    /// How many handles use the connections: 1 for the handle that opened them, 0 once they closed.
-    private let handles = Mutex(1)
+    /// Who uses the connections: handles, and operations under way.
+    private struct Use {
+        /// How many handles use the connections: 1 for the handle that opened them, 0 once they closed.
+        var handles = 1
+        /// How many operations run on them now.
+        var operations = 0
+        /// Whether they are closing: no operation starts any more.
+        var closing = false
+        /// Who waits for the operations under way to end, to close the connections.
+        var drained: CheckedContinuation<Void, Never>?
+    }
+    private let use = Mutex(Use())
 
     init(configuration: PostgresStorage.Configuration, logger: Logger) {
         self.configuration = configuration
@@ -278,26 +290,56 @@ final class PostgresConnections: Sendable {
 
     /// Counts one more handle; `false` when the connections closed already.
     func addHandle() -> Bool {
-        handles.withLock { handles in
-            guard handles > 0 else { return false }
-            handles += 1
+        use.withLock { use in
+            guard use.handles > 0 else { return false }
+            use.handles += 1
             return true
         }
     }
 
     /// Counts one handle fewer: `true` when it was the last, and the connections are to close.
     func removeHandle() -> Bool {
-        handles.withLock { handles in
-            handles -= 1
-            return handles == 0
+        use.withLock { use in
+            use.handles -= 1
+            return use.handles == 0
         }
     }
 
     /// Whether the last handle went.
-    var isClosed: Bool { handles.withLock { $0 == 0 } }
+    var isClosed: Bool { use.withLock { $0.handles == 0 } }
 
-    /// Stops listening, closes the connections, and returns once they are closed and the threads ended.
+    /// Counts an operation that starts: `false`, counting nothing, once the connections are closing.
+    func beginOperation() -> Bool {
+        use.withLock { use in
+            guard !use.closing else { return false }
+            use.operations += 1
+            return true
+        }
+    }
+
+    /// Counts an operation that ended, the last one a closing waits for.
+    func endOperation() {
+        let drained = use.withLock { use -> CheckedContinuation<Void, Never>? in
+            use.operations -= 1
+            guard use.operations == 0 else { return nil }
+            defer { use.drained = nil }
+            return use.drained
+        }
+        drained?.resume()
+    }
+
+    /// Refuses new operations, waits for those under way (a closed connection would leave a statement waiting for
+    /// its answer forever), stops listening, closes the connections, and returns once they are closed and the
+    /// threads ended.
     func close() async {
+        await withCheckedContinuation { (drained: CheckedContinuation<Void, Never>) in
+            let idle = use.withLock { use in
+                use.closing = true
+                if use.operations > 0 { use.drained = drained }
+                return use.operations == 0
+            }
+            if idle { drained.resume() }
+        }
         changeSubscribers.stopListening()
         clientTask.cancel()
         await clientTask.value
@@ -306,7 +348,8 @@ final class PostgresConnections: Sendable {
 
     /// Closes as ``close()`` does, without waiting: for a handle released without closing.
     func closeInBackground() {
-        // Cancelling the client's run closes its connections; the threads end once idle.
+        use.withLock { $0.closing = true }
+        // No operation is under way: each holds a handle, and the last one went. Cancelling the client's run closes its connections; the threads end once idle.
         changeSubscribers.stopListening()
         clientTask.cancel()
         threads.shutdownGracefully { _ in }

@@ -4,23 +4,21 @@ public import Foundation
 
 /// The regions whose storefronts Apple's External Purchase APIs serve, as ISO 3166-1 alpha-3 storefront codes.
 enum ExternalPurchaseRegions {
-    /// The European Union: custom link tokens (`SKExternalPurchaseCustomLinkRegions`).
-    static let europeanUnion: Set<String> = [
-        "AUT", "BEL", "BGR", "HRV", "CYP", "CZE", "DNK", "EST", "FIN", "FRA", "DEU", "GRC", "HUN", "IRL", "ITA", "LVA", "LTU",
-        "LUX", "MLT", "NLD", "POL", "PRT", "ROU", "SVK", "SVN", "ESP", "SWE",
+    /// The European Union's storefronts, each with the lowercased ISO 3166-1 alpha-2 code that the Info.plist keys use.
+    private static let europeanUnionAlpha2: [String: String] = [
+        "AUT": "at", "BEL": "be", "BGR": "bg", "HRV": "hr", "CYP": "cy", "CZE": "cz", "DNK": "dk", "EST": "ee", "FIN": "fi",
+        "FRA": "fr", "DEU": "de", "GRC": "gr", "HUN": "hu", "IRL": "ie", "ITA": "it", "LVA": "lv", "LTU": "lt", "LUX": "lu",
+        "MLT": "mt", "NLD": "nl", "POL": "pl", "PRT": "pt", "ROU": "ro", "SVK": "sk", "SVN": "si", "ESP": "es", "SWE": "se",
     ]
+    /// The European Union: custom link tokens (`SKExternalPurchaseCustomLinkRegions`).
+    static let europeanUnion = Set(europeanUnionAlpha2.keys)
     /// The European Economic Area and South Korea: the notice sheet's tokens (`presentNoticeSheet()`).
     static let noticeSheet: Set<String> = europeanUnion.union(["ISL", "LIE", "NOR", "KOR"])
 
     /// The storefronts whose customers external purchase links serve (`SKExternalPurchaseLink`,
     /// `SKExternalPurchaseMultiLink`): the European Union, Iceland, Norway, Russia and the United States, each with the
     /// lowercased ISO 3166-1 alpha-2 code that the Info.plist keys use.
-    static let linkOut: [String: String] = [
-        "AUT": "at", "BEL": "be", "BGR": "bg", "HRV": "hr", "CYP": "cy", "CZE": "cz", "DNK": "dk", "EST": "ee", "FIN": "fi",
-        "FRA": "fr", "DEU": "de", "GRC": "gr", "HUN": "hu", "IRL": "ie", "ITA": "it", "LVA": "lv", "LTU": "lt", "LUX": "lu",
-        "MLT": "mt", "NLD": "nl", "POL": "pl", "PRT": "pt", "ROU": "ro", "SVK": "sk", "SVN": "si", "ESP": "es", "SWE": "se",
-        "ISL": "is", "NOR": "no", "RUS": "ru", "USA": "us",
-    ]
+    static let linkOut = europeanUnionAlpha2.merging(["ISL": "is", "NOR": "no", "RUS": "ru", "USA": "us"]) { eu, _ in eu }
 
     /// Whether the current account can use an API of `regions`: it can make payments, in a storefront there.
     static func eligible(_ regions: Set<String>) async -> Bool {
