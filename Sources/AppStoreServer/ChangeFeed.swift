@@ -77,6 +77,9 @@ actor ChangeFeed {
         return ChangeBatch(epoch: epoch, sequence: sequence, changes: recent.filter { $0.sequence > after }.map(\.change))
     }
 
+    /// Whether a device's poll waits for a change now: its tenant is in use.
+    var hasWaitingPolls: Bool { !waiters.isEmpty }
+
     /// Answers every waiting poll now, and every later one at once: the server is shutting down, and a graceful
     /// shutdown waits for the requests in flight.
     func close() {

@@ -115,6 +115,14 @@ public actor NotificationSender: ScheduledEventSource {
         await currentPass?.value
     }
 
+    /// Whether the sender has nothing to do until the store records a notification: no destination to send to, or no
+    /// notification waiting to be sent or retried. `false` when the storage cannot tell.
+    public func hasNothingToSend() async -> Bool {
+        guard let destinations = try? await destinations() else { return false }
+        guard destinations != NotificationDestinations() else { return true }
+        return (try? await engine.pendingNotificationCount(limit: 1)) == 0
+    }
+
     /// Where notifications go now: the tenant's stored destinations, else the ones the sender was created with.
     public func destinations() async throws(StoreError) -> NotificationDestinations {
         try await engine.notificationDestinations() ?? defaultDestinations

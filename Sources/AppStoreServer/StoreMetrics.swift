@@ -128,11 +128,13 @@ public final class StoreMetrics: Sendable {
         previous?.cancel()
     }
 
-    /// Stops counting the events of the tenant's store, a deleted tenant's, and removes its metrics: `/metrics` no
-    /// longer lists the tenant, and the registry holds nothing of it.
-    public func stopFollowing(tenant: String) {
+    /// Stops counting the events of the tenant's store, and with `removingMetrics` (a deleted tenant's) removes its
+    /// metrics: `/metrics` no longer lists the tenant, and the registry holds nothing of it. Without, its counts stay
+    /// (a tenant closed while idle, which counts on when it opens again).
+    public func stopFollowing(tenant: String, removingMetrics: Bool = true) {
         let task = followed.withLock { $0.removeValue(forKey: tenant)?.task }
         task?.cancel()
+        guard removingMetrics else { return }
         let tenantCounters = counters.withLock { $0.removeValue(forKey: tenant) } ?? [:]
         for counter in tenantCounters.values { counter.destroy() }
         let tenantTimers = timers.withLock { $0.removeValue(forKey: tenant) } ?? [:]

@@ -26,6 +26,9 @@ public actor StoreService: Service {
     /// Whether the service waits for ``run()`` (stores that join meanwhile start with it), runs, or has stopped.
     private var phase = Phase.waiting
 
+    /// The directory whose idle tenants the service closes, and how often it looks.
+    private var idleSweep: (directory: TenantDirectory, interval: Duration)?
+
     /// Who waits for the stores' work to run: the listeners, which open only then.
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
@@ -54,15 +57,31 @@ public actor StoreService: Service {
         if phase == .running { await start(store) }
     }
 
-    /// Takes a deleted tenant's store out: its sender and wakes stop, its events are no longer counted, and the service
-    /// holds it no more.
+    /// Takes a deleted tenant's store out: its sender and wakes stop, its events are no longer counted and its metrics
+    /// go, and the service holds it no more.
     public func forget(_ store: TenantDirectory.Tenant) async {
+        await remove(store, removingMetrics: true)
+    }
+
+    /// Takes out the store of a tenant closed while idle: as ``forget(_:)``, but its counts stay at `/metrics`, to go
+    /// on when the tenant opens again.
+    public func close(_ store: TenantDirectory.Tenant) async {
+        await remove(store, removingMetrics: false)
+    }
+
+    private func remove(_ store: TenantDirectory.Tenant, removingMetrics: Bool) async {
         let tenant = store.engine.tenantID
         guard stores[tenant]?.engine === store.engine else { return }
         stores[tenant] = nil
         await store.engine.stopWaking()
         await store.notificationSender?.stop()
-        metrics?.stopFollowing(tenant: tenant)
+        metrics?.stopFollowing(tenant: tenant, removingMetrics: removingMetrics)
+    }
+
+    /// Has the service close `directory`'s idle tenants (``TenantDirectory/closeIdleTenants(idleFor:)``) every
+    /// `interval` while it runs.
+    public func closeIdleTenants(of directory: TenantDirectory, every interval: Duration) {
+        idleSweep = (directory, interval)
     }
 
     /// Runs the stores' work until the group shuts down (or is cancelled), then stops it: each sender finishes and
@@ -73,7 +92,17 @@ public actor StoreService: Service {
         for store in stores.values { await start(store) }
         resumeWaiters()
         // Returns when the group begins its graceful shutdown; throws when it is cancelled. Either way the work stops.
-        try? await gracefulShutdown()
+        await withTaskGroup(of: Void.self) { group in
+            if let sweep = idleSweep {
+                group.addTask {
+                    while (try? await Task.sleep(for: sweep.interval)) != nil {
+                        await sweep.directory.closeIdleTenants()
+                    }
+                }
+            }
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
         phase = .stopped
         resumeWaiters()
         for store in stores.values { await store.engine.stopWaking() }

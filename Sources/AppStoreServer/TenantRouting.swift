@@ -45,6 +45,11 @@ public actor TenantDirectory {
     private var changeFeeds: [String: ChangeFeed] = [:]
     /// What runs the tenants' work between requests: each tenant joins it as it opens.
     private var service: StoreService?
+    /// When each tenant the directory opened itself was last asked for; tenants added from elsewhere (``add(_:named:)``)
+    /// and the server's own are never closed, so they have none.
+    private var lastUse: [String: ContinuousClock.Instant] = [:]
+    /// How long a tenant may sit unused before ``closeIdleTenants(idleFor:)`` closes it; `nil` keeps every tenant open.
+    public let idleTimeout: Duration?
 
     /// Creates a directory that opens a tenant with `open` the first time it is asked for.
     ///
@@ -61,11 +66,18 @@ public actor TenantDirectory {
     ///     tenant, 10,000 tenants held a gigabyte. The directory keeps those of the tenants used last, and builds a
     ///     tenant's again, in about a millisecond, on its first request after they went. The default keeps them for
     ///     1,024 tenants: about 100 MB at most, whatever the number of tenants.
+    ///   - idleTimeout: How long a tenant may sit unused before the server closes it, when nothing is scheduled in it
+    ///     (``closeIdleTenants(idleFor:)``); it opens again from its storage on its next request. Ten minutes by
+    ///     default; `nil` keeps every tenant open.
     ///   - open: Opens a tenant, with the catalog it was given or the server's own.
-    public init(storage: (any Storage)? = nil, serverTenant: String? = nil, routesKept: Int = 1_024, open: @escaping Opener) {
+    public init(
+        storage: (any Storage)? = nil, serverTenant: String? = nil, routesKept: Int = 1_024, idleTimeout: Duration? = .seconds(600),
+        open: @escaping Opener
+    ) {
         self.storage = storage
         self.serverTenant = serverTenant
         self.routesKept = max(1, routesKept)
+        self.idleTimeout = idleTimeout
         self.open = open
     }
 
@@ -73,20 +85,61 @@ public actor TenantDirectory {
     ///
     /// - Throws: `StoreError.storageFailure` when its store or its stored catalog cannot be read.
     public func tenant(_ name: String) async throws(StoreError) -> Tenant {
-        if let tenant = tenants[name] { return tenant }
+        if let tenant = tenants[name] {
+            noteUse(of: name)
+            return tenant
+        }
         let tenant = try await open(name, try await storedCatalog(of: name))
         // Learns the version of the stored catalog it was opened with (or adopts one an embedder's storage holds).
         if name != serverTenant { _ = try await tenant.engine.currentCatalog() }
         // Another request may have opened it while this one waited; the first one stays.
         if let existing = tenants[name] { return existing }
-        return await keep(tenant, named: name)
+        return await keep(tenant, named: name, closable: true)
     }
 
-    /// Holds `tenant` as `name`, its work run by ``service`` from now on.
-    private func keep(_ tenant: Tenant, named name: String) async -> Tenant {
+    /// Holds `tenant` as `name`, its work run by ``service`` from now on; a `closable` one may be closed while idle.
+    private func keep(_ tenant: Tenant, named name: String, closable: Bool) async -> Tenant {
         tenants[name] = tenant
+        if closable, name != serverTenant { lastUse[name] = .now }
         await service?.adopt(tenant)
         return tenant
+    }
+
+    /// Notes that the tenant was just asked for, so it is not closed as idle.
+    private func noteUse(of name: String) {
+        if lastUse[name] != nil { lastUse[name] = .now }
+    }
+
+    /// Closes every tenant the directory opened that nobody asked for in `idleFor` (by default ``idleTimeout``) and
+    /// that has nothing scheduled: no renewal, expiry or token notification to come (`StoreEngine.nextEventDate()`),
+    /// nothing its notification sender could send, and no device waiting on its change feed. Its store, sender and
+    /// routes go, and everything they held; its state stays in storage, and its next request opens it again as it
+    /// was. The server's own store and tenants added from elsewhere stay open.
+    ///
+    /// A running server does this every minute (``StoreService``).
+    ///
+    /// - Returns: The names of the tenants closed, sorted.
+    @discardableResult
+    public func closeIdleTenants(idleFor: Duration? = nil) async -> [String] {
+        guard let idleFor = idleFor ?? idleTimeout else { return [] }
+        var closed: [String] = []
+        for (name, used) in lastUse where ContinuousClock.now - used >= idleFor {
+            guard let tenant = tenants[name],
+                  await tenant.engine.nextEventDate() == nil,
+                  await tenant.notificationSender?.hasNothingToSend() ?? true,
+                  await !(changeFeeds[name]?.hasWaitingPolls ?? false),
+                  // Asked for, reopened or deleted while this looked.
+                  lastUse[name] == used, tenants[name]?.engine === tenant.engine
+            else { continue }
+            tenants[name] = nil
+            responders[name] = nil
+            changeFeeds[name] = nil
+            lastUse[name] = nil
+            if let service { await service.close(tenant) } else { await tenant.notificationSender?.stop() }
+            closed.append(name)
+        }
+        if !closed.isEmpty { FreedMemory.shared.memoryFreed() }
+        return closed.sorted()
     }
 
     /// Has `service` run the work of every tenant — the ones open now and each one opened later — until the server
@@ -94,6 +147,7 @@ public actor TenantDirectory {
     public func runWork(in service: StoreService) async {
         self.service = service
         for tenant in tenants.values { await service.adopt(tenant) }
+        if let idleTimeout { await service.closeIdleTenants(of: self, every: min(idleTimeout, .seconds(60))) }
     }
 
     /// Adds a store opened elsewhere — an engine embedded in this process — as the tenant `name`.
@@ -103,7 +157,7 @@ public actor TenantDirectory {
     @discardableResult
     public func add(_ tenant: Tenant, named name: String) async -> Bool {
         guard Self.isValidName(name), tenants[name] == nil else { return false }
-        _ = await keep(tenant, named: name)
+        _ = await keep(tenant, named: name, closable: false)
         return true
     }
 
@@ -127,7 +181,7 @@ public actor TenantDirectory {
             throw .wrapping(error)
         }
         if let existing = tenants[name] { return existing }
-        return await keep(tenant, named: name)
+        return await keep(tenant, named: name, closable: true)
     }
 
     /// Replaces what the tenant `name` sells with `configuration`'s products and promotional offer keys, on every
@@ -176,6 +230,7 @@ public actor TenantDirectory {
             tenants[name] = nil
             responders[name] = nil
             changeFeeds[name] = nil
+            lastUse[name] = nil
             await service?.forget(tenant)
         } catch {
             throw .wrapping(error)
@@ -258,6 +313,7 @@ public actor TenantDirectory {
     /// ``routesKept`` tenants used last.
     func responder(for name: String, like server: StoreServer) async throws(StoreError) -> RouterResponder<StoreRequestContext> {
         routeUses += 1
+        noteUse(of: name)
         if let kept = responders[name] {
             responders[name]?.lastUse = routeUses
             return kept.responder

@@ -24,6 +24,12 @@ struct BenchCommand: AsyncParsableCommand {
             free connection, and each latency counts from the time its request was due. transaction-info needs \
             an API key the server knows (`storekit keys create`).
 
+            purchases with --pgbench URL then runs pgbench's built-in TPC-B-like script (scale 1: one branch row \
+            every transaction updates, as a tenant's purchases take its row lock) on the server's PostgreSQL \
+            database, as many transactions as --requests over --pgbench-clients clients, drops pgbench's tables, and prints \
+            pgbench's rate, the cluster's fsync setting and the purchases' rate as a share of pgbench's: the \
+            database's own limit on the same machine in the same run. pgbench and psql must be installed.
+
             purchases with --tenants N spreads the purchases over N tenants in turn (/t/bench-0/ to \
             /t/bench-<N-1>/), each made on first use by one purchase before the load is timed (the "warm-up" \
             lines), so its rate compares with the single-tenant one of the same server.
@@ -50,6 +56,9 @@ struct BenchCommand: AsyncParsableCommand {
               storekit bench http --workload purchases --requests 20000 --connections 32
               storekit bench http --workload verify-receipt --rate 1000 --seconds 10
               storekit bench http --workload purchases --tenants 1000 --requests 20000 --connections 32
+              storekit serve --config Examples/Demo.storekit --database postgres://store@127.0.0.1/appstore &
+              storekit bench http --workload purchases --requests 20000 --connections 32 \\
+                --pgbench postgres://store@127.0.0.1/appstore
               storekit bench http --workload tenants --tenants 1000 --config Examples/Demo.storekit --idle 10
             """
     )
@@ -117,6 +126,12 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "http tenants: leave the tenants on the server, to look at them, rather than delete them last.")
     var keepTenants = false
 
+    @Option(help: ArgumentHelp("http purchases: the server's PostgreSQL database; after the purchases, pgbench's TPC-B-like script runs on it, and the purchases' rate is printed as a share of pgbench's.", valueName: "postgres-url"))
+    var pgbench: String?
+
+    @Option(help: ArgumentHelp("http purchases with --pgbench: pgbench's clients; the server's pool size by default.", valueName: "count"))
+    var pgbenchClients = 8
+
     @Option(help: ArgumentHelp("http transaction-info: the API key's .p8 file.", valueName: "file"))
     var keyFile: String?
 
@@ -145,6 +160,15 @@ struct BenchCommand: AsyncParsableCommand {
             throw FormatsCLI.failure("--config, --server-pid and --idle are for --workload tenants.")
         }
         guard idle.map({ $0 >= 0 }) ?? true else { throw FormatsCLI.failure("--idle must not be negative.") }
+        var reference: PgbenchReference?
+        if let pgbench {
+            guard load == .purchases else { throw FormatsCLI.failure("--pgbench is for --workload purchases.") }
+            guard pgbench.hasPrefix("postgres://") || pgbench.hasPrefix("postgresql://") else {
+                throw FormatsCLI.failure("--pgbench \"\(pgbench)\" is not a postgres:// URL: give the database the server was started with (serve --database).")
+            }
+            guard pgbenchClients > 0 else { throw FormatsCLI.failure("--pgbench-clients must be positive.") }
+            reference = PgbenchReference(databaseURL: pgbench, clients: pgbenchClients, transactions: requests)
+        }
         var apiKey: HTTPBenchmark.APIKey?
         if let keyFile, let keyID, let issuer {
             apiKey = HTTPBenchmark.APIKey(file: keyFile, id: keyID, issuer: issuer)
@@ -154,7 +178,7 @@ struct BenchCommand: AsyncParsableCommand {
         return HTTPBenchmark(
             server: serverURL, workload: load, requests: requests, seconds: duration(of: .http), connections: connections, rate: rate,
             productID: product, bundleID: bundleID, apiKey: apiKey, tenants: tenants, configurationFile: config, serverPID: serverPID, idleSeconds: idle,
-            keepTenants: keepTenants
+            keepTenants: keepTenants, pgbench: reference
         )
     }
 

@@ -58,6 +58,8 @@ struct HTTPBenchmark {
     var idleSeconds: Double?
     /// tenants: whether to leave the tenants on the server rather than delete them last.
     var keepTenants = false
+    /// For purchases on PostgreSQL: pgbench's rate on the same database, measured after the purchases.
+    var pgbench: PgbenchReference?
 
     /// How a run went.
     struct Outcome {
@@ -99,8 +101,17 @@ struct HTTPBenchmark {
             count = requests
         }
         let outcome = try await LoadDriver.run(host: host, port: port, connections: connections, count: count, pacing: pacing, request: request)
-        let elapsed = started.duration(to: clock.now)
-        report(outcome, elapsed: Self.seconds(elapsed))
+        let elapsed = Self.seconds(started.duration(to: clock.now))
+        report(outcome, elapsed: elapsed)
+        if let pgbench {
+            let measured = try await pgbench.measure()
+            let share = Double(outcome.sent) / elapsed / measured.transactionsPerSecond
+            print("""
+                  pgbench tpcb-like on the same database (scale 1, \(pgbench.clients) clients, \(pgbench.transactionsPerClient) transactions each, fsync=\(measured.fsync)): \
+                \(String(format: "%.0f", measured.transactionsPerSecond)) tps
+                  purchases: \(String(format: "%.0f", share * 100))% of pgbench's rate
+                """)
+        }
     }
 
     /// The server's host and port, from an http URL.

@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import StoreKitConfiguration
 import Testing
 
 /// What a server holds of its tenants: a deleted tenant leaves nothing behind, and the routes of tenants nobody used
@@ -12,15 +13,21 @@ import Testing
 @Suite("What a tenant holds")
 struct TenantMemoryTests {
     static let start = Date(timeIntervalSince1970: 1_768_478_400)
-    static let catalog = Catalog(products: [CatalogProduct(id: "premium", type: .nonConsumable, price: Decimal(string: "4.99")!)])
+    static let catalog = Catalog(products: [
+        CatalogProduct(id: "premium", type: .nonConsumable, price: Decimal(string: "4.99")!),
+        CatalogProduct(
+            id: "monthly", type: .autoRenewable, price: Decimal(string: "2.99")!,
+            subscription: SubscriptionTerms(groupID: "plans", level: 1, period: SubscriptionPeriod(value: 1, unit: .month))
+        ),
+    ])
 
     /// A server counting at `metrics`, whose tenants share one storage and keep the routes of `routesKept` of them.
-    func makeServer(metrics: StoreMetrics, routesKept: Int = 1_024) -> (StoreServer, TenantDirectory) {
+    func makeServer(metrics: StoreMetrics, routesKept: Int = 1_024, idleTimeout: Duration? = .seconds(600)) -> (StoreServer, TenantDirectory) {
         let storage = InMemoryStorage()
         let main = StoreEngine(catalog: Self.catalog, storage: InMemoryStorage(), clock: VirtualClock(start: Self.start), signer: .ephemeral)
         var server = StoreServer(engine: main, port: 0)
         server.metrics = metrics
-        let directory = TenantDirectory(storage: storage, routesKept: routesKept) { name, _ in
+        let directory = TenantDirectory(storage: storage, routesKept: routesKept, idleTimeout: idleTimeout) { name, _ in
             TenantDirectory.Tenant(engine: StoreEngine(
                 tenantID: name, catalog: Self.catalog, storage: storage, clock: VirtualClock(start: Self.start), signer: .ephemeral
             ))
@@ -100,5 +107,45 @@ struct TenantMemoryTests {
             #expect(epoch(firstPoll) != nil)
             #expect(epoch(nextPoll) == epoch(firstPoll))
         }
+    }
+
+    @Test("A tenant nobody asked for in the idle time, with nothing scheduled, is closed and opens again as it was on its next request; one with a renewal to come stays open")
+    func idleTenantsClose() async throws {
+        let (server, directory) = makeServer(metrics: StoreMetrics())
+        try await server.makeApplication().test(.router) { client in
+            let (_, first) = try await request(client, .post, "/t/quiet/control/purchases", #"{"productId": "premium", "account": "ana"}"#)
+            #expect(try await request(client, .post, "/t/renewing/control/purchases", #"{"productId": "monthly"}"#).0 == .ok)
+            #expect(await directory.closeIdleTenants(idleFor: .seconds(3_600)).isEmpty, "both were used within the hour")
+
+            #expect(await directory.closeIdleTenants(idleFor: .zero) == ["quiet"])
+            #expect(await directory.openedTenants() == ["renewing"], "its subscription renews in a month: it stays open to renew then")
+            #expect(await directory.tenantsWithRoutes() == ["renewing"])
+
+            // Its next request opens it again from the storage: the purchase is there, the identifiers go on.
+            let (status, again) = try await request(client, .post, "/t/quiet/control/purchases", #"{"productId": "premium", "account": "ana"}"#)
+            #expect(status == .ok, "\(again)")
+            #expect(await directory.openedTenants() == ["quiet", "renewing"])
+            let transactions = try await directory.tenant("quiet").engine.transactions()
+            #expect(transactions.count == 2)
+            let firstID = try #require(identifier(in: first)), secondID = try #require(identifier(in: again))
+            #expect(secondID > firstID, "the reopened store continues the identifiers: \(firstID) then \(secondID)")
+        }
+    }
+
+    @Test("Without an idle time the directory closes no tenant")
+    func noIdleTimeoutKeepsTenants() async throws {
+        let (server, directory) = makeServer(metrics: StoreMetrics(), idleTimeout: nil)
+        try await server.makeApplication().test(.router) { client in
+            let (status, _) = try await request(client, .post, "/t/quiet/control/purchases", #"{"productId": "premium"}"#)
+            #expect(status == .ok)
+            #expect(await directory.closeIdleTenants().isEmpty)
+            #expect(await directory.openedTenants() == ["quiet"])
+        }
+    }
+
+    /// The transaction identifier in a purchase's JSON answer.
+    func identifier(in body: String) -> UInt64? {
+        let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        return (object?["transactionId"] as? String).flatMap(UInt64.init)
     }
 }

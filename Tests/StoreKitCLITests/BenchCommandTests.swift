@@ -1,3 +1,4 @@
+import AppStorePostgres
 import Foundation
 import TestProcesses
 import Testing
@@ -121,6 +122,43 @@ struct BenchCommandTests {
         }
         let own = try await storekit(["tx", "list", "--server", address, "--json"])
         #expect((try JSONSerialization.jsonObject(with: Data(own.output.utf8)) as? [Any])?.isEmpty == true, "none in the server's own store")
+    }
+
+    @Test(
+        "purchases on PostgreSQL with --pgbench runs pgbench's TPC-B-like script on the same database, prints its rate and the purchases' share of it, and drops its tables",
+        .enabled(if: PostgresTestDatabase.isConfigured, "OPENSTOREKIT_TEST_POSTGRES_URL is unset; `export OPENSTOREKIT_TEST_POSTGRES_URL=$(bash .ci/postgres)` runs it")
+    )
+    func pgbenchReference() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        defer { try? PostgresTestDatabase.dropSchema(of: configuration) }
+        let database = PostgresTestDatabase.url(of: configuration)
+        let dataDirectory = temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let server = try ChildProcess(try ChildProcess.builtExecutable("storekit"), [
+            "serve", "--config", demoConfiguration, "--data-dir", dataDirectory.path, "--database", database, "--port", "0",
+        ])
+        defer { server.terminate() }
+        let line = try await server.waitForLine(containing: "http://127.0.0.1:")
+        let address = try #require(line.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+
+        let run = try await storekit([
+            "bench", "http", "--server", address, "--workload", "purchases", "--requests", "40", "--connections", "4",
+            "--pgbench", database, "--pgbench-clients", "2",
+        ])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        #expect(run.output.contains("40 requests in "), "\(run.output)")
+        let reference = try #require(run.output.split(separator: "\n").first { $0.contains("pgbench tpcb-like on the same database (scale 1, 2 clients, 20 transactions each, fsync=") })
+        let tps = try #require(reference.split(separator: " ").dropLast().last.flatMap { Double($0) }, "\(reference)")
+        #expect(tps > 0)
+        #expect(run.output.contains("% of pgbench's rate"), "\(run.output)")
+        // pgbench's tables went with the run; the store's stayed, with its purchases.
+        let tables = try await ChildProcess.tool("psql", ["-X", "-A", "-t", "-c", "SELECT string_agg(table_name, ',') FROM information_schema.tables WHERE table_schema = current_schema() AND table_name LIKE 'pgbench%'", database]).finished().output
+        #expect(tables.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "pgbench's tables are left: \(tables)")
+        let listed = try await storekit(["tx", "list", "--server", address, "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [Any])?.count == 40)
+
+        let refused = try await storekit(["bench", "http", "--server", address, "--workload", "verify-receipt", "--pgbench", database])
+        #expect(refused.status != 0 && refused.errorOutput.contains("--pgbench is for --workload purchases"), "\(refused.errorOutput)")
     }
 
     @Test("transaction-info without an API key, and a server that is not there, are refused with what to do")
