@@ -2,8 +2,9 @@ import AppStoreEngine
 public import ServiceLifecycle
 
 /// What a server's stores do between requests — each store's notification sender, its wakes for renewals and expiries
-/// due (`StoreWakeups`), and the counting of its events at `/metrics` — as one `Service`, which the server's
-/// `ServiceGroup` runs beside its listeners.
+/// due (`StoreWakeups`), the counting of its events at `/metrics`, and the closing of idle tenants
+/// (``TenantDirectory/closeIdleTenants(idleFor:)``) — as one `Service`, which the server's `ServiceGroup` runs beside
+/// its listeners.
 ///
 /// ``StoreServer/services(onListening:onListenerFailure:)`` puts it first in the group, so a graceful shutdown
 /// (SIGINT, SIGTERM, or `ServiceGroup.triggerGracefulShutdown()`) ends things in this order:
@@ -103,6 +104,8 @@ public actor StoreService: Service {
             try? await gracefulShutdown()
             group.cancelAll()
         }
+        // The directory holds this service too: let go of it, so neither outlives the server.
+        idleSweep = nil
         phase = .stopped
         resumeWaiters()
         for store in stores.values { await store.engine.stopWaking() }
