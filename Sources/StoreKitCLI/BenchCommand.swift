@@ -13,7 +13,10 @@ struct BenchCommand: AsyncParsableCommand {
             seconds on one task, with a fresh in-memory certificate authority. Prints "NAME: N ops in S s = R/s".
 
             renewals (run only when named): one subscriber through ten years of monthly renewals on a virtual \
-            clock, then --subscribers monthly subscribers in a temporary SQLite store advanced one year.
+            clock, then --subscribers monthly subscribers in a temporary SQLite store advanced one year (a progress \
+            bar on a terminal), then its floor: as many transaction and notification rows as the year's renewals \
+            wrote, encoded as the store encodes them, inserted in one transaction into a fresh store \
+            ("renewals-floor: … renewals took Nx that").
 
             http (run only when named): drives a running `storekit serve` at --server over loopback with the \
             --workload (purchases, transaction-info, verify-receipt or tenants) until --requests were sent or \

@@ -80,6 +80,21 @@ struct StorageConformanceTests {
         #expect(try await other.read(tenant: "t") { try $0.account(id: "a")?.storefront } == "FRA")
     }
 
+    @Test("Accounts are read by a list of identifiers: the saved ones of the tenant, once each, in the transaction's own state too", arguments: StorageKind.allCases)
+    func accountsByIdentifiers(kind: StorageKind) async throws {
+        let (storage, other, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        let saved = [Account(id: "a", storefront: "FRA"), Account(id: "b\"quoted\"", storefront: "JPN"), Account(id: "c", storefront: "USA")]
+        let inside = try await storage.transaction(tenant: "t") { transaction in
+            try transaction.write(saved.map(StorageChange.saveAccount))
+            return try transaction.accounts(ids: ["a", "missing", "b\"quoted\"", "a"])
+        }
+        #expect(inside == ["a": saved[0], "b\"quoted\"": saved[1]])
+        #expect(try await other.read(tenant: "t") { try $0.accounts(ids: ["c", "b\"quoted\""]) } == ["c": saved[2], "b\"quoted\"": saved[1]])
+        #expect(try await other.read(tenant: "t") { try $0.accounts(ids: []) }.isEmpty)
+        #expect(try await other.read(tenant: "elsewhere") { try $0.accounts(ids: ["a", "c"]) }.isEmpty, "another tenant's accounts")
+    }
+
     @Test("A transaction whose body throws leaves nothing behind", arguments: StorageKind.allCases)
     func throwingBodyRollsBack(kind: StorageKind) async throws {
         let (storage, _, cleanup) = try kind.makeShared()

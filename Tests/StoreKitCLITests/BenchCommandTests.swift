@@ -161,6 +161,19 @@ struct BenchCommandTests {
         #expect(refused.status != 0 && refused.errorOutput.contains("--pgbench is for --workload purchases"), "\(refused.errorOutput)")
     }
 
+    @Test("renewals reports the year's renewals, a bare insert of as many rows in a fresh store, and the one as a multiple of the other")
+    func renewals() async throws {
+        let run = try await storekit(["bench", "renewals", "--subscribers", "20"])
+        #expect(run.status == 0, "\(run.errorOutput)")
+        #expect(run.output.contains("renewals-one-subscriber: 120 renewals over 10 years in "), "\(run.output)")
+        #expect(run.output.contains("renewals-setup: 20 subscriptions bought in "), "\(run.output)")
+        #expect(run.output.contains(try Regex(#"renewals-many-subscribers: 240 renewals of 20 subscribers over 1 year in [0-9.]+ s = [0-9]+/s \(SQLite; [0-9.]+ s of CPU\)"#)), "\(run.output)")
+        #expect(
+            run.output.contains(try Regex(#"renewals-floor: 240 transaction rows and 240 notification rows inserted in one transaction in [0-9.]+ s \(SQLite, a fresh store\); renewals took [0-9.]+x that"#)),
+            "\(run.output)"
+        )
+    }
+
     @Test("transaction-info without an API key, and a server that is not there, are refused with what to do")
     func refusals() async throws {
         let noKey = try await storekit(["bench", "http", "--server", "http://127.0.0.1:9", "--workload", "transaction-info"])

@@ -585,7 +585,8 @@ public actor StoreEngine: ScheduledEventSource {
         adoptSettings(settings)
         adoptCatalog(catalog)
         for renewal in renewals { publish(.transactionUpdated(renewal)) }
-        if !subscriptions.isEmpty { publish(.subscriptionsChanged(subscriptions.sorted { $0.id < $1.id })) }
+        // Sorted only for someone listening: a period end renews a hundred thousand subscriptions at once.
+        if !subscriptions.isEmpty, !subscribers.isEmpty { publish(.subscriptionsChanged(subscriptions.sorted { $0.id < $1.id })) }
         if notifications.changed { publish(.notificationsChanged) }
         if notifications.recorded { announceOutboxWork() }
         scheduleWake(at: nextDue)
@@ -736,6 +737,7 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     func allocateTransactionID() throws -> UInt64 { try base.allocateTransactionID() }
     func account(id: String) throws -> Account? { try base.account(id: id) }
     func accounts() throws -> [Account] { try base.accounts() }
+    func accounts(ids: [String]) throws -> [String: Account] { try base.accounts(ids: ids) }
     func transaction(id: UInt64) throws -> TransactionRecord? { try base.transaction(id: id) }
     func transactions(matching query: TransactionQuery) throws -> [TransactionRecord] { try base.transactions(matching: query) }
     func finishedTransactionIDs(deviceID: UUID) throws -> Set<UInt64> { try base.finishedTransactionIDs(deviceID: deviceID) }

@@ -301,20 +301,22 @@ struct StoreOperation {
         while true {
             let due = try storage.subscriptionsDue(by: now, limit: Self.dueBatchSize)
             guard !due.isEmpty else { return renewals }
+            // The batch's accounts in one read, rather than one read per renewal; nothing a renewal writes changes them.
+            let accounts = try storage.accounts(ids: due.map(\.accountID))
             for var subscription in due {
-                renewals += try advance(&subscription, through: now)
+                let account = accounts[subscription.accountID] ?? Account(id: subscription.accountID, storefront: settings.storefront)
+                renewals += try advance(&subscription, through: now, account: account)
                 try storage.write(.saveSubscription(subscription))
             }
         }
     }
 
-    /// Moves `subscription` through every event due up to `date`, in order: at a period's end it renews while
+    /// Moves `subscription` of `account` through every event due up to `date`, in order: at a period's end it renews while
     /// auto-renew is on, fails to bill when renewal billing issues are on (entering billing retry, with a grace
     /// period when that is on), or expires; a grace period's end leaves it in billing retry, and billing retry's end
     /// expires it.
-    private func advance(_ subscription: inout SubscriptionRecord, through date: Date) throws -> [TransactionRecord] {
+    private func advance(_ subscription: inout SubscriptionRecord, through date: Date, account: Account) throws -> [TransactionRecord] {
         var renewals: [TransactionRecord] = []
-        var account: Account?
         while let due = subscription.nextEventDate, due <= date {
             switch subscription.status {
             case .gracePeriod:
@@ -349,8 +351,7 @@ struct StoreOperation {
                 try failToRenew(&subscription, at: due, period: period)
                 continue
             }
-            if account == nil { account = try self.account(subscription.accountID) }
-            renewals += try renew(&subscription, product: product, period: terms.period, startingAt: due, account: account!)
+            renewals += try renew(&subscription, product: product, period: terms.period, startingAt: due, account: account)
         }
         return renewals
     }

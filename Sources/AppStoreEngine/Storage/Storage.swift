@@ -107,6 +107,9 @@ public protocol StorageReader {
     func account(id: String) throws -> Account?
     /// Every saved account, ordered by identifier.
     func accounts() throws -> [Account]
+    /// The saved accounts among `ids`, by identifier: one read for the accounts a batch of renewals bills. An
+    /// identifier never saved has no entry.
+    func accounts(ids: [String]) throws -> [String: Account]
     /// The transaction with the identifier, if any.
     func transaction(id: UInt64) throws -> TransactionRecord?
     /// The transactions that match a query, ordered by identifier.
@@ -237,6 +240,17 @@ public protocol ChangeSignalingStorage: Storage {
     /// stream starts being heard (commits before that are not signalled), and one after the signals were interrupted
     /// (some may have been missed). Signals of one moment may be merged into one.
     func changesByOthers(tenant: String) -> AsyncStream<Void>
+}
+
+extension StorageReader {
+    /// Reads the accounts one by one; a storage that can read them in one query does.
+    public func accounts(ids: [String]) throws -> [String: Account] {
+        var found: [String: Account] = [:]
+        for id in Set(ids) {
+            if let account = try account(id: id) { found[id] = account }
+        }
+        return found
+    }
 }
 
 extension StorageTransaction {
