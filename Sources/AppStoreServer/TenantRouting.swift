@@ -147,7 +147,8 @@ public actor TenantDirectory {
     public func runWork(in service: StoreService) async {
         self.service = service
         for tenant in tenants.values { await service.adopt(tenant) }
-        if let idleTimeout { await service.closeIdleTenants(of: self, every: min(idleTimeout, .seconds(60))) }
+        // Looked at every minute, or more often for a shorter idle time, but never in a loop that does nothing else.
+        if let idleTimeout { await service.closeIdleTenants(of: self, every: max(min(idleTimeout, .seconds(60)), .seconds(1))) }
     }
 
     /// Adds a store opened elsewhere — an engine embedded in this process — as the tenant `name`.
