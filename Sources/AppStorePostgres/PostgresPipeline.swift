@@ -18,8 +18,18 @@ final class PostgresPipeline {
     private var held: [(query: PostgresQuery, answered: ((PostgresQueryResult) throws(StoreError) -> Void)?)] = []
     /// Whether a statement was sent: until then there is no transaction on the server to end.
     private(set) var started = false
-    /// The first failure of a statement sent, described.
+    /// The first failure of a statement sent, described; cleared when a savepoint takes it back.
     private(set) var failure: StoreError?
+    /// How many statements were sent.
+    private var sent = 0
+    /// Where the statement of ``failure`` was among all the statements given: the first is 0.
+    private var failedPosition: Int?
+
+    /// A point in the statements given, to take back what follows it (``discard(since:)``).
+    struct Mark {
+        /// How many statements were given before it.
+        fileprivate let position: Int
+    }
 
     init(session: PostgresSession) {
         self.session = session
@@ -28,6 +38,36 @@ final class PostgresPipeline {
     /// Holds a statement back until the next one that is waited for; `answered` gets its result then.
     func hold(_ query: PostgresQuery, answered: ((PostgresQueryResult) throws(StoreError) -> Void)? = nil) {
         held.append((query, answered))
+    }
+
+    /// The point after the statements given so far.
+    func mark() -> Mark {
+        Mark(position: sent + held.count)
+    }
+
+    /// Whether ``failure`` came from a statement given before `mark`.
+    func failed(before mark: Mark) -> Bool {
+        failedPosition.map { $0 < mark.position } ?? false
+    }
+
+    /// Drops the statements held since `mark`; returns whether none of those given since was sent, so that the
+    /// server holds nothing of them.
+    func discard(since mark: Mark) -> Bool {
+        guard mark.position >= sent else {
+            held = []
+            return false
+        }
+        held.removeSubrange((mark.position - sent)...)
+        return true
+    }
+
+    /// Takes back what was sent since the savepoint `name` was set, and the failure that aborted it: the
+    /// transaction goes on as it was at the savepoint. The statements go out with the next batch.
+    func rollBack(toSavepoint name: String) {
+        failure = nil
+        failedPosition = nil
+        hold("ROLLBACK TO SAVEPOINT \(unescaped: name)")
+        hold("RELEASE SAVEPOINT \(unescaped: name)")
     }
 
     /// Sends what is held, then `query`, and returns the rows of `query`.
@@ -49,35 +89,47 @@ final class PostgresPipeline {
         let batch = held + queries.map { ($0, nil) }
         held = []
         started = true
+        let firstPosition = sent
+        sent += batch.count
         // Every statement is handed to the connection before waiting for the first answer.
         let answers = batch.map { session.connection.query($0.query, logger: session.logger) }
         var results: [PostgresQueryResult] = []
-        var failed: StoreError?
+        var failed: (error: StoreError, index: Int)?
         for (index, answer) in answers.enumerated() {
             do {
-                results.append(try answer.wait())
+                let result = try answer.wait()
+                if failed == nil { results.append(result) }
             } catch {
                 // Waiting for every answer, failed or not, leaves nothing of the batch in flight.
                 guard failed == nil else { continue }
-                failed = if let tenant, index == batch.count - 1 {
+                let described = if let tenant, index == batch.count - 1 {
                     PostgresFailure.describeCommit(error, tenant: tenant, on: session.configuration)
                 } else {
                     PostgresFailure.describe(error, running: batch[index].query.sql, on: session.configuration)
                 }
+                failed = (described, index)
             }
         }
-        if let failed {
-            failure = failure ?? failed
-            throw failed
-        }
-        for (statement, result) in zip(batch, results) {
+        // The statements answered before a failure took effect (a savepoint may keep them): their answers are read.
+        for (index, (statement, result)) in zip(batch, results).enumerated() {
             do throws(StoreError) {
                 try statement.answered?(result)
             } catch {
-                failure = failure ?? error
+                note(error, at: firstPosition + index)
                 throw error
             }
         }
+        if let failed {
+            note(failed.error, at: firstPosition + failed.index)
+            throw failed.error
+        }
         return Array(results.suffix(queries.count))
+    }
+
+    /// Keeps the first failure, and where it happened.
+    private func note(_ error: StoreError, at position: Int) {
+        guard failure == nil else { return }
+        failure = error
+        failedPosition = position
     }
 }

@@ -49,7 +49,10 @@ struct PostgresSession: Sendable {
         "openstorekit_changes_" + String(UInt32(bitPattern: PostgresMigrations.schemaKey(schema)), radix: 16)
     }
 
-    /// Runs `body` in a `READ COMMITTED` transaction that first locks the tenant's row.
+    /// Runs the members of `group` in one `READ COMMITTED` transaction that first locks the tenant's row, and
+    /// delivers each its outcome; returns the members left for a transaction of their own (those after a member that
+    /// deleted the tenant, whose row goes at this commit). When the transaction itself fails (the lock, the connection,
+    /// the commit), every member fails with it.
     ///
     /// The upsert inserts the row of a new tenant or locks the existing one, waiting while another transaction holds
     /// it, and returns the tenant's next transaction identifier as the last holder committed it. From then on each
@@ -62,63 +65,109 @@ struct PostgresSession: Sendable {
     /// and writes with the read or the commit that follows them (see `PostgresPipeline`): a statement sent after the
     /// lock in one batch runs once the lock is granted, so each read still sees the latest commit of the previous
     /// holder and every write before it. The commit sends the written-back counter and the change signal (one
-    /// statement when there are both) with `COMMIT`; a body that neither reads, writes nor allocates sends nothing.
-    func transaction<Result>(tenant: String, origin: UUID, _ body: (any StorageTransaction) throws -> Result) throws -> Result {
+    /// statement when there are both) with `COMMIT`; a group that neither reads, writes nor allocates sends nothing.
+    ///
+    /// Members run one after the other, each seeing what those before it wrote, exactly as if each had committed on
+    /// its own. A group of several runs each member in a savepoint, whose writes are sent (with its release) before
+    /// the next member starts, the last one's with the commit: a member that throws, or whose statement fails, is
+    /// rolled back to its savepoint, with the identifiers it allocated, and only its caller hears of it. Nobody hears
+    /// of success before the commit; if the commit fails, every member that had succeeded fails with it.
+    func transaction(tenant: String, origin: UUID, group: ArraySlice<PostgresGroupMember>) -> ArraySlice<PostgresGroupMember> {
         let pipeline = PostgresPipeline(session: self)
         let writes = PostgresWriteState()
+        // A group of one needs no savepoint: its failure rolls the whole transaction back.
+        let savepoints = group.count > 1
+        var deliveries: [(member: PostgresGroupMember, deliver: @Sendable () -> Void)] = []
+        var ran = group.startIndex
         do {
-            let first = try Int64(checking: TransactionRecord.firstID)
-            pipeline.hold("BEGIN ISOLATION LEVEL READ COMMITTED")
-            pipeline.hold("""
-                INSERT INTO tenant (id, next_transaction_id) VALUES (\(tenant), \(first))
-                ON CONFLICT (id) DO UPDATE SET id = excluded.id
-                RETURNING next_transaction_id
-                """) { [configuration] locked throws(StoreError) in
-                let stored = try PostgresTransaction.decodeIfPresent(Int64.self, locked.rows.first, on: configuration) ?? first
-                writes.storedNextID = try UInt64(checking: stored)
+            try holdLock(tenant: tenant, in: pipeline, noting: writes)
+            for member in group {
+                ran += 1
+                let mark = pipeline.mark()
+                let before = writes.memberState
+                if savepoints { pipeline.hold("SAVEPOINT member") }
+                do {
+                    let deliver = try member.run(PostgresTransaction(pipeline: pipeline, tenant: tenant, writes: writes))
+                    // A statement that failed aborted the transaction on the server, whatever the body made of its error.
+                    if let failure = pipeline.failure { throw failure }
+                    if savepoints {
+                        pipeline.hold("RELEASE SAVEPOINT member")
+                        // Its writes are checked before the next member runs, so that a failure is its own.
+                        if member !== group.last, !writes.deletedTenant { try pipeline.flush() }
+                    }
+                    deliveries.append((member, deliver))
+                } catch {
+                    // A failure of the lock, or of what rolled back an earlier member, is the whole transaction's.
+                    guard savepoints, !pipeline.failed(before: mark) else { throw error }
+                    writes.memberState = before
+                    if !pipeline.discard(since: mark) { pipeline.rollBack(toSavepoint: "member") }
+                    member.fail(error)
+                }
+                if writes.deletedTenant { break }
             }
-            // Every operation reads the clock and the version of the tenant's settings first, asks whether a
-            // subscription event is due, and at the end when the next one is: read together behind the lock (so after
-            // the last holder's commit), in the lock's exchange, they spare the operation three of its six waits for
-            // the database while it holds the lock.
-            pipeline.hold("""
-                SELECT (SELECT clock_offset FROM store_clock WHERE tenant = \(tenant)),
-                       (SELECT time_rate FROM store_clock WHERE tenant = \(tenant)),
-                       (SELECT MIN(next_event_date) FROM subscription WHERE tenant = \(tenant)),
-                       (SELECT version FROM tenant_settings WHERE tenant = \(tenant)),
-                       (SELECT version FROM tenant_catalog WHERE tenant = \(tenant))
-                """) { [configuration] answer throws(StoreError) in
-                guard let row = answer.rows.first else { return }
-                let (offset, rate, nextEvent, settingsVersion, catalogVersion) = try PostgresTransaction.decodeColumns(
-                    (Double?, Int64?, Double?, Int64?, Int64?).self, row, on: configuration
-                )
-                let clock = offset.map { StoreClockState(offset: $0, timeRate: rate.flatMap { TimeRate(rawValue: Int($0)) }) } ?? StoreClockState()
-                writes.stateAtLock = (
-                    clock, nextEvent.map(Date.init(timeIntervalSince1970:)), Int(settingsVersion ?? 0), Int(catalogVersion ?? 0)
-                )
+            if pipeline.started || writes.wroteChanges {
+                try commit(tenant: tenant, origin: origin, in: pipeline, noting: writes)
             }
-            let result = try body(PostgresTransaction(pipeline: pipeline, tenant: tenant, writes: writes))
-            guard pipeline.started || writes.wroteChanges else { return result }
-            // A statement that failed aborted the transaction on the server, whatever the body made of its error.
-            if let failure = pipeline.failure { throw failure }
-            let counter = try writes.nextID.flatMap { next throws(StoreError) in
-                next == writes.storedNextID ? nil : try Int64(checking: next)
-            }
-            let channel = Self.changeChannel(schema: configuration.schema), payload = origin.uuidString + " " + tenant
-            // One statement for both when both are due: the counter's update runs to completion though nothing reads it.
-            let closing: [PostgresQuery] = switch (counter, writes.wroteChanges) {
-            case (let counter?, true):
-                ["WITH counter AS (UPDATE tenant SET next_transaction_id = \(counter) WHERE id = \(tenant)) SELECT pg_notify(\(channel), \(payload))"]
-            case (let counter?, false): ["UPDATE tenant SET next_transaction_id = \(counter) WHERE id = \(tenant)"]
-            case (nil, true): ["SELECT pg_notify(\(channel), \(payload))"]
-            case (nil, false): []
-            }
-            _ = try pipeline.send(closing + ["COMMIT"], committing: tenant)
-            return result
         } catch {
             if pipeline.started { rollBack() }
-            throw error
+            // Those that did not run yet fail too: the database refused the transaction they would have run in.
+            for member in group { member.fail(error) }
+            return []
         }
+        for (member, deliver) in deliveries { member.succeed(deliver) }
+        return group[ran...]
+    }
+
+    /// Holds `BEGIN`, the tenant's lock, and the reads every operation makes first.
+    private func holdLock(tenant: String, in pipeline: PostgresPipeline, noting writes: PostgresWriteState) throws(StoreError) {
+        let first = try Int64(checking: TransactionRecord.firstID)
+        pipeline.hold("BEGIN ISOLATION LEVEL READ COMMITTED")
+        pipeline.hold("""
+            INSERT INTO tenant (id, next_transaction_id) VALUES (\(tenant), \(first))
+            ON CONFLICT (id) DO UPDATE SET id = excluded.id
+            RETURNING next_transaction_id
+            """) { [configuration] locked throws(StoreError) in
+            let stored = try PostgresTransaction.decodeIfPresent(Int64.self, locked.rows.first, on: configuration) ?? first
+            writes.storedNextID = try UInt64(checking: stored)
+        }
+        // Every operation reads the clock and the version of the tenant's settings first, asks whether a
+        // subscription event is due, and at the end when the next one is: read together behind the lock (so after
+        // the last holder's commit), in the lock's exchange, they spare the operation three of its six waits for
+        // the database while it holds the lock.
+        pipeline.hold("""
+            SELECT (SELECT clock_offset FROM store_clock WHERE tenant = \(tenant)),
+                   (SELECT time_rate FROM store_clock WHERE tenant = \(tenant)),
+                   (SELECT MIN(next_event_date) FROM subscription WHERE tenant = \(tenant)),
+                   (SELECT version FROM tenant_settings WHERE tenant = \(tenant)),
+                   (SELECT version FROM tenant_catalog WHERE tenant = \(tenant))
+            """) { [configuration] answer throws(StoreError) in
+            guard let row = answer.rows.first else { return }
+            let (offset, rate, nextEvent, settingsVersion, catalogVersion) = try PostgresTransaction.decodeColumns(
+                (Double?, Int64?, Double?, Int64?, Int64?).self, row, on: configuration
+            )
+            let clock = offset.map { StoreClockState(offset: $0, timeRate: rate.flatMap { TimeRate(rawValue: Int($0)) }) } ?? StoreClockState()
+            writes.stateAtLock = (
+                clock, nextEvent.map(Date.init(timeIntervalSince1970:)), Int(settingsVersion ?? 0), Int(catalogVersion ?? 0)
+            )
+        }
+    }
+
+    /// Sends what is held, the counter written back and the change signal, and `COMMIT`.
+    private func commit(tenant: String, origin: UUID, in pipeline: PostgresPipeline, noting writes: PostgresWriteState) throws(StoreError) {
+        if let failure = pipeline.failure { throw failure }
+        let counter = try writes.nextID.flatMap { next throws(StoreError) in
+            next == writes.storedNextID ? nil : try Int64(checking: next)
+        }
+        let channel = Self.changeChannel(schema: configuration.schema), payload = origin.uuidString + " " + tenant
+        // One statement for both when both are due: the counter's update runs to completion though nothing reads it.
+        let closing: [PostgresQuery] = switch (counter, writes.wroteChanges) {
+        case (let counter?, true):
+            ["WITH counter AS (UPDATE tenant SET next_transaction_id = \(counter) WHERE id = \(tenant)) SELECT pg_notify(\(channel), \(payload))"]
+        case (let counter?, false): ["UPDATE tenant SET next_transaction_id = \(counter) WHERE id = \(tenant)"]
+        case (nil, true): ["SELECT pg_notify(\(channel), \(payload))"]
+        case (nil, false): []
+        }
+        _ = try pipeline.send(closing + ["COMMIT"], committing: tenant)
     }
 
     /// Ends a failed transaction. A connection that cannot even roll back is closed, so the pool never lends it again.
@@ -172,6 +221,8 @@ final class PostgresWriteState {
     var nextID: UInt64?
     /// Whether the transaction wrote anything: only then are other servers told of its commit.
     var wroteChanges = false
+    /// Whether the transaction deleted the tenant, whose row goes at the commit: a group commits there.
+    var deletedTenant = false
     /// The tenant's clock, its earliest subscription event and the version of its settings as they stood when the lock
     /// was granted (read in the same exchange as the lock); `nil` until that answer arrives.
     var stateAtLock: (clock: StoreClockState, nextSubscriptionEvent: Date?, settingsVersion: Int, catalogVersion: Int)?
@@ -183,6 +234,13 @@ final class PostgresWriteState {
     var wroteSettings = false
     /// Whether the transaction wrote the tenant's catalog: `stateAtLock`'s catalog version no longer holds.
     var wroteCatalog = false
+
+    /// What one member of a group commit changes and takes back when it fails. (What `stateAtLock` no longer holds
+    /// stays noted: the tables are read instead, which is always right.)
+    var memberState: (nextID: UInt64?, wroteChanges: Bool, deletedTenant: Bool) {
+        get { (nextID, wroteChanges, deletedTenant) }
+        set { (nextID, wroteChanges, deletedTenant) = newValue }
+    }
 }
 
 extension PostgresStorage.Configuration {

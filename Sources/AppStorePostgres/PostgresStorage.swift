@@ -99,10 +99,51 @@ public final class PostgresStorage: ChangeSignalingStorage {
     /// Runs `body` as one transaction holding the tenant's lock: no other transaction of the tenant, through any
     /// connection to the database, runs between its first read and its commit. A transaction that waits longer than
     /// ``Configuration/lockTimeout`` for the lock fails and changes nothing.
+    ///
+    /// Transactions of one tenant asked for at the same time, through any handle on the same connections, commit
+    /// together (a group commit, see `PostgresCommitQueues`), each in its own savepoint: when `body` throws, only
+    /// what it wrote is rolled back, and the call returns once its writes are committed.
     public func transaction<Result: Sendable>(
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result {
-        try await onConnectionThread { [origin] session in try session.transaction(tenant: tenant, origin: origin, body) }
+        let outcome = Mutex<Swift.Result<Result, any Error>?>(nil)
+        let member = PostgresGroupMember { transaction in
+            let result = try body(transaction)
+            return { outcome.withLock { $0 = .success(result) } }
+        } fail: { error in
+            outcome.withLock { $0 = .failure(error) }
+        }
+        let queues = connections.commitQueues
+        var leads = queues.submit(member, tenant: tenant)
+        if !leads { leads = await member.turn() == .lead }
+        if leads {
+            let group = queues.takeGroup(tenant: tenant)
+            // In a task of its own: the leader's caller being cancelled must not fail the others' transactions.
+            await Task { [origin] in
+                do {
+                    try await onConnectionThread { session in
+                        var remaining = group[...]
+                        while !remaining.isEmpty { remaining = session.transaction(tenant: tenant, origin: origin, group: remaining) }
+                    }
+                } catch {
+                    for member in group { member.fail(error) }
+                }
+            }.value
+            queues.groupEnded(group, tenant: tenant)
+        }
+        guard let result = outcome.withLock({ $0 }) else {
+            throw StoreError.storageFailure("A transaction on PostgreSQL at \(configuration) ended without an outcome; nothing is known of its writes.")
+        }
+        return try result.get()
+    }
+
+    /// The channel on which this storage's commits with changes are announced, once per PostgreSQL transaction with
+    /// the payload "<origin> <tenant>": for tests.
+    package var changeChannel: String { PostgresSession.changeChannel(schema: configuration.schema) }
+
+    /// How many write transactions of `tenant` wait, in this process, for a group to run in: for tests.
+    package func waitingTransactions(tenant: String) -> Int {
+        connections.commitQueues.waiting(tenant: tenant)
     }
 
     /// The API key with the identifier, whichever tenant holds it: one statement on the primary key, outside any
@@ -266,6 +307,8 @@ final class PostgresConnections: Sendable {
     let origin = UUID()
     /// Who follows other processes' commits, and the task that listens for them.
     let changeSubscribers = ChangeSubscribers()
+    /// The write transactions waiting for each tenant, committed in groups.
+    let commitQueues = PostgresCommitQueues()
     /// Who uses the connections: handles, and operations under way.
     private struct Use {
         /// How many handles use the connections: 1 for the handle that opened them, 0 once they closed.

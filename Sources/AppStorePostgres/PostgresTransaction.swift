@@ -332,6 +332,7 @@ struct PostgresTransaction: StorageTransaction {
             // The row goes too, at the commit that releases its lock: a later transaction makes it anew.
             pipeline.hold("DELETE FROM tenant WHERE id = \(tenant)")
             writes.nextID = nil
+            writes.deletedTenant = true
         case .restore(let snapshot):
             try write(.eraseTenant)
             for account in snapshot.accounts { try write(.saveAccount(account)) }

@@ -268,6 +268,74 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test("Transactions of a tenant that arrive while it is locked commit together, in one PostgreSQL transaction; one that throws and one whose statement fails are rolled back alone, identifiers included")
+    func transactionsArrivingTogetherCommitTogether() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "a", storefront: "USA"))) }
+            // Each PostgreSQL transaction that writes announces its commit once: counting them counts the commits.
+            let commits = Atomic(0)
+            let listening = AsyncStream.makeStream(of: Void.self)
+            let listener = Task {
+                try await withConnection(configuration) { connection in
+                    try await connection.listen(on: storage.changeChannel) { notifications in
+                        listening.continuation.yield()
+                        for try await notification in notifications where notification.payload.hasSuffix(" t") {
+                            commits.add(1, ordering: .relaxed)
+                        }
+                    }
+                }
+            }
+            defer { listener.cancel() }
+            for await _ in listening.stream { break }
+            let outcomes = try await withConnection(configuration) { holder in
+                // Another server, in the middle of an operation on tenant "t": what arrives meanwhile queues.
+                try await holder.query("BEGIN", logger: PostgresStorage.silentLogger)
+                try await holder.query("SELECT * FROM tenant WHERE id = 't' FOR UPDATE", logger: PostgresStorage.silentLogger)
+                return try await withThrowingTaskGroup(of: (Int, Swift.Result<UInt64, StoreError>).self) { group in
+                    for index in 0..<12 {
+                        group.addTask {
+                            do {
+                                let id = try await storage.transaction(tenant: "t") { transaction in
+                                    let id = try transaction.allocateTransactionID()
+                                    try transaction.write(.saveTransaction(record(id)))
+                                    if index == 4 { throw StoreError.invalidTransactionState("refused by its body") }
+                                    if index == 7 {
+                                        // PostgreSQL refuses a NUL in text: the read that sends the write fails.
+                                        try transaction.write(.saveAccount(Account(id: "nul\u{0}", storefront: "USA")))
+                                        _ = try transaction.accounts()
+                                    }
+                                    return id
+                                }
+                                return (index, .success(id))
+                            } catch {
+                                return (index, .failure(error as! StoreError))
+                            }
+                        }
+                    }
+                    // One leads and waits for the lock; the eleven others wait for it in this process.
+                    while storage.waitingTransactions(tenant: "t") < 11 { try await Task.sleep(for: .milliseconds(10)) }
+                    try await holder.query("ROLLBACK", logger: PostgresStorage.silentLogger)
+                    return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+                }
+            }
+            #expect(throws: StoreError.invalidTransactionState("refused by its body")) { try outcomes[4]!.get() }
+            #expect(throws: StoreError.self) { try outcomes[7]!.get() }
+            let committed = outcomes.filter { $0.key != 4 && $0.key != 7 }.map { try? $0.value.get() }
+            // The failed ones' identifiers went back: the ten others have the ten next.
+            #expect(Set(committed) == Set((0..<10).map { TransactionRecord.firstID + UInt64($0) }))
+            let ids = try await storage.read(tenant: "t") { try $0.transactions(matching: TransactionQuery()).map(\.id) }
+            #expect(ids == (0..<10).map { TransactionRecord.firstID + UInt64($0) })
+            #expect(try await storage.read(tenant: "t") { try $0.accounts().map(\.id) } == ["a"])
+            // The leader's transaction, then one for the eleven that waited (a late announcement has a second to arrive).
+            let deadline = ContinuousClock.now + .seconds(1)
+            while commits.load(ordering: .relaxed) < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(commits.load(ordering: .relaxed) == 2)
+            // The counter committed is the group's: the next transaction continues it.
+            #expect(try await storage.transaction(tenant: "t") { try $0.allocateTransactionID() } == TransactionRecord.firstID + 10)
+        }
+    }
+
     @Test("Erasing a tenant before reading anything restarts its identifiers, and writers that allocate without reading take turns")
     func writesBeforeAnyReadKeepTheCount() async throws {
         try await withSchema { configuration in
