@@ -50,6 +50,11 @@ final class PostgresPipeline {
         failedPosition.map { $0 < mark.position } ?? false
     }
 
+    /// Whether ``failure`` came from a statement given at or after `mark`.
+    func failed(atOrAfter mark: Mark) -> Bool {
+        failedPosition.map { $0 >= mark.position } ?? false
+    }
+
     /// Drops the statements held since `mark`; returns whether none of those given since was sent, so that the
     /// server holds nothing of them.
     func discard(since mark: Mark) -> Bool {
@@ -59,6 +64,11 @@ final class PostgresPipeline {
         }
         held.removeSubrange((mark.position - sent)...)
         return true
+    }
+
+    /// Drops every statement held.
+    func discardHeld() {
+        held = []
     }
 
     /// Takes back what was sent since the savepoint `name` was set, and the failure that aborted it: the

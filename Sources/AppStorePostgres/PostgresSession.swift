@@ -68,42 +68,53 @@ struct PostgresSession: Sendable {
     /// statement when there are both) with `COMMIT`; a group that neither reads, writes nor allocates sends nothing.
     ///
     /// Members run one after the other, each seeing what those before it wrote, exactly as if each had committed on
-    /// its own. A group of several runs each member in a savepoint, whose writes are sent (with its release) before
-    /// the next member starts, the last one's with the commit: a member that throws, or whose statement fails, is
-    /// rolled back to its savepoint, with the identifiers it allocated, and only its caller hears of it. Nobody hears
+    /// its own. A group of several runs each member in a savepoint of its own. A member's writes and the release of
+    /// its savepoint go out with the next member's first read, so a member costs its own reads and nothing more;
+    /// the last one's are sent before the commit. A member that throws, or whose statement fails, is rolled back to
+    /// its savepoint, with the identifiers it allocated, and only its caller hears of it; when its failure surfaces in
+    /// a later member's read, that later member is rolled back with it and runs again (see `Storage`). Nobody hears
     /// of success before the commit; if the commit fails, every member that had succeeded fails with it.
     func transaction(tenant: String, origin: UUID, group: ArraySlice<PostgresGroupMember>) -> ArraySlice<PostgresGroupMember> {
         let pipeline = PostgresPipeline(session: self)
         let writes = PostgresWriteState()
         // A group of one needs no savepoint: its failure rolls the whole transaction back.
         let savepoints = group.count > 1
-        var deliveries: [(member: PostgresGroupMember, deliver: @Sendable () -> Void)] = []
-        var ran = group.startIndex
+        var run = GroupRun(group: group)
         do {
             try holdLock(tenant: tenant, in: pipeline, noting: writes)
-            for member in group {
-                ran += 1
-                let mark = pipeline.mark()
-                let before = writes.memberState
-                if savepoints { pipeline.hold("SAVEPOINT member") }
-                do {
-                    let deliver = try member.run(PostgresTransaction(pipeline: pipeline, tenant: tenant, writes: writes))
-                    // A statement that failed aborted the transaction on the server, whatever the body made of its error.
-                    if let failure = pipeline.failure { throw failure }
-                    if savepoints {
-                        pipeline.hold("RELEASE SAVEPOINT member")
-                        // Its writes are checked before the next member runs, so that a failure is its own.
-                        if member !== group.last, !writes.deletedTenant { try pipeline.flush() }
+            while true {
+                while let index = run.next {
+                    let member = group[index]
+                    let mark = pipeline.mark()
+                    let before = writes.memberState
+                    if savepoints { pipeline.hold("SAVEPOINT \(unescaped: GroupRun.savepoint(index))") }
+                    do {
+                        let deliver = try member.run(PostgresTransaction(pipeline: pipeline, tenant: tenant, writes: writes))
+                        // A statement that failed aborted the transaction on the server, whatever the body made of its error.
+                        if let failure = pipeline.failure { throw failure }
+                        if savepoints { pipeline.hold("RELEASE SAVEPOINT \(unescaped: GroupRun.savepoint(index))") }
+                        run.succeeded(index, from: mark, before: before, deliver: deliver, deletedTenant: writes.deletedTenant)
+                    } catch {
+                        guard savepoints else { throw error }
+                        if pipeline.failed(before: mark) {
+                            try run.takeBack(failure: error, in: pipeline, noting: writes)
+                            continue
+                        }
+                        writes.memberState = before
+                        if !pipeline.discard(since: mark) { pipeline.rollBack(toSavepoint: GroupRun.savepoint(index)) }
+                        run.failed(index, from: mark)
+                        member.fail(error)
                     }
-                    deliveries.append((member, deliver))
-                } catch {
-                    // A failure of the lock, or of what rolled back an earlier member, is the whole transaction's.
-                    guard savepoints, !pipeline.failed(before: mark) else { throw error }
-                    writes.memberState = before
-                    if !pipeline.discard(since: mark) { pipeline.rollBack(toSavepoint: "member") }
-                    member.fail(error)
                 }
-                if writes.deletedTenant { break }
+                guard savepoints else { break }
+                // The last member's writes, checked before the commit: a failure in a batch with `COMMIT` ends the
+                // whole transaction, and a savepoint can take back only what failed before it.
+                do {
+                    try pipeline.flush()
+                    break
+                } catch {
+                    try run.takeBack(failure: error, in: pipeline, noting: writes)
+                }
             }
             if pipeline.started || writes.wroteChanges {
                 try commit(tenant: tenant, origin: origin, in: pipeline, noting: writes)
@@ -114,8 +125,8 @@ struct PostgresSession: Sendable {
             for member in group { member.fail(error) }
             return []
         }
-        for (member, deliver) in deliveries { member.succeed(deliver) }
-        return group[ran...]
+        for success in run.successes { group[success.index].succeed(success.deliver) }
+        return group[run.end...]
     }
 
     /// Holds `BEGIN`, the tenant's lock, and the reads every operation makes first.
@@ -235,11 +246,90 @@ final class PostgresWriteState {
     /// Whether the transaction wrote the tenant's catalog: `stateAtLock`'s catalog version no longer holds.
     var wroteCatalog = false
 
+    /// What one member of a group commit changes in these notes.
+    typealias MemberState = (nextID: UInt64?, wroteChanges: Bool, deletedTenant: Bool)
+
     /// What one member of a group commit changes and takes back when it fails. (What `stateAtLock` no longer holds
     /// stays noted: the tables are read instead, which is always right.)
-    var memberState: (nextID: UInt64?, wroteChanges: Bool, deletedTenant: Bool) {
+    var memberState: MemberState {
         get { (nextID, wroteChanges, deletedTenant) }
         set { (nextID, wroteChanges, deletedTenant) = newValue }
+    }
+}
+
+/// Where a group commit stands: which members ran, where each one's statements start, and which runs next. Used on
+/// the transaction's thread only.
+struct GroupRun {
+    /// A member that ran, successfully or not.
+    struct Ran {
+        let index: Int
+        /// Where its statements start: a failure at or after it, before the next member's start, is its own.
+        let start: PostgresPipeline.Mark
+        /// What it changed in the transaction's notes, to take back; `nil` for a member that failed (and took its
+        /// changes back already).
+        let before: PostgresWriteState.MemberState?
+        let deliver: (@Sendable () -> Void)?
+    }
+
+    let group: ArraySlice<PostgresGroupMember>
+    /// The members that ran, in order.
+    private(set) var ran: [Ran] = []
+    /// The next member to run; past the last one, none.
+    private var position: Int
+    /// Where this transaction stops: after a member that deleted the tenant, whose row goes at the commit.
+    private(set) var end: Int
+
+    init(group: ArraySlice<PostgresGroupMember>) {
+        self.group = group
+        position = group.startIndex
+        end = group.endIndex
+    }
+
+    /// The name of the savepoint of the member at `index`.
+    static func savepoint(_ index: Int) -> String {
+        "member_\(index)"
+    }
+
+    /// The member to run next, if any.
+    var next: Int? {
+        position < end ? position : nil
+    }
+
+    /// The members whose body succeeded, with what delivers their result.
+    var successes: [(index: Int, deliver: @Sendable () -> Void)] {
+        ran.compactMap { ran in ran.deliver.map { (ran.index, $0) } }
+    }
+
+    mutating func succeeded(
+        _ index: Int, from start: PostgresPipeline.Mark, before: PostgresWriteState.MemberState,
+        deliver: @escaping @Sendable () -> Void, deletedTenant: Bool
+    ) {
+        ran.append(Ran(index: index, start: start, before: before, deliver: deliver))
+        position = index + 1
+        if deletedTenant { end = position }
+    }
+
+    mutating func failed(_ index: Int, from start: PostgresPipeline.Mark) {
+        ran.append(Ran(index: index, start: start, before: nil, deliver: nil))
+        position = index + 1
+    }
+
+    /// Handles a failure of a statement given before the member now running: the member whose statement it was
+    /// fails and is rolled back to its savepoint, and the members after it run again. A failure of the lock, or of
+    /// the statements that rolled back a member that failed, is the whole transaction's, and is thrown.
+    mutating func takeBack(failure error: any Error, in pipeline: PostgresPipeline, noting writes: PostgresWriteState) throws {
+        guard let culprit = ran.lastIndex(where: { pipeline.failed(atOrAfter: $0.start) }),
+              let before = ran[culprit].before
+        else { throw error }
+        let index = ran[culprit].index
+        pipeline.discardHeld()
+        pipeline.rollBack(toSavepoint: Self.savepoint(index))
+        writes.memberState = before
+        group[index].fail(error)
+        ran.removeSubrange((culprit + 1)...)
+        ran[culprit] = Ran(index: index, start: ran[culprit].start, before: nil, deliver: nil)
+        position = index + 1
+        end = group.endIndex
     }
 }
 
