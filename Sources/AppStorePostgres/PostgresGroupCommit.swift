@@ -43,6 +43,11 @@ final class PostgresGroupMember: Sendable {
         if resolve() { deliverFailure(error) }
     }
 
+    /// Whether the member's outcome was delivered.
+    var isResolved: Bool {
+        state.withLock { $0.resolved }
+    }
+
     private func resolve() -> Bool {
         state.withLock { state in
             defer { state.resolved = true }
@@ -77,8 +82,8 @@ final class PostgresGroupMember: Sendable {
 ///
 /// A tenant's transactions take turns on its row lock whatever happens, each with its own `BEGIN`, lock, exchanges
 /// and `COMMIT`, and each of its waiters holds a connection and a thread meanwhile. Grouped, the transactions that
-/// arrived while one ran run next on one connection, in one PostgreSQL transaction: one lock, one commit, each in a
-/// savepoint so that one failing takes back only its own writes (see `PostgresSession.transaction(tenant:origin:group:)`).
+/// arrived while one ran run next on one connection, in one PostgreSQL transaction: one lock, one commit, and each
+/// caller's outcome its own (see `PostgresSession.transaction(tenant:origin:group:)`).
 /// Tenants proceed side by side, each group on a connection of its own.
 ///
 /// Nobody runs the queues: the caller that finds its tenant idle leads, running groups on a leased connection, and

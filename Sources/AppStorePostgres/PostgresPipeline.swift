@@ -18,10 +18,12 @@ final class PostgresPipeline {
     private var held: [(query: PostgresQuery, answered: ((PostgresQueryResult) throws(StoreError) -> Void)?)] = []
     /// Whether a statement was sent: until then there is no transaction on the server to end.
     private(set) var started = false
-    /// The first failure of a statement sent, described; cleared when a savepoint takes it back.
+    /// The first failure of a statement sent, described.
     private(set) var failure: StoreError?
     /// How many statements were sent.
     private var sent = 0
+    /// Where the last held statement sent was among all the statements given.
+    private var lastHeldSent: Int?
     /// Where the statement of ``failure`` was among all the statements given: the first is 0.
     private var failedPosition: Int?
 
@@ -45,39 +47,16 @@ final class PostgresPipeline {
         Mark(position: sent + held.count)
     }
 
-    /// Whether ``failure`` came from a statement given before `mark`.
-    func failed(before mark: Mark) -> Bool {
-        failedPosition.map { $0 < mark.position } ?? false
-    }
-
     /// Whether ``failure`` came from a statement given at or after `mark`.
     func failed(atOrAfter mark: Mark) -> Bool {
         failedPosition.map { $0 >= mark.position } ?? false
     }
 
-    /// Drops the statements held since `mark`; returns whether none of those given since was sent, so that the
-    /// server holds nothing of them.
+    /// Drops the statements held since `mark`; returns whether none of those held since was sent (with a read), so
+    /// that the server has none of them. (Reads sent since change nothing.)
     func discard(since mark: Mark) -> Bool {
-        guard mark.position >= sent else {
-            held = []
-            return false
-        }
-        held.removeSubrange((mark.position - sent)...)
-        return true
-    }
-
-    /// Drops every statement held.
-    func discardHeld() {
-        held = []
-    }
-
-    /// Takes back what was sent since the savepoint `name` was set, and the failure that aborted it: the
-    /// transaction goes on as it was at the savepoint. The statements go out with the next batch.
-    func rollBack(toSavepoint name: String) {
-        failure = nil
-        failedPosition = nil
-        hold("ROLLBACK TO SAVEPOINT \(unescaped: name)")
-        hold("RELEASE SAVEPOINT \(unescaped: name)")
+        held.removeSubrange(min(held.count, max(0, mark.position - sent))...)
+        return lastHeldSent.map { $0 < mark.position } ?? true
     }
 
     /// Sends what is held, then `query`, and returns the rows of `query`.
@@ -97,9 +76,10 @@ final class PostgresPipeline {
     ///   effect, and is described so.
     func send(_ queries: [PostgresQuery], committing tenant: String? = nil) throws(StoreError) -> [PostgresQueryResult] {
         let batch = held + queries.map { ($0, nil) }
+        let firstPosition = sent
+        if !held.isEmpty { lastHeldSent = sent + held.count - 1 }
         held = []
         started = true
-        let firstPosition = sent
         sent += batch.count
         // Every statement is handed to the connection before waiting for the first answer.
         let answers = batch.map { session.connection.query($0.query, logger: session.logger) }
@@ -120,7 +100,7 @@ final class PostgresPipeline {
                 failed = (described, index)
             }
         }
-        // The statements answered before a failure took effect (a savepoint may keep them): their answers are read.
+        // The statements answered before a failure are read all the same.
         for (index, (statement, result)) in zip(batch, results).enumerated() {
             do throws(StoreError) {
                 try statement.answered?(result)

@@ -50,9 +50,9 @@ struct PostgresSession: Sendable {
     }
 
     /// Runs the members of `group` in one `READ COMMITTED` transaction that first locks the tenant's row, and
-    /// delivers each its outcome; returns the members left for a transaction of their own (those after a member that
-    /// deleted the tenant, whose row goes at this commit). When the transaction itself fails (the lock, the connection,
-    /// the commit), every member fails with it.
+    /// delivers each its outcome, or returns the members to run in another transaction: those after a member that
+    /// deleted the tenant (whose row goes at this commit), or all those left when a member's failure had to roll this
+    /// one back. When the transaction itself fails (the lock, the connection, the commit), every member fails with it.
     ///
     /// The upsert inserts the row of a new tenant or locks the existing one, waiting while another transaction holds
     /// it, and returns the tenant's next transaction identifier as the last holder committed it. From then on each
@@ -68,56 +68,69 @@ struct PostgresSession: Sendable {
     /// statement when there are both) with `COMMIT`; a group that neither reads, writes nor allocates sends nothing.
     ///
     /// Members run one after the other, each seeing what those before it wrote, exactly as if each had committed on
-    /// its own. A group of several runs each member in a savepoint of its own. A member's writes and the release of
-    /// its savepoint go out with the next member's first read, so a member costs its own reads and nothing more;
-    /// the last one's are sent before the commit. A member that throws, or whose statement fails, is rolled back to
-    /// its savepoint, with the identifiers it allocated, and only its caller hears of it; when its failure surfaces in
-    /// a later member's read, that later member is rolled back with it and runs again (see `Storage`). Nobody hears
-    /// of success before the commit; if the commit fails, every member that had succeeded fails with it.
-    func transaction(tenant: String, origin: UUID, group: ArraySlice<PostgresGroupMember>) -> ArraySlice<PostgresGroupMember> {
+    /// its own, and each costs only its own statements: a member's writes go out with the next member's first read,
+    /// the last one's with the commit. A member that throws before any of its writes was sent — a refusal, the usual
+    /// failure — leaves nothing on the server: its writes are dropped, with the identifiers it allocated, and the
+    /// others go on. A member whose statement failed, or that throws after its writes were sent, can only be taken
+    /// back with the whole transaction (a savepoint per member would double a member's statements): the transaction
+    /// is rolled back, that member fails, and the others run again in a new one (see `Storage` on bodies that run
+    /// twice). Nobody hears of success before the commit.
+    func transaction(tenant: String, origin: UUID, group: ArraySlice<PostgresGroupMember>) -> [PostgresGroupMember] {
         let pipeline = PostgresPipeline(session: self)
         let writes = PostgresWriteState()
-        // A group of one needs no savepoint: its failure rolls the whole transaction back.
-        let savepoints = group.count > 1
-        var run = GroupRun(group: group)
+        /// The members whose body succeeded: where their statements start, and what delivers their result.
+        var succeeded: [(member: PostgresGroupMember, start: PostgresPipeline.Mark, deliver: @Sendable () -> Void)] = []
+        var next = group.startIndex
+        /// The member a failure of the server's belongs to: the last to start at or before the failed statement.
+        func culprit(_ current: (member: PostgresGroupMember, start: PostgresPipeline.Mark)?) -> PostgresGroupMember? {
+            if let current, pipeline.failed(atOrAfter: current.start) { return current.member }
+            return succeeded.last { pipeline.failed(atOrAfter: $0.start) }?.member
+        }
+        /// Rolls back, fails `culprit`, and returns the members still waiting for an outcome, to run again.
+        func runAgain(without culprit: PostgresGroupMember, _ error: any Error) -> [PostgresGroupMember] {
+            rollBack()
+            culprit.fail(error)
+            return group.filter { !$0.isResolved }
+        }
         do {
             try holdLock(tenant: tenant, in: pipeline, noting: writes)
-            while true {
-                while let index = run.next {
-                    let member = group[index]
-                    let mark = pipeline.mark()
-                    let before = writes.memberState
-                    if savepoints { pipeline.hold("SAVEPOINT \(unescaped: GroupRun.savepoint(index))") }
-                    do {
-                        let deliver = try member.run(PostgresTransaction(pipeline: pipeline, tenant: tenant, writes: writes))
-                        // A statement that failed aborted the transaction on the server, whatever the body made of its error.
-                        if let failure = pipeline.failure { throw failure }
-                        if savepoints { pipeline.hold("RELEASE SAVEPOINT \(unescaped: GroupRun.savepoint(index))") }
-                        run.succeeded(index, from: mark, before: before, deliver: deliver, deletedTenant: writes.deletedTenant)
-                    } catch {
-                        guard savepoints else { throw error }
-                        if pipeline.failed(before: mark) {
-                            try run.takeBack(failure: error, in: pipeline, noting: writes)
-                            continue
+            while next < group.endIndex {
+                let member = group[next]
+                let start = pipeline.mark()
+                let before = writes.memberState
+                next += 1
+                do {
+                    let deliver = try member.run(PostgresTransaction(pipeline: pipeline, tenant: tenant, writes: writes))
+                    // A statement that failed aborted the transaction on the server, whatever the body made of its error.
+                    if let failure = pipeline.failure { throw failure }
+                    succeeded.append((member, start, deliver))
+                    if writes.deletedTenant { break }
+                } catch {
+                    if pipeline.failure == nil {
+                        // The body's own error: what the server has of it, if anything, only a rollback takes back.
+                        guard pipeline.discard(since: start) else {
+                            guard group.count > 1 else { throw error }
+                            return runAgain(without: member, error)
                         }
                         writes.memberState = before
-                        if !pipeline.discard(since: mark) { pipeline.rollBack(toSavepoint: GroupRun.savepoint(index)) }
-                        run.failed(index, from: mark)
                         member.fail(error)
+                        continue
                     }
-                }
-                guard savepoints else { break }
-                // The last member's writes, checked before the commit: a failure in a batch with `COMMIT` ends the
-                // whole transaction, and a savepoint can take back only what failed before it.
-                do {
-                    try pipeline.flush()
-                    break
-                } catch {
-                    try run.takeBack(failure: error, in: pipeline, noting: writes)
+                    // A failure of the lock is the whole transaction's.
+                    guard group.count > 1, let culprit = culprit((member, start)) else { throw error }
+                    return runAgain(without: culprit, error)
                 }
             }
             if pipeline.started || writes.wroteChanges {
-                try commit(tenant: tenant, origin: origin, in: pipeline, noting: writes)
+                let closing = pipeline.mark()
+                do {
+                    try commit(tenant: tenant, origin: origin, in: pipeline, noting: writes)
+                } catch {
+                    // A failure of a member's write, sent with the commit, ended the transaction without committing it;
+                    // one of the closing statements or of `COMMIT` itself is the whole transaction's.
+                    guard group.count > 1, !pipeline.failed(atOrAfter: closing), let culprit = culprit(nil) else { throw error }
+                    return runAgain(without: culprit, error)
+                }
             }
         } catch {
             if pipeline.started { rollBack() }
@@ -125,8 +138,8 @@ struct PostgresSession: Sendable {
             for member in group { member.fail(error) }
             return []
         }
-        for success in run.successes { group[success.index].succeed(success.deliver) }
-        return group[run.end...]
+        for success in succeeded { success.member.succeed(success.deliver) }
+        return Array(group[next...])
     }
 
     /// Holds `BEGIN`, the tenant's lock, and the reads every operation makes first.
@@ -246,90 +259,11 @@ final class PostgresWriteState {
     /// Whether the transaction wrote the tenant's catalog: `stateAtLock`'s catalog version no longer holds.
     var wroteCatalog = false
 
-    /// What one member of a group commit changes in these notes.
-    typealias MemberState = (nextID: UInt64?, wroteChanges: Bool, deletedTenant: Bool)
-
     /// What one member of a group commit changes and takes back when it fails. (What `stateAtLock` no longer holds
     /// stays noted: the tables are read instead, which is always right.)
-    var memberState: MemberState {
+    var memberState: (nextID: UInt64?, wroteChanges: Bool, deletedTenant: Bool) {
         get { (nextID, wroteChanges, deletedTenant) }
         set { (nextID, wroteChanges, deletedTenant) = newValue }
-    }
-}
-
-/// Where a group commit stands: which members ran, where each one's statements start, and which runs next. Used on
-/// the transaction's thread only.
-struct GroupRun {
-    /// A member that ran, successfully or not.
-    struct Ran {
-        let index: Int
-        /// Where its statements start: a failure at or after it, before the next member's start, is its own.
-        let start: PostgresPipeline.Mark
-        /// What it changed in the transaction's notes, to take back; `nil` for a member that failed (and took its
-        /// changes back already).
-        let before: PostgresWriteState.MemberState?
-        let deliver: (@Sendable () -> Void)?
-    }
-
-    let group: ArraySlice<PostgresGroupMember>
-    /// The members that ran, in order.
-    private(set) var ran: [Ran] = []
-    /// The next member to run; past the last one, none.
-    private var position: Int
-    /// Where this transaction stops: after a member that deleted the tenant, whose row goes at the commit.
-    private(set) var end: Int
-
-    init(group: ArraySlice<PostgresGroupMember>) {
-        self.group = group
-        position = group.startIndex
-        end = group.endIndex
-    }
-
-    /// The name of the savepoint of the member at `index`.
-    static func savepoint(_ index: Int) -> String {
-        "member_\(index)"
-    }
-
-    /// The member to run next, if any.
-    var next: Int? {
-        position < end ? position : nil
-    }
-
-    /// The members whose body succeeded, with what delivers their result.
-    var successes: [(index: Int, deliver: @Sendable () -> Void)] {
-        ran.compactMap { ran in ran.deliver.map { (ran.index, $0) } }
-    }
-
-    mutating func succeeded(
-        _ index: Int, from start: PostgresPipeline.Mark, before: PostgresWriteState.MemberState,
-        deliver: @escaping @Sendable () -> Void, deletedTenant: Bool
-    ) {
-        ran.append(Ran(index: index, start: start, before: before, deliver: deliver))
-        position = index + 1
-        if deletedTenant { end = position }
-    }
-
-    mutating func failed(_ index: Int, from start: PostgresPipeline.Mark) {
-        ran.append(Ran(index: index, start: start, before: nil, deliver: nil))
-        position = index + 1
-    }
-
-    /// Handles a failure of a statement given before the member now running: the member whose statement it was
-    /// fails and is rolled back to its savepoint, and the members after it run again. A failure of the lock, or of
-    /// the statements that rolled back a member that failed, is the whole transaction's, and is thrown.
-    mutating func takeBack(failure error: any Error, in pipeline: PostgresPipeline, noting writes: PostgresWriteState) throws {
-        guard let culprit = ran.lastIndex(where: { pipeline.failed(atOrAfter: $0.start) }),
-              let before = ran[culprit].before
-        else { throw error }
-        let index = ran[culprit].index
-        pipeline.discardHeld()
-        pipeline.rollBack(toSavepoint: Self.savepoint(index))
-        writes.memberState = before
-        group[index].fail(error)
-        ran.removeSubrange((culprit + 1)...)
-        ran[culprit] = Ran(index: index, start: ran[culprit].start, before: nil, deliver: nil)
-        position = index + 1
-        end = group.endIndex
     }
 }
 

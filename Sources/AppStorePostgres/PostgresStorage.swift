@@ -101,8 +101,8 @@ public final class PostgresStorage: ChangeSignalingStorage {
     /// ``Configuration/lockTimeout`` for the lock fails and changes nothing.
     ///
     /// Transactions of one tenant asked for at the same time, through any handle on the same connections, commit
-    /// together (a group commit, see `PostgresCommitQueues`), each in its own savepoint: when `body` throws, only
-    /// what it wrote is rolled back, and the call returns once its writes are committed.
+    /// together (a group commit, see `PostgresCommitQueues`): when `body` throws, only what it wrote is rolled back,
+    /// and the call returns once its writes are committed.
     public func transaction<Result: Sendable>(
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result {
@@ -122,8 +122,8 @@ public final class PostgresStorage: ChangeSignalingStorage {
             await Task { [origin] in
                 do {
                     try await onConnectionThread { session in
-                        var remaining = group[...]
-                        while !remaining.isEmpty { remaining = session.transaction(tenant: tenant, origin: origin, group: remaining) }
+                        var remaining = group
+                        while !remaining.isEmpty { remaining = session.transaction(tenant: tenant, origin: origin, group: remaining[...]) }
                     }
                 } catch {
                     for member in group { member.fail(error) }
