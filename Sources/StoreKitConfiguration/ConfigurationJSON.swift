@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A JSON value exactly as it appears in a `.storekit` file.
 ///
 /// The loader keeps every key it does not model (a key a newer Xcode added, a key a tool wrote) as a
@@ -17,6 +19,28 @@ public enum ConfigurationJSON: Sendable, Equatable {
     case bool(Bool)
     /// `null`.
     case null
+
+    /// Parses a JSON document: a `.storekit` file, or any JSON that holds one.
+    ///
+    /// - Parameters:
+    ///   - data: UTF-8 JSON.
+    ///   - sourceName: The name a syntax error uses for the document.
+    /// - Throws: ``ConfigurationError`` with a `syntaxError` issue at the line and column where the JSON goes wrong.
+    public init(parsing data: Data, sourceName: String = "<memory>") throws(ConfigurationError) {
+        var parser = JSONParser(bytes: Array(data))
+        do {
+            self = try parser.parseDocument()
+        } catch {
+            let (line, column) = parser.position(ofOffset: error.offset)
+            throw ConfigurationError(
+                sourceName: sourceName,
+                issues: [
+                    ConfigurationIssue(
+                        code: .syntaxError, location: .position(line: line, column: column), message: error.message,
+                        fix: error.fix)
+                ])
+        }
+    }
 
     /// The value as an `Int`, when it is a number written without a fraction or exponent.
     public var intValue: Int? {

@@ -84,20 +84,17 @@ public struct StoreKitConfigurationFile: Sendable, Equatable {
     ///   - sourceName: The name issues use for the file (`Products.storekit`).
     /// - Throws: ``ConfigurationError`` listing every issue; nothing is returned unless the whole file is valid.
     public init(data: Data, sourceName: String = "<memory>") throws(ConfigurationError) {
-        var parser = JSONParser(bytes: Array(data))
-        let root: ConfigurationJSON
-        do {
-            root = try parser.parseDocument()
-        } catch {
-            let (line, column) = parser.position(ofOffset: error.offset)
-            throw ConfigurationError(
-                sourceName: sourceName,
-                issues: [
-                    ConfigurationIssue(
-                        code: .syntaxError, location: .position(line: line, column: column), message: error.message,
-                        fix: error.fix)
-                ])
-        }
+        try self.init(json: try ConfigurationJSON(parsing: data, sourceName: sourceName), sourceName: sourceName)
+    }
+
+    /// Validates a `.storekit` file's JSON parsed already — the `configuration` member of a larger document, say,
+    /// read once with ``ConfigurationJSON/init(parsing:sourceName:)`` rather than parsed again from its own bytes.
+    ///
+    /// - Parameters:
+    ///   - json: The file's root value.
+    ///   - sourceName: The name issues use for the file.
+    /// - Throws: ``ConfigurationError`` listing every issue; nothing is returned unless the whole file is valid.
+    public init(json root: ConfigurationJSON, sourceName: String = "<memory>") throws(ConfigurationError) {
         let issues = IssueCollector()
         let decoded = ConfigurationDecoder(issues: issues).decodeFile(root)
         guard let decoded, issues.issues.isEmpty else {

@@ -24,7 +24,7 @@ extension StoreEngine {
     public func setCatalog(_ configuration: StoreKitConfigurationFile) async throws(StoreError) {
         let document = configuration.encodedData()
         let new = Catalog(configuration: configuration)
-        try await perform { operation in
+        try await perform(storingCatalog: ParsedCatalog(document: document, configuration: configuration)) { operation in
             try operation.acceptPriceIncreases(to: new)
             try operation.storage.write(.saveCatalog(document))
         }
@@ -70,14 +70,20 @@ extension StoreEngine {
 
     /// The catalog an operation sells: `known` while the stored version is still its version, else the stored one,
     /// with the known offer keys and the stored configuration's (which replace known keys of the same identifier).
-    static func catalog(known: KnownCatalog, tenant: String, in reader: any StorageReader) throws -> KnownCatalog {
+    static func catalog(
+        known: KnownCatalog, tenant: String, in reader: any StorageReader, parsed: ParsedCatalog? = nil
+    ) throws -> KnownCatalog {
         let version = try reader.catalogVersion()
         guard version != known.version else { return known }
         let stored = try reader.storedCatalog()
         guard let document = stored.document else { return known }
         let configuration: StoreKitConfigurationFile
         do {
-            configuration = try StoreKitConfigurationFile(data: document, sourceName: "the stored catalog of tenant \(tenant)")
+            if let parsed, parsed.document == document {
+                configuration = parsed.configuration
+            } else {
+                configuration = try StoreKitConfigurationFile(data: document, sourceName: "the stored catalog of tenant \(tenant)")
+            }
         } catch {
             throw StoreError.storageFailure(
                 "The stored catalog of tenant \(tenant) is not a usable .storekit file (\(error.description)). Store a valid one: PUT /control/tenants/\(tenant)/catalog."
@@ -96,4 +102,10 @@ extension StoreEngine {
         replaceCatalog(latest.catalog)
         for key in latest.offerKeys { addPromotionalOfferKey(key) }
     }
+}
+
+/// A catalog an operation stores, with the document it stores: what reading the document back would give.
+struct ParsedCatalog: Sendable {
+    let document: Data
+    let configuration: StoreKitConfigurationFile
 }

@@ -553,7 +553,12 @@ public actor StoreEngine: ScheduledEventSource {
     ///
     /// "Now" is read inside the transaction: a ``TenantClock`` first picks up an offset another process stored.
     /// A store opened without products (no configuration) leaves due events for one that knows what they renew into.
-    func perform<Result: Sendable>(_ body: @escaping @Sendable (StoreOperation) throws -> Result) async throws(StoreError) -> Result {
+    ///
+    /// - Parameter storing: The catalog `body` stores, if any, with the document it stores: taken as it is once stored,
+    ///   rather than parsed back from the document.
+    func perform<Result: Sendable>(
+        storingCatalog storing: ParsedCatalog? = nil, _ body: @escaping @Sendable (StoreOperation) throws -> Result
+    ) async throws(StoreError) -> Result {
         let clock = clock
         let known = (version: settingsVersion, settings: settings), configured = configuredSettings
         let knownCatalog = KnownCatalog(version: catalogVersion, catalog: catalog, offerKeys: promotionalOfferKeys)
@@ -573,7 +578,7 @@ public actor StoreEngine: ScheduledEventSource {
                     settings = try Self.settings(known: settings, configured: configured, in: transaction)
                 }
                 if transaction.savedCatalog {
-                    catalog = try Self.catalog(known: catalog, tenant: tenantID, in: transaction)
+                    catalog = try Self.catalog(known: catalog, tenant: tenantID, in: transaction, parsed: storing)
                 }
                 return (
                     renewals, try transaction.nextSubscriptionEventDate(),
