@@ -1,6 +1,7 @@
 public import AppStoreEngine
 public import Foundation
 package import GRDB
+import GRDBSQLite
 import JSONCoding
 import Synchronization
 #if canImport(Glibc)
@@ -390,6 +391,28 @@ public final class SQLiteStorage: Storage {
 }
 
 extension SQLiteStorage {
+    /// Empties the connections' page caches (the writer keeps up to 32 MB) and closes the idle readers, and returns
+    /// once the writer's cache is empty: what a server does after a burst of tenant deletions, whose pages the caches
+    /// still held.
+    public func releaseCaches() async {
+        pool.releaseMemoryEventually()
+        // The writer's queue runs its release before this.
+        await withCheckedContinuation { (released: CheckedContinuation<Void, Never>) in
+            pool.asyncWriteWithoutTransaction { _ in released.resume() }
+        }
+    }
+}
+
+extension SQLiteStorage {
+    /// How many bytes the writer connection's page cache holds now: for tests.
+    package func writerPageCacheBytes() async throws -> Int {
+        try await pool.writeWithoutTransaction { db in
+            var used: Int32 = 0, highest: Int32 = 0
+            sqlite3_db_status(db.sqliteConnection, SQLITE_DBSTATUS_CACHE_USED, &used, &highest, 0)
+            return Int(used)
+        }
+    }
+
     /// Returns once the background checkpoint that the commits so far started, if any, has ended: for tests.
     package func checkpointsFinished() async {
         await groupCommit.checkpointsFinished()

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AppStoreEngine
 import Synchronization
 
 /// Gives the memory deleted tenants freed back to the system, once deletions pause.
@@ -9,8 +10,9 @@ import Synchronization
 /// fleet deleted 10,000 tenants, a server stayed at 1.3 GB resident although a fifth of that was in use. Only
 /// `malloc_trim` hands the free pages of its heaps back, and it walks every heap under their locks, so the directory
 /// asks for it through ``memoryFreed()``, and it runs once, a second after the last deletion of a burst, on a
-/// background task. Elsewhere (another C library, or a static build whose C library has no `malloc_trim`) it does
-/// nothing: their allocators decide on their own.
+/// background task, after the storages named in the calls let go of their caches (SQLite's page caches would hold the
+/// deleted tenants' pages). Elsewhere (another C library, or a static build whose C library has no `malloc_trim`) it
+/// only empties those caches: the other allocators decide on their own.
 final class FreedMemory: Sendable {
     /// The process's: its allocator's heaps are the process's.
     static let shared = FreedMemory()
@@ -33,30 +35,39 @@ final class FreedMemory: Sendable {
         var due: ContinuousClock.Instant?
         /// Whether a task waits for ``due``.
         var waiting = false
+        /// The storages whose caches to empty first, by identity.
+        var storages: [ObjectIdentifier: any Storage] = [:]
     }
     private let state = Mutex(State())
 
-    /// Says that memory was just freed: it goes back to the system once nothing more was freed for ``pause``.
-    func memoryFreed() {
-        guard let trim = Self.trim else { return }
+    /// Says that memory was just freed, by deleting what `storage` held if given: its caches are emptied and the
+    /// memory goes back to the system once nothing more was freed for ``pause``.
+    func memoryFreed(in storage: (any Storage)? = nil) {
         let startsTask = state.withLock { state in
             state.due = .now + Self.pause
+            if let storage { state.storages[ObjectIdentifier(storage as AnyObject)] = storage }
             defer { state.waiting = true }
             return !state.waiting
         }
         guard startsTask else { return }
         Task.detached(priority: .background) { [self] in
-            while let due = state.withLock({ state -> ContinuousClock.Instant? in
-                guard let due = state.due, due > .now else {
-                    state.due = nil
-                    state.waiting = false
-                    return nil
+            while true {
+                let (due, storages) = state.withLock { state -> (ContinuousClock.Instant?, [any Storage]) in
+                    guard let due = state.due, due > .now else {
+                        state.due = nil
+                        state.waiting = false
+                        defer { state.storages = [:] }
+                        return (nil, Array(state.storages.values))
+                    }
+                    return (due, [])
                 }
-                return due
-            }) {
+                guard let due else {
+                    for storage in storages { await storage.releaseCaches() }
+                    break
+                }
                 try? await Task.sleep(until: due)
             }
-            _ = trim(0)
+            _ = Self.trim?(0)
         }
     }
 }

@@ -138,7 +138,7 @@ public actor TenantDirectory {
             if let service { await service.close(tenant) } else { await tenant.notificationSender?.stop() }
             closed.append(name)
         }
-        if !closed.isEmpty { FreedMemory.shared.memoryFreed() }
+        if !closed.isEmpty { FreedMemory.shared.memoryFreed(in: storage) }
         return closed.sorted()
     }
 
@@ -236,7 +236,7 @@ public actor TenantDirectory {
         } catch {
             throw .wrapping(error)
         }
-        FreedMemory.shared.memoryFreed()
+        FreedMemory.shared.memoryFreed(in: storage)
     }
 
     /// Everything the tenant `name` holds, as a snapshot an import restores.

@@ -59,6 +59,24 @@ struct SQLiteStorageTests {
         #expect(try await store.transactions(TransactionQuery(accountID: "a")).count == 1)
     }
 
+    @Test("Releasing the caches empties the writer's page cache, and the store goes on reading and writing")
+    func releasingCaches() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let storage = try SQLiteStorage(url: databaseURL)
+        let store = try engine(storage)
+        for index in 0..<300 {
+            _ = try await store.purchase(PurchaseRequest(productID: "coins", accountID: "account-\(index)", bundleID: "app"))
+        }
+        let filled = try await storage.writerPageCacheBytes()
+        await storage.releaseCaches()
+        let released = try await storage.writerPageCacheBytes()
+        #expect(released < filled / 2, "the writer's cache held \(filled) bytes, and \(released) after the release")
+        #expect(try await store.transactions().count == 300)
+        _ = try await store.purchase(PurchaseRequest(productID: "premium", accountID: "account-0", bundleID: "app"))
+        #expect(try await store.transactions().count == 301)
+    }
+
     @Test("A commit that fails part-way changes nothing")
     func commitIsAtomic() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }

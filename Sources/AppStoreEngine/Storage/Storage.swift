@@ -226,12 +226,20 @@ public protocol Storage: Sendable {
     /// now rather than when it is released, and operations through it fail afterwards. A server closes its stores'
     /// storage as the last step of its shutdown. Closing twice does nothing more.
     func close() async
+
+    /// Lets go of the memory the storage keeps only to be faster — page caches, idle connections — and returns once
+    /// it did; the storage stays open and refills them as it is used. A server asks for it after a burst of tenant
+    /// deletions, before it returns freed memory to the system.
+    func releaseCaches() async
 }
 
 extension Storage {
     /// Does nothing: a storage that holds nothing beyond memory, or lets go of what it holds as it is released (SQLite's
     /// connections close with their last handle), has nothing to close early.
     public func close() async {}
+
+    /// Does nothing: a storage without caches of its own has nothing to let go of.
+    public func releaseCaches() async {}
 }
 
 /// A storage that tells when other handles on the same data — other processes, other servers — committed changes
