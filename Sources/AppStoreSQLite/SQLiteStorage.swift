@@ -45,6 +45,10 @@ public final class SQLiteStorage: Storage {
             // dozen writes, 50 KB, per purchase, more than its write-ahead-log frames. In memory it is a copy. Sorts'
             // temporary tables live there too: they hold a few rows of one account at a time.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            // Only takes effect on a database being created, before it goes to WAL mode (which this precedes): its free
+            // pages (a deleted tenant's) can then be given back to the file system (`reclaimFreedSpace()`) instead of
+            // only reused.
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL") }
         }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -391,14 +395,32 @@ public final class SQLiteStorage: Storage {
 }
 
 extension SQLiteStorage {
-    /// Empties the connections' page caches (the writer keeps up to 32 MB) and closes the idle readers, and returns
-    /// once the writer's cache is empty: what a server does after a burst of tenant deletions, whose pages the caches
-    /// still held.
-    public func releaseCaches() async {
+    /// Empties the connections' page caches (the writer keeps up to 32 MB) and closes the idle readers, then gives the
+    /// database file's free pages back to the file system, a few thousand at a time between other writes, and empties
+    /// the write-ahead log: what a server does after a burst of tenant deletions, whose pages the caches and the file
+    /// still held. A database made before OpenStoreKit kept its free pages this way (`auto_vacuum` is set when a
+    /// database is created) keeps its size, and reuses them.
+    public func reclaimFreedSpace() async {
         pool.releaseMemoryEventually()
-        // The writer's queue runs its release before this.
-        await withCheckedContinuation { (released: CheckedContinuation<Void, Never>) in
-            pool.asyncWriteWithoutTransaction { _ in released.resume() }
+        while await onWriter({ db in
+            guard try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0 > 0,
+                  try Int.fetchOne(db, sql: "PRAGMA auto_vacuum") == 2 else { return false }
+            try db.execute(sql: "PRAGMA incremental_vacuum(\(Self.pagesReclaimedAtOnce))")
+            return true
+        }) == true {}
+        // The log keeps every page the steps moved until a checkpoint copies them; then it can start over, empty.
+        _ = await onWriter { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+
+    /// How many free pages one step of ``reclaimFreedSpace()`` gives back (16 MB of 4 KB pages): the writer does
+    /// nothing else meanwhile.
+    private static let pagesReclaimedAtOnce = 4_096
+
+    /// Runs `work` on the writer connection, after what its queue holds (the release of its cache, group commits);
+    /// `nil` when it threw: reclaiming space is done again after the next deletions.
+    private func onWriter<Result: Sendable>(_ work: @escaping @Sendable (Database) throws -> Result) async -> Result? {
+        await withCheckedContinuation { (done: CheckedContinuation<Result?, Never>) in
+            pool.asyncWriteWithoutTransaction { db in done.resume(returning: try? work(db)) }
         }
     }
 }

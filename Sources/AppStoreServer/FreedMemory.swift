@@ -10,8 +10,8 @@ import Synchronization
 /// fleet deleted 10,000 tenants, a server stayed at 1.3 GB resident although a fifth of that was in use. Only
 /// `malloc_trim` hands the free pages of its heaps back, and it walks every heap under their locks, so the directory
 /// asks for it through ``memoryFreed()``, and it runs once, a second after the last deletion of a burst, on a
-/// background task, after the storages named in the calls let go of their caches (SQLite's page caches would hold the
-/// deleted tenants' pages). Elsewhere (another C library, or a static build whose C library has no `malloc_trim`) it
+/// background task, after the storages named in the calls reclaimed what the deleted tenants' data took (SQLite's page
+/// caches held their pages, and its file their free pages). Elsewhere (another C library, or a static build whose C library has no `malloc_trim`) it
 /// only empties those caches: the other allocators decide on their own.
 final class FreedMemory: Sendable {
     /// The process's: its allocator's heaps are the process's.
@@ -40,8 +40,8 @@ final class FreedMemory: Sendable {
     }
     private let state = Mutex(State())
 
-    /// Says that memory was just freed, by deleting what `storage` held if given: its caches are emptied and the
-    /// memory goes back to the system once nothing more was freed for ``pause``.
+    /// Says that memory was just freed, by deleting what `storage` held if given: once nothing more was freed for
+    /// ``pause``, the storage reclaims its freed space and the memory goes back to the system.
     func memoryFreed(in storage: (any Storage)? = nil) {
         let startsTask = state.withLock { state in
             state.due = .now + Self.pause
@@ -62,7 +62,7 @@ final class FreedMemory: Sendable {
                     return (due, [])
                 }
                 guard let due else {
-                    for storage in storages { await storage.releaseCaches() }
+                    for storage in storages { await storage.reclaimFreedSpace() }
                     break
                 }
                 try? await Task.sleep(until: due)

@@ -74,7 +74,12 @@ extension HTTPBenchmark {
             }
             if let afterDeletion {
                 let kept = Double(afterDeletion.residentKilobytes - before.residentKilobytes) / Double(max(1, afterPurchases.residentKilobytes - before.residentKilobytes))
-                print("    after deleting:  \(afterDeletion.summary) (\(String(format: "%.0f", kept * 100))% of the tenants' memory still held)")
+                let keptOnDisk = Double(afterDeletion.databaseKilobytes - before.databaseKilobytes)
+                    / Double(max(1, afterPurchases.databaseKilobytes - before.databaseKilobytes))
+                print("""
+                        after deleting:  \(afterDeletion.summary) (\(String(format: "%.0f", kept * 100))% of the tenants' memory \
+                    and \(String(format: "%.0f", keptOnDisk * 100))% of their databases' growth still held)
+                    """)
             }
             // The cost of a tenant as it stands last: idle, when the run waited.
             let last = idle ?? afterPurchases

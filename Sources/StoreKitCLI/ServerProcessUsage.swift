@@ -12,6 +12,9 @@ struct ServerProcessUsage: Sendable, Equatable {
     var openDescriptors: Int
     /// `Threads` of `/proc/<pid>/status`.
     var threads: Int
+    /// The size of the SQLite databases the process has open (`*.sqlite` and their `-wal` logs), in kibibytes: the
+    /// disk its tenants take on the embedded storage.
+    var databaseKilobytes: Int
 
     /// What process `pid` holds now, or nil when `/proc` does not show it (another machine, another user's process,
     /// a process that ended, or a system without `/proc`).
@@ -28,6 +31,15 @@ struct ServerProcessUsage: Sendable, Equatable {
         residentKilobytes = kilobytes
         openDescriptors = descriptors.count
         self.threads = threads
+        // A database and its log are open for as long as the store is.
+        let databases = Set(descriptors.compactMap { descriptor -> String? in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"),
+                  target.hasSuffix(".sqlite") || target.hasSuffix(".sqlite-wal") else { return nil }
+            return target
+        })
+        databaseKilobytes = databases.reduce(0) { total, path in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1024
+        }
     }
 
     /// The process that listens on TCP `port` of this machine, found from the listening sockets of `/proc/net/tcp`
@@ -60,8 +72,9 @@ struct ServerProcessUsage: Sendable, Equatable {
         return nil
     }
 
-    /// "45.2 MB resident, 23 open descriptors, 12 threads".
+    /// "45.2 MB resident, 23 open descriptors, 12 threads, 1.4 MB of databases".
     var summary: String {
-        "\(String(format: "%.1f", Double(residentKilobytes) / 1024)) MB resident, \(openDescriptors) open descriptors, \(threads) threads"
+        "\(String(format: "%.1f", Double(residentKilobytes) / 1024)) MB resident, \(openDescriptors) open descriptors, \(threads) threads, "
+            + "\(String(format: "%.1f", Double(databaseKilobytes) / 1024)) MB of databases"
     }
 }

@@ -59,7 +59,7 @@ struct SQLiteStorageTests {
         #expect(try await store.transactions(TransactionQuery(accountID: "a")).count == 1)
     }
 
-    @Test("Releasing the caches empties the writer's page cache, and the store goes on reading and writing")
+    @Test("Reclaiming freed space empties the writer's page cache, and the store goes on reading and writing")
     func releasingCaches() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -69,12 +69,38 @@ struct SQLiteStorageTests {
             _ = try await store.purchase(PurchaseRequest(productID: "coins", accountID: "account-\(index)", bundleID: "app"))
         }
         let filled = try await storage.writerPageCacheBytes()
-        await storage.releaseCaches()
+        await storage.reclaimFreedSpace()
         let released = try await storage.writerPageCacheBytes()
         #expect(released < filled / 2, "the writer's cache held \(filled) bytes, and \(released) after the release")
         #expect(try await store.transactions().count == 300)
         _ = try await store.purchase(PurchaseRequest(productID: "premium", accountID: "account-0", bundleID: "app"))
         #expect(try await store.transactions().count == 301)
+    }
+
+    @Test("Reclaiming freed space after deleting a tenant gives its pages back: the database's files shrink")
+    func reclaimingShrinksTheFiles() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let storage = try SQLiteStorage(url: databaseURL)
+        let store = try engine(storage)
+        for index in 0..<1_000 {
+            _ = try await store.purchase(PurchaseRequest(productID: "coins", accountID: "account-\(index)", bundleID: "app"))
+        }
+        func bytesOnDisk() throws -> Int {
+            try [databaseURL.path, databaseURL.path + "-wal"].reduce(0) { total, path in
+                total + ((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
+            }
+        }
+        // With its log copied in and emptied, the database holds the purchases.
+        await storage.reclaimFreedSpace()
+        let full = try bytesOnDisk()
+        try await store.delete()
+        await storage.reclaimFreedSpace()
+        let reclaimed = try bytesOnDisk()
+        #expect(reclaimed < full / 4, "\(full) bytes with the purchases, \(reclaimed) after deleting them")
+        // The store goes on.
+        _ = try await store.purchase(PurchaseRequest(productID: "premium", accountID: "account-0", bundleID: "app"))
+        #expect(try await store.transactions().count == 1)
     }
 
     @Test("A commit that fails part-way changes nothing")

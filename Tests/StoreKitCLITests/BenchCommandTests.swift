@@ -38,7 +38,7 @@ struct BenchCommandTests {
         }
     }
 
-    @Test("tenants makes every tenant with its catalog and a purchase in each, deletes them, and reports the rates and the server's memory and descriptors per tenant")
+    @Test("tenants makes every tenant with its catalog and a purchase in each, deletes them, and reports the rates, the server's memory and descriptors per tenant, and what memory and disk deleting gives back")
     func tenantsWorkload() async throws {
         let dataDirectory = temporaryDataDirectory()
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
@@ -60,8 +60,11 @@ struct BenchCommandTests {
         #expect(output.contains(try Regex(#"delete \(DELETE /control/tenants/\{name\}\):\n +20 tenants in [0-9.]+ s = [0-9]+ tenants/s; 0 failed"#)), "\(output)")
         #expect(output.contains("server process \(server.processIdentifier):"), "the server found from its port \(port): \(output)")
         for moment in ["before:", "after creating:", "after purchases:", "after deleting:"] {
-                #expect(output.contains(try Regex(moment + #" +[0-9]+\.[0-9] MB resident, [0-9]+ open descriptors, [0-9]+ threads"#)), "\(moment) \(output)")
+                #expect(output.contains(try Regex(moment + #" +[0-9]+\.[0-9] MB resident, [0-9]+ open descriptors, [0-9]+ threads, [0-9]+\.[0-9] MB of databases"#)), "\(moment) \(output)")
         }
+        // The server's database is measured: it is not empty once tenants have their catalogs.
+        #expect(output.contains(try Regex(#"after purchases: .* [0-9]*[1-9][0-9]*\.[0-9] MB of databases|after purchases: .* 0\.[1-9] MB of databases"#)), "\(output)")
+        #expect(output.contains(try Regex(#"of the tenants' memory and -?[0-9]+% of their databases' growth still held"#)), "\(output)")
         #expect(output.contains(try Regex(#"per tenant: -?[0-9]+\.[0-9] KB resident, -?[0-9]+\.[0-9]{2} open descriptors, -?[0-9]+\.[0-9]{3} threads"#)), "\(output)")
         // Every tenant was deleted.
         let afterRun = try await storekit(["tenants", "list", "--server", address, "--json"])

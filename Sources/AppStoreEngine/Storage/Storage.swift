@@ -227,10 +227,11 @@ public protocol Storage: Sendable {
     /// storage as the last step of its shutdown. Closing twice does nothing more.
     func close() async
 
-    /// Lets go of the memory the storage keeps only to be faster — page caches, idle connections — and returns once
-    /// it did; the storage stays open and refills them as it is used. A server asks for it after a burst of tenant
-    /// deletions, before it returns freed memory to the system.
-    func releaseCaches() async
+    /// Gives back what deleted data still takes: the memory the storage keeps only to be faster — page caches, idle
+    /// connections — and, where the storage can, the disk its freed pages take; returns once it did. The storage stays
+    /// open and refills its caches as it is used. A server asks for it after a burst of tenant deletions, before it
+    /// returns freed memory to the system.
+    func reclaimFreedSpace() async
 }
 
 extension Storage {
@@ -238,8 +239,8 @@ extension Storage {
     /// connections close with their last handle), has nothing to close early.
     public func close() async {}
 
-    /// Does nothing: a storage without caches of its own has nothing to let go of.
-    public func releaseCaches() async {}
+    /// Does nothing: a storage without caches of its own, whose database reclaims its own space, has nothing to do.
+    public func reclaimFreedSpace() async {}
 }
 
 /// A storage that tells when other handles on the same data — other processes, other servers — committed changes
