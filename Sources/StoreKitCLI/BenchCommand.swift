@@ -43,10 +43,11 @@ struct BenchCommand: AsyncParsableCommand {
             in each, then deletes them all (DELETE /control/tenants/{name}; --keep-tenants leaves them), and \
             prints each phase's rate \
             (tenants/s, requests/s) and latency percentiles, and ignores --requests and --seconds: every tenant is \
-            made. With the server on this machine it reads the server process's resident memory (VmRSS) and open \
-            file descriptors from /proc before, after creating, after the purchases (and, with --idle SECONDS, \
-            again after the tenants sat idle that long) and after deleting, and prints the cost per tenant in KB, \
-            descriptors and threads. The process is the one \
+            made. With the server on this machine it reads the server process's resident memory (VmRSS), open \
+            file descriptors and the size of its open SQLite databases from /proc before, after creating, after the \
+            purchases (and, with --idle SECONDS, again after the tenants sat idle that long) and after deleting, \
+            and prints the cost per tenant in KB, descriptors and threads, and the share of the tenants' memory \
+            and disk still held after deleting them. The process is the one \
             listening on the --server port, found through /proc/net/tcp among this user's processes; give \
             --server-pid when it cannot be found (another user's server, a container), or the memory lines say \
             it was not measured.

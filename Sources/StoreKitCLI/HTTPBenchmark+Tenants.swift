@@ -76,9 +76,11 @@ extension HTTPBenchmark {
                 let kept = Double(afterDeletion.residentKilobytes - before.residentKilobytes) / Double(max(1, afterPurchases.residentKilobytes - before.residentKilobytes))
                 let keptOnDisk = Double(afterDeletion.databaseKilobytes - before.databaseKilobytes)
                     / Double(max(1, afterPurchases.databaseKilobytes - before.databaseKilobytes))
+                // Rounded first, so that a little less than at the start shows as 0%, not -0%.
+                func percent(_ share: Double) -> String { String(format: "%.0f", (share * 100).rounded() + 0) }
                 print("""
-                        after deleting:  \(afterDeletion.summary) (\(String(format: "%.0f", kept * 100))% of the tenants' memory \
-                    and \(String(format: "%.0f", keptOnDisk * 100))% of their databases' growth still held)
+                        after deleting:  \(afterDeletion.summary) (\(percent(kept))% of the tenants' memory \
+                    and \(percent(keptOnDisk))% of their databases' growth still held)
                     """)
             }
             // The cost of a tenant as it stands last: idle, when the run waited.
