@@ -106,6 +106,8 @@ public final class PostgresStorage: ChangeSignalingStorage {
     public func transaction<Result: Sendable>(
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result {
+        // Refused before it joins a group, whose other members may come through other handles.
+        guard !closed.load(ordering: .relaxed) else { throw closedFailure }
         let outcome = Mutex<Swift.Result<Result, any Error>?>(nil)
         let member = PostgresGroupMember { transaction in
             let result = try body(transaction)
