@@ -94,9 +94,9 @@ public struct StoreKitConfigurationFile: Sendable, Equatable {
     ///   - json: The file's root value.
     ///   - sourceName: The name issues use for the file.
     /// - Throws: ``ConfigurationError`` listing every issue; nothing is returned unless the whole file is valid.
-    public init(json root: ConfigurationJSON, sourceName: String = "<memory>") throws(ConfigurationError) {
+    public init(json: ConfigurationJSON, sourceName: String = "<memory>") throws(ConfigurationError) {
         let issues = IssueCollector()
-        let decoded = ConfigurationDecoder(issues: issues).decodeFile(root)
+        let decoded = ConfigurationDecoder(issues: issues).decodeFile(json)
         guard let decoded, issues.issues.isEmpty else {
             throw ConfigurationError(sourceName: sourceName, issues: issues.issues)
         }
