@@ -11,8 +11,8 @@ import Synchronization
 /// `malloc_trim` hands the free pages of its heaps back, and it walks every heap under their locks, so the directory
 /// asks for it through ``memoryFreed()``, and it runs once, a second after the last deletion of a burst, on a
 /// background task, after the storages named in the calls reclaimed what the deleted tenants' data took (SQLite's page
-/// caches held their pages, and its file their free pages). Elsewhere (another C library, or a static build whose C library has no `malloc_trim`) it
-/// only empties those caches: the other allocators decide on their own.
+/// caches held their pages, and its file their free pages). Elsewhere (another C library, or a static build whose C
+/// library has no `malloc_trim`) only the storages reclaim: the other allocators decide on their own.
 final class FreedMemory: Sendable {
     /// The process's: its allocator's heaps are the process's.
     static let shared = FreedMemory()
@@ -35,7 +35,7 @@ final class FreedMemory: Sendable {
         var due: ContinuousClock.Instant?
         /// Whether a task waits for ``due``.
         var waiting = false
-        /// The storages whose caches to empty first, by identity.
+        /// The storages to reclaim their freed space first, by identity.
         var storages: [ObjectIdentifier: any Storage] = [:]
     }
     private let state = Mutex(State())
