@@ -135,6 +135,8 @@ let package = Package(
             dependencies: [
                 "StoreKitConfiguration", "AppStoreFormats", "AppStoreEngine", "AppStoreSQLite", "AppStorePostgres", "AppStoreHosting",
                 "AppStoreServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // `bench renewals` has SQLite copy rows by itself, for the floor it measures the renewals against.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),

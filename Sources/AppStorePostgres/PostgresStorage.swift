@@ -249,6 +249,17 @@ public final class PostgresStorage: ChangeSignalingStorage {
         await connections.close()
     }
 
+    /// Drops the schema `configuration` names, and every table of the stores in it; does nothing when it names none.
+    /// Close every storage on the schema first. Blocks its thread until PostgreSQL answers.
+    package static func dropSchema(of configuration: Configuration) throws(StoreError) {
+        guard let schema = configuration.schema else { return }
+        var unscoped = configuration
+        unscoped.schema = nil
+        try PostgresSession.withSetupConnection(unscoped, logger: silentLogger) { session throws(StoreError) in
+            try session.execute("DROP SCHEMA IF EXISTS \(unescaped: PostgresSession.quoted(schema)) CASCADE")
+        }
+    }
+
     /// What an operation through a closed handle fails with.
     private var closedFailure: StoreError {
         .storageFailure("The PostgreSQL storage for \(configuration) was closed; open a new one.")

@@ -39,11 +39,6 @@ package enum PostgresTestDatabase {
 
     /// Drops a test's schema and everything in it.
     package static func dropSchema(of configuration: PostgresStorage.Configuration) throws(StoreError) {
-        guard let schema = configuration.schema else { return }
-        var unscoped = configuration
-        unscoped.schema = nil
-        try PostgresSession.withSetupConnection(unscoped, logger: PostgresStorage.silentLogger) { session throws(StoreError) in
-            try session.execute("DROP SCHEMA IF EXISTS \(unescaped: PostgresSession.quoted(schema)) CASCADE")
-        }
+        try PostgresStorage.dropSchema(of: configuration)
     }
 }

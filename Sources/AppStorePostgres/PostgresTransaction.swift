@@ -24,6 +24,23 @@ struct PostgresTransaction: StorageTransaction {
         try bodies(Account.self, "SELECT body FROM account WHERE tenant = \(tenant) ORDER BY id")
     }
 
+    /// One statement for all of them, the identifiers bound as one array.
+    func accounts(ids: [String]) throws -> [String: Account] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try pipeline.rows("SELECT id, body FROM account WHERE tenant = \(tenant) AND id = ANY(\(Array(Set(ids))))")
+        var found: [String: Account] = [:]
+        for row in rows {
+            let (id, body): (String, String)
+            do {
+                (id, body) = try row.decode((String, String).self)
+            } catch {
+                throw PostgresFailure.describe(error, running: nil, on: configuration)
+            }
+            found[id] = try JSONReader().decode(Account.self, from: body)
+        }
+        return found
+    }
+
     func transaction(id: UInt64) throws -> TransactionRecord? {
         let id = try Int64(checking: id)
         return try bodies(TransactionRecord.self, "SELECT body FROM store_transaction WHERE tenant = \(tenant) AND id = \(id)").first
@@ -298,16 +315,16 @@ struct PostgresTransaction: StorageTransaction {
                 """)
         case .saveTransaction(let record):
             let (id, originalID, body) = (try Int64(checking: record.id), try Int64(checking: record.originalID), try Self.encode(record))
-            pipeline.hold("""
-                INSERT INTO store_transaction (tenant, id, original_id, account_id, bundle_id, product_id, idempotency_key, body)
-                VALUES (
-                    \(tenant), \(id), \(originalID), \(record.accountID), \(record.bundleID), \(record.productID),
-                    \(record.idempotencyKey), \(body)
-                )
-                ON CONFLICT (tenant, id) DO UPDATE SET original_id = excluded.original_id, account_id = excluded.account_id,
-                    bundle_id = excluded.bundle_id, product_id = excluded.product_id, idempotency_key = excluded.idempotency_key,
-                    body = excluded.body
-                """)
+            pipeline.holdRow(.storeTransaction, key: id) { row in
+                row.append(tenant)
+                row.append(id)
+                row.append(originalID)
+                row.append(record.accountID)
+                row.append(record.bundleID)
+                row.append(record.productID)
+                row.append(record.idempotencyKey)
+                row.append(body)
+            }
         case .deleteTransactions(let ids):
             let ids = try ids.map { id throws(StoreError) in try Int64(checking: id) }
             pipeline.hold("DELETE FROM store_transaction WHERE tenant = \(tenant) AND id = ANY(\(ids))")
@@ -361,25 +378,30 @@ struct PostgresTransaction: StorageTransaction {
             pipeline.hold("DELETE FROM purchase_intent WHERE tenant = \(tenant) AND id = \(id.uuidString)")
         case .saveSubscription(let subscription):
             let (id, body) = (try Int64(checking: subscription.id), try Self.encode(subscription))
-            let due = subscription.nextEventDate?.timeIntervalSince1970
-            pipeline.hold("""
-                INSERT INTO subscription (tenant, id, account_id, bundle_id, next_event_date, body)
-                VALUES (\(tenant), \(id), \(subscription.accountID), \(subscription.bundleID), \(due), \(body))
-                ON CONFLICT (tenant, id) DO UPDATE SET account_id = excluded.account_id, bundle_id = excluded.bundle_id,
-                    next_event_date = excluded.next_event_date, body = excluded.body
-                """)
+            pipeline.holdRow(.subscription, key: id) { row in
+                row.append(tenant)
+                row.append(id)
+                row.append(subscription.accountID)
+                row.append(subscription.bundleID)
+                row.append(subscription.nextEventDate?.timeIntervalSince1970)
+                row.append(body)
+            }
         case .deleteSubscriptions(let ids):
             let ids = try ids.map { id throws(StoreError) in try Int64(checking: id) }
             pipeline.hold("DELETE FROM subscription WHERE tenant = \(tenant) AND id = ANY(\(ids))")
         case .saveNotification(let notification):
             let (transactionID, body) = (try Int64(checking: notification.transactionID), try Self.encode(notification))
             let originalID = try Int64(checking: notification.originalTransactionID)
-            let nextAttempt = notification.delivery.nextAttemptDate?.timeIntervalSince1970
-            pipeline.hold("""
-                INSERT INTO notification (tenant, id, bundle_id, transaction_id, original_transaction_id, date, next_attempt_date, body)
-                VALUES (\(tenant), \(notification.id.uuidString), \(notification.bundleID), \(transactionID), \(originalID),
-                    \(notification.date.timeIntervalSince1970), \(nextAttempt), \(body))
-                """)
+            pipeline.holdRow(.notification) { row in
+                row.append(tenant)
+                row.append(notification.id.uuidString)
+                row.append(notification.bundleID)
+                row.append(transactionID)
+                row.append(originalID)
+                row.append(notification.date.timeIntervalSince1970)
+                row.append(notification.delivery.nextAttemptDate?.timeIntervalSince1970)
+                row.append(body)
+            }
         case .updateNotification(let notification):
             let body = try Self.encode(notification)
             let nextAttempt = notification.delivery.nextAttemptDate?.timeIntervalSince1970
@@ -530,4 +552,34 @@ private struct Filter {
     func query(_ select: String, then suffix: String) -> PostgresQuery {
         PostgresQuery(unsafeSQL: "\(select) WHERE \(conditions.joined(separator: " AND ")) \(suffix)", binds: bindings)
     }
+}
+
+extension PostgresRowInsert {
+    /// A transaction saved: inserted, or replacing the one with its identifier.
+    static let storeTransaction = PostgresRowInsert(
+        table: "store_transaction",
+        columns: ["tenant", "id", "original_id", "account_id", "bundle_id", "product_id", "idempotency_key", "body"],
+        conflict: """
+            ON CONFLICT (tenant, id) DO UPDATE SET original_id = excluded.original_id, account_id = excluded.account_id, \
+            bundle_id = excluded.bundle_id, product_id = excluded.product_id, idempotency_key = excluded.idempotency_key, \
+            body = excluded.body
+            """
+    )
+
+    /// A subscription saved: inserted, or replacing the one with its identifier.
+    static let subscription = PostgresRowInsert(
+        table: "subscription",
+        columns: ["tenant", "id", "account_id", "bundle_id", "next_event_date", "body"],
+        conflict: """
+            ON CONFLICT (tenant, id) DO UPDATE SET account_id = excluded.account_id, bundle_id = excluded.bundle_id, \
+            next_event_date = excluded.next_event_date, body = excluded.body
+            """
+    )
+
+    /// A notification added to the outbox.
+    static let notification = PostgresRowInsert(
+        table: "notification",
+        columns: ["tenant", "id", "bundle_id", "transaction_id", "original_transaction_id", "date", "next_attempt_date", "body"],
+        conflict: ""
+    )
 }

@@ -82,7 +82,7 @@ public final class SQLiteStorage: Storage {
     }
 
     /// The most the writer connection's page cache holds, in KB.
-    private static let writerCacheKilobytes = 32 * 1024
+    package static let writerCacheKilobytes = 32 * 1024
 
     /// Runs `body` while holding an exclusive lock on `<database>-setup.lock`.
     ///

@@ -1,4 +1,5 @@
 import AppStoreFormats
+import AppStorePostgres
 import ArgumentParser
 import Foundation
 
@@ -13,10 +14,11 @@ struct BenchCommand: AsyncParsableCommand {
             seconds on one task, with a fresh in-memory certificate authority. Prints "NAME: N ops in S s = R/s".
 
             renewals (run only when named): one subscriber through ten years of monthly renewals on a virtual \
-            clock, then --subscribers monthly subscribers in a temporary SQLite store advanced one year (a progress \
-            bar on a terminal), then its floor: as many transaction and notification rows as the year's renewals \
-            wrote, encoded as the store encodes them, inserted in one transaction into a fresh store \
-            ("renewals-floor: … renewals took Nx that").
+            clock, then --subscribers monthly subscribers (bought 32 at a time) in a temporary SQLite store advanced \
+            one year (a progress bar on a terminal), then its floor: SQLite alone copying the transaction and \
+            notification rows the year wrote into a fresh store with the same tables and indexes, in one transaction \
+            ("renewals-floor: … renewals took Nx that"). With --database URL, the same year again on that \
+            PostgreSQL database, in a schema of its own dropped afterwards ("renewals-postgres: … Nx the SQLite time").
 
             http (run only when named): drives a running `storekit serve` at --server over loopback with the \
             --workload (purchases, transaction-info, verify-receipt or tenants) until --requests were sent or \
@@ -56,6 +58,7 @@ struct BenchCommand: AsyncParsableCommand {
               storekit bench
               storekit bench jws-verify jws-verify-uncached --seconds 3
               swift build -c release && .build/release/storekit bench renewals --subscribers 100000
+              storekit bench renewals --subscribers 10000 --database postgres://store@127.0.0.1/appstore
               storekit serve --config Examples/Demo.storekit &
               storekit bench http --workload purchases --requests 20000 --connections 32
               storekit bench http --workload verify-receipt --rate 1000 --seconds 10
@@ -93,6 +96,9 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(help: "Subscribers the renewals benchmark advances one year.")
     var subscribers: Int = 100_000
+
+    @Option(help: ArgumentHelp("renewals: a PostgreSQL database to run the year on as well, in a schema of its own that is dropped afterwards.", valueName: "postgres-url"))
+    var database: String?
 
     @Option(help: ArgumentHelp("http: the server to load.", valueName: "url"))
     var server = "http://127.0.0.1:8080"
@@ -230,11 +236,17 @@ struct BenchCommand: AsyncParsableCommand {
         let receiptVerifier = try ReceiptVerifier(rootCertificates: authority.rootCertificatesDER)
 
         guard subscribers > 0 else { throw FormatsCLI.failure("--subscribers must be positive.") }
+        if let database {
+            guard names.contains(.renewals) else { throw FormatsCLI.failure("--database is for the renewals benchmark: storekit bench renewals --database URL.") }
+            guard PostgresStorage.Configuration.isPostgresURL(database) else {
+                throw FormatsCLI.failure("--database \"\(database)\" is not a postgres:// URL, such as postgres://store@127.0.0.1/appstore.")
+            }
+        }
         for benchmark in names.isEmpty ? Benchmark.defaults : names {
             let operation: () async throws -> Bool
             switch benchmark {
             case .renewals:
-                try await RenewalBenchmark(subscribers: subscribers).run()
+                try await RenewalBenchmark(subscribers: subscribers, postgresURL: database).run()
                 continue
             case .http:
                 try await httpBenchmark().run()

@@ -342,6 +342,54 @@ struct StorageConformanceTests {
         #expect(try await other.read(tenant: "elsewhere") { try $0.notifications(matching: NotificationQuery()) }.count == 1)
     }
 
+    @Test(
+        "A transaction writing thousands of rows, as a period end renewing every subscriber does, keeps each table's writes in order: saving a row twice keeps the second, a deletion between saves takes out only what came before it, and a read between sees everything before it",
+        arguments: StorageKind.allCases
+    )
+    func manyRowsInOneTransaction(kind: StorageKind) async throws {
+        let (storage, other, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        // More rows than one PostgreSQL statement gathers (1,000), of three tables written in turn, as renewals do.
+        let count: UInt64 = 2_500
+        let seenInBetween = try await storage.transaction(tenant: "t") { transaction in
+            for id in 1...count {
+                try transaction.write(.saveTransaction(record(id, account: "account-\(id % 7)")))
+                try transaction.write(.saveNotification(NotificationRecord(
+                    type: .didRenew, date: date.addingTimeInterval(Double(id / 100)), accountID: "account-\(id % 7)", bundleID: "app",
+                    transactionID: id, originalTransactionID: id
+                )))
+                try transaction.write(.saveSubscription(subscription(id, account: "account-\(id % 7)", expires: Double(id))))
+                if id == 1_500 {
+                    // Saved again in the same transaction (and among the same thousand): the second save is the one kept.
+                    try transaction.write(.saveSubscription(subscription(1_200, account: "account-3", expires: 99_999)))
+                    try transaction.write(.saveTransaction(record(1_200, account: "account-3", product: "renamed")))
+                }
+            }
+            let seen = (try transaction.transactions(matching: TransactionQuery()).count, try transaction.subscription(id: 1_200)?.accountID)
+            try transaction.write(.deleteTransactions([20]))
+            // After the deletion: this one stays.
+            try transaction.write(.saveTransaction(record(20)))
+            return seen
+        }
+        #expect(seenInBetween.0 == Int(count))
+        #expect(seenInBetween.1 == "account-3")
+        let (transactions, notifications, resaved, due) = try await other.read(tenant: "t") { reader in
+            (
+                try reader.transactions(matching: TransactionQuery()),
+                try reader.notifications(matching: NotificationQuery()).map(\.transactionID),
+                try reader.subscription(id: 1_200),
+                try reader.subscriptionsDue(by: date.addingTimeInterval(Double(count)), limit: 5_000).count
+            )
+        }
+        #expect(transactions.map(\.id) == Array(1...count))
+        #expect(transactions.first { $0.id == 1_200 }?.productID == "renamed")
+        #expect(transactions.first { $0.id == 20 }?.accountID == "a")
+        // The notification of transaction 20 went with its transaction; the others keep their order.
+        #expect(notifications == Array(1...count).filter { $0 != 20 })
+        #expect(resaved?.accountID == "account-3" && resaved?.expiresDate == date.addingTimeInterval(99_999))
+        #expect(due == Int(count) - 1)
+    }
+
     @Test("The pending notifications of an original transaction come in writing order; delivered ones and other originals are left out", arguments: StorageKind.allCases)
     func pendingNotificationsOfAnOriginal(kind: StorageKind) async throws {
         let (storage, other, cleanup) = try kind.makeShared()
