@@ -68,29 +68,46 @@ struct PostgresSession: Sendable {
     /// statement when there are both) with `COMMIT`; a group that neither reads, writes nor allocates sends nothing.
     ///
     /// Members run one after the other, each seeing what those before it wrote, exactly as if each had committed on
-    /// its own, and each costs only its own statements: a member's writes go out with the next member's first read,
-    /// the last one's with the commit. A member that throws before any of its writes was sent — a refusal, the usual
-    /// failure — leaves nothing on the server: its writes are dropped, with the identifiers it allocated, and the
-    /// others go on. A member whose statement failed, or that throws after its writes were sent, can only be taken
-    /// back with the whole transaction (a savepoint per member would double a member's statements): the transaction
-    /// is rolled back, that member fails, and the others run again in a new one (see `Storage` on bodies that run
-    /// twice). Nobody hears of success before the commit.
+    /// its own, and each costs only its own statements: a member's writes go out with the next read that needs them,
+    /// its rows gathered with the other members' into one insert per table (see `PostgresPipeline`), the rest with
+    /// the commit. A member that throws before any of its writes was sent — a refusal, the usual failure — leaves
+    /// nothing on the server: its writes and rows are dropped, with the identifiers it allocated, and the others go on.
+    /// A member whose statement failed, or that throws after its writes were sent, can only be taken back with the
+    /// whole transaction (a savepoint per member would double a member's statements): the transaction is rolled back,
+    /// that member fails, and the others run again in a new one; when the failed statement was an insert of several
+    /// members' rows, each of them runs again alone (see `Storage` on bodies that run twice). Nobody hears of success
+    /// before the commit.
     func transaction(tenant: String, origin: UUID, group: ArraySlice<PostgresGroupMember>) -> [PostgresGroupMember] {
         let pipeline = PostgresPipeline(session: self)
         let writes = PostgresWriteState()
         /// The members whose body succeeded: where their statements start, and what delivers their result.
         var succeeded: [(member: PostgresGroupMember, start: PostgresPipeline.Mark, deliver: @Sendable () -> Void)] = []
         var next = group.startIndex
-        /// The member a failure of the server's belongs to: the last to start at or before the failed statement.
+        /// The member a failure of the server's belongs to: the last to start at or before the failed statement, or,
+        /// for a gathered insert, the one whose rows it held; `nil` when its rows were several members'.
         func culprit(_ current: (member: PostgresGroupMember, start: PostgresPipeline.Mark)?) -> PostgresGroupMember? {
+            if let owners = pipeline.failedRowOwners {
+                guard owners.count == 1 else { return nil }
+                if let current, current.start.owner == owners.lowerBound { return current.member }
+                return succeeded.first { $0.start.owner == owners.lowerBound }?.member
+            }
             if let current, pipeline.failed(atOrAfter: current.start) { return current.member }
             return succeeded.last { pipeline.failed(atOrAfter: $0.start) }?.member
         }
-        /// Rolls back, fails `culprit`, and returns the members still waiting for an outcome, to run again.
-        func runAgain(without culprit: PostgresGroupMember, _ error: any Error) -> [PostgresGroupMember] {
+        /// Rolls back, fails `culprit`, and returns the members still waiting for an outcome, to run again. Without a
+        /// culprit — a gathered insert of several members' rows failed — runs each of them alone, where a failure is
+        /// its own, and returns what those leave to run.
+        func runAgain(without culprit: PostgresGroupMember?, _ error: any Error) -> [PostgresGroupMember] {
             rollBack()
+            guard let culprit else {
+                return group.filter { !$0.isResolved }.flatMap { transaction(tenant: tenant, origin: origin, group: [$0][...]) }
+            }
             culprit.fail(error)
             return group.filter { !$0.isResolved }
+        }
+        /// Whether a failure in a group can be pinned on one member, or spread by running each alone.
+        func canRunAgain(_ current: (member: PostgresGroupMember, start: PostgresPipeline.Mark)?) -> Bool {
+            group.count > 1 && (culprit(current) != nil || pipeline.failedRowOwners != nil)
         }
         do {
             try holdLock(tenant: tenant, in: pipeline, noting: writes)
@@ -117,8 +134,8 @@ struct PostgresSession: Sendable {
                         continue
                     }
                     // A failure of the lock is the whole transaction's.
-                    guard group.count > 1, let culprit = culprit((member, start)) else { throw error }
-                    return runAgain(without: culprit, error)
+                    guard canRunAgain((member, start)) else { throw error }
+                    return runAgain(without: culprit((member, start)), error)
                 }
             }
             if pipeline.started || writes.wroteChanges {
@@ -128,8 +145,8 @@ struct PostgresSession: Sendable {
                 } catch {
                     // A failure of a member's write, sent with the commit, ended the transaction without committing it;
                     // one of the closing statements or of `COMMIT` itself is the whole transaction's.
-                    guard group.count > 1, !pipeline.failed(atOrAfter: closing), let culprit = culprit(nil) else { throw error }
-                    return runAgain(without: culprit, error)
+                    guard !pipeline.failed(atOrAfter: closing), canRunAgain(nil) else { throw error }
+                    return runAgain(without: culprit(nil), error)
                 }
             }
         } catch {

@@ -17,17 +17,17 @@ struct PostgresTransaction: StorageTransaction {
     // MARK: Reads
 
     func account(id: String) throws -> Account? {
-        try bodies(Account.self, "SELECT body FROM account WHERE tenant = \(tenant) AND id = \(id)").first
+        try bodies(Account.self, "SELECT body FROM account WHERE tenant = \(tenant) AND id = \(id)", reading: "account").first
     }
 
     func accounts() throws -> [Account] {
-        try bodies(Account.self, "SELECT body FROM account WHERE tenant = \(tenant) ORDER BY id")
+        try bodies(Account.self, "SELECT body FROM account WHERE tenant = \(tenant) ORDER BY id", reading: "account")
     }
 
     /// One statement for all of them, the identifiers bound as one array.
     func accounts(ids: [String]) throws -> [String: Account] {
         guard !ids.isEmpty else { return [:] }
-        let rows = try pipeline.rows("SELECT id, body FROM account WHERE tenant = \(tenant) AND id = ANY(\(Array(Set(ids))))")
+        let rows = try pipeline.rows("SELECT id, body FROM account WHERE tenant = \(tenant) AND id = ANY(\(Array(Set(ids))))", reading: ["account"])
         var found: [String: Account] = [:]
         for row in rows {
             let (id, body): (String, String)
@@ -43,7 +43,7 @@ struct PostgresTransaction: StorageTransaction {
 
     func transaction(id: UInt64) throws -> TransactionRecord? {
         let id = try Int64(checking: id)
-        return try bodies(TransactionRecord.self, "SELECT body FROM store_transaction WHERE tenant = \(tenant) AND id = \(id)").first
+        return try bodies(TransactionRecord.self, "SELECT body FROM store_transaction WHERE tenant = \(tenant) AND id = \(id)", reading: "store_transaction").first
     }
 
     func transactions(matching query: TransactionQuery) throws -> [TransactionRecord] {
@@ -53,12 +53,13 @@ struct PostgresTransaction: StorageTransaction {
         if let productID = query.productID { filter.add("product_id", productID) }
         if let originalID = query.originalID { filter.add("original_id", try Int64(checking: originalID)) }
         if let idempotencyKey = query.idempotencyKey { filter.add("idempotency_key", idempotencyKey) }
-        return try bodies(TransactionRecord.self, filter.query("SELECT body FROM store_transaction", then: "ORDER BY id"))
+        return try bodies(TransactionRecord.self, filter.query("SELECT body FROM store_transaction", then: "ORDER BY id"), reading: "store_transaction")
     }
 
     func finishedTransactionIDs(deviceID: UUID) throws -> Set<UInt64> {
         let rows = try pipeline.rows(
-            "SELECT transaction_id FROM finished_transaction WHERE tenant = \(tenant) AND device_id = \(deviceID.uuidString)"
+            "SELECT transaction_id FROM finished_transaction WHERE tenant = \(tenant) AND device_id = \(deviceID.uuidString)",
+            reading: ["finished_transaction"]
         )
         return Set(try rows.map { row in try UInt64(checking: try Self.decode(Int64.self, row, on: configuration)) })
     }
@@ -72,14 +73,14 @@ struct PostgresTransaction: StorageTransaction {
 
     func subscription(id: UInt64) throws -> SubscriptionRecord? {
         let id = try Int64(checking: id)
-        return try bodies(SubscriptionRecord.self, "SELECT body FROM subscription WHERE tenant = \(tenant) AND id = \(id)").first
+        return try bodies(SubscriptionRecord.self, "SELECT body FROM subscription WHERE tenant = \(tenant) AND id = \(id)", reading: "subscription").first
     }
 
     func subscriptions(accountID: String, bundleID: String?) throws -> [SubscriptionRecord] {
         var filter = Filter(tenant: tenant)
         filter.add("account_id", accountID)
         if let bundleID { filter.add("bundle_id", bundleID) }
-        return try bodies(SubscriptionRecord.self, filter.query("SELECT body FROM subscription", then: "ORDER BY id"))
+        return try bodies(SubscriptionRecord.self, filter.query("SELECT body FROM subscription", then: "ORDER BY id"), reading: "subscription")
     }
 
     func subscriptionsDue(by date: Date, limit: Int) throws -> [SubscriptionRecord] {
@@ -92,13 +93,14 @@ struct PostgresTransaction: StorageTransaction {
             """
             SELECT body FROM subscription WHERE tenant = \(tenant) AND next_event_date <= \(date.timeIntervalSince1970)
             ORDER BY next_event_date, id LIMIT \(limit)
-            """
+            """,
+            reading: "subscription"
         )
     }
 
     func nextSubscriptionEventDate() throws -> Date? {
         if let state = try stateAtLock(unlessWritten: \.wroteSubscriptions) { return state.nextSubscriptionEvent }
-        let rows = try pipeline.rows("SELECT MIN(next_event_date) FROM subscription WHERE tenant = \(tenant)")
+        let rows = try pipeline.rows("SELECT MIN(next_event_date) FROM subscription WHERE tenant = \(tenant)", reading: ["subscription"])
         return try Self.decodeIfPresent(Double?.self, rows.first, on: configuration)?.map(Date.init(timeIntervalSince1970:))
     }
 
@@ -109,7 +111,7 @@ struct PostgresTransaction: StorageTransaction {
         if let endDate = query.endDate { filter.add("date", "<", endDate.timeIntervalSince1970) }
         var order = "ORDER BY date, sequence"
         if let limit = query.limit { order += " LIMIT \(filter.bind(limit))" }
-        return try bodies(NotificationRecord.self, filter.query("SELECT body FROM notification", then: order))
+        return try bodies(NotificationRecord.self, filter.query("SELECT body FROM notification", then: order), reading: "notification")
     }
 
     func notificationsDue(by date: Date, limit: Int) throws -> [NotificationRecord] {
@@ -178,7 +180,7 @@ struct PostgresTransaction: StorageTransaction {
 
     func settingsVersion() throws -> Int {
         if let state = try stateAtLock(unlessWritten: \.wroteSettings) { return state.settingsVersion }
-        let rows = try pipeline.rows("SELECT version FROM tenant_settings WHERE tenant = \(tenant)")
+        let rows = try pipeline.rows("SELECT version FROM tenant_settings WHERE tenant = \(tenant)", reading: ["tenant_settings"])
         return try rows.first.map { row throws(StoreError) in Int(try Self.decode(Int64.self, row, on: configuration)) } ?? 0
     }
 
@@ -236,7 +238,7 @@ struct PostgresTransaction: StorageTransaction {
 
     func catalogVersion() throws -> Int {
         if let state = try stateAtLock(unlessWritten: \.wroteCatalog) { return state.catalogVersion }
-        let rows = try pipeline.rows("SELECT version FROM tenant_catalog WHERE tenant = \(tenant)")
+        let rows = try pipeline.rows("SELECT version FROM tenant_catalog WHERE tenant = \(tenant)", reading: ["tenant_catalog"])
         return try rows.first.map { row throws(StoreError) in Int(try Self.decode(Int64.self, row, on: configuration)) } ?? 0
     }
 
@@ -312,7 +314,7 @@ struct PostgresTransaction: StorageTransaction {
             pipeline.hold("""
                 INSERT INTO account (tenant, id, body) VALUES (\(tenant), \(account.id), \(body))
                 ON CONFLICT (tenant, id) DO UPDATE SET body = excluded.body
-                """)
+                """, touching: ["account"])
         case .saveTransaction(let record):
             let (id, originalID, body) = (try Int64(checking: record.id), try Int64(checking: record.originalID), try Self.encode(record))
             pipeline.holdRow(.storeTransaction, key: id) { row in
@@ -480,9 +482,10 @@ struct PostgresTransaction: StorageTransaction {
 
     // MARK: Rows
 
-    /// The records whose JSON bodies a query selects, read back with `JSONReader` (as `SQLiteStorage` does).
-    private func bodies<Record: Decodable>(_ type: Record.Type, _ query: PostgresQuery) throws -> [Record] {
-        try pipeline.rows(query).map { row in
+    /// The records whose JSON bodies a query selects, read back with `JSONReader` (as `SQLiteStorage` does); `table`
+    /// names the one table the query reads, when it reads one (see `PostgresPipeline.rows(_:reading:)`).
+    private func bodies<Record: Decodable>(_ type: Record.Type, _ query: PostgresQuery, reading table: String? = nil) throws -> [Record] {
+        try pipeline.rows(query, reading: table.map { [$0] }).map { row in
             try JSONReader().decode(type, from: try Self.decode(String.self, row, on: configuration))
         }
     }

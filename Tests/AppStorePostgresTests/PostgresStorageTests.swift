@@ -353,6 +353,101 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test("A group's transactions go out as one insert for all of them; when it fails, each runs again alone: the one whose row PostgreSQL refused fails, and the others commit")
+    func gatheredInsertOfSeveralFailsAlone() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "a", storefront: "USA"))) }
+            let runs = RunOrder()
+            let outcomes = try await withConnection(configuration) { holder in
+                try await holder.query("BEGIN", logger: PostgresStorage.silentLogger)
+                try await holder.query("SELECT * FROM tenant WHERE id = 't' FOR UPDATE", logger: PostgresStorage.silentLogger)
+                return try await withThrowingTaskGroup(of: (Int, Swift.Result<UInt64, StoreError>).self) { group in
+                    for index in 0..<8 {
+                        group.addTask {
+                            do {
+                                let id = try await storage.transaction(tenant: "t") { transaction in
+                                    runs.indices.withLock { $0.append(index) }
+                                    // A purchase's account read: the transactions before it go on gathering.
+                                    _ = try transaction.account(id: "a")
+                                    let id = try transaction.allocateTransactionID()
+                                    var row = record(id)
+                                    // PostgreSQL refuses a NUL in text: the insert holding this row fails, at the commit.
+                                    if index == 5 { row.accountID = "nul\u{0}" }
+                                    try transaction.write(.saveTransaction(row))
+                                    return id
+                                }
+                                return (index, .success(id))
+                            } catch {
+                                return (index, .failure(error as! StoreError))
+                            }
+                        }
+                    }
+                    while storage.waitingTransactions(tenant: "t") < 7 { try await Task.sleep(for: .milliseconds(10)) }
+                    try await holder.query("ROLLBACK", logger: PostgresStorage.silentLogger)
+                    return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+                }
+            }
+            #expect(throws: StoreError.self) { try outcomes[5]!.get() }
+            let committed = outcomes.filter { $0.key != 5 }.compactMap { try? $0.value.get() }
+            #expect(committed.count == 7)
+            let stored = try await storage.read(tenant: "t") { try $0.transactions(matching: TransactionQuery()) }
+            #expect(Set(stored.map(\.id)) == Set(committed))
+            #expect(stored.allSatisfy { $0.accountID == "a" })
+            // The leader ran alone, once; the seven waiting ran together, and when their insert failed, each again alone.
+            let order = runs.indices.withLock { $0 }
+            if let leader = order.first, leader != 5 {
+                #expect(order.filter { $0 == leader }.count == 1)
+                #expect(Set(order).subtracting([leader]).allSatisfy { index in order.filter { $0 == index }.count == 2 }, "\(order)")
+            }
+            // Identifiers handed out in the rolled-back group were handed out again: none is skipped.
+            #expect(try await storage.transaction(tenant: "t") { try $0.allocateTransactionID() } == TransactionRecord.firstID + 7)
+        }
+    }
+
+    @Test("A refusal after a read that sent the rows of the transactions before it leaves those rows, and nobody runs again")
+    func refusalAfterSendingOthersRows() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "a", storefront: "USA"))) }
+            let runs = RunOrder()
+            let outcomes = try await withConnection(configuration) { holder in
+                try await holder.query("BEGIN", logger: PostgresStorage.silentLogger)
+                try await holder.query("SELECT * FROM tenant WHERE id = 't' FOR UPDATE", logger: PostgresStorage.silentLogger)
+                return try await withThrowingTaskGroup(of: (Int, Swift.Result<Int, StoreError>).self) { group in
+                    for index in 0..<6 {
+                        group.addTask {
+                            do {
+                                let seen = try await storage.transaction(tenant: "t") { transaction in
+                                    runs.indices.withLock { $0.append(index) }
+                                    // Reading the transactions sends those the ones before wrote, still gathering.
+                                    let seen = try transaction.transactions(matching: TransactionQuery()).count
+                                    try transaction.write(.saveTransaction(record(try transaction.allocateTransactionID())))
+                                    if index == 3 { throw StoreError.invalidTransactionState("refused by its body") }
+                                    return seen
+                                }
+                                return (index, .success(seen))
+                            } catch {
+                                return (index, .failure(error as! StoreError))
+                            }
+                        }
+                    }
+                    while storage.waitingTransactions(tenant: "t") < 5 { try await Task.sleep(for: .milliseconds(10)) }
+                    try await holder.query("ROLLBACK", logger: PostgresStorage.silentLogger)
+                    return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+                }
+            }
+            #expect(throws: StoreError.invalidTransactionState("refused by its body")) { try outcomes[3]!.get() }
+            // Each saw the transactions of those that ran before it and committed, in the order they ran.
+            let order = runs.indices.withLock { $0 }
+            #expect(order.count == 6, "nobody ran twice: \(order)")
+            let committedBefore = order.map { index in order.prefix { $0 != index }.filter { $0 != 3 }.count }
+            #expect(order.indices.filter { order[$0] != 3 }.allSatisfy { (try? outcomes[order[$0]]?.get()) == committedBefore[$0] }, "\(order) \(outcomes)")
+            let stored = try await storage.read(tenant: "t") { try $0.transactions(matching: TransactionQuery()).map(\.id) }
+            #expect(stored == (0..<5).map { TransactionRecord.firstID + UInt64($0) })
+        }
+    }
+
     @Test("Erasing a tenant before reading anything restarts its identifiers, and writers that allocate without reading take turns")
     func writesBeforeAnyReadKeepTheCount() async throws {
         try await withSchema { configuration in
