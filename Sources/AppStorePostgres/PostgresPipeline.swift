@@ -9,7 +9,7 @@ import PostgresNIO
 /// woken once for all of them instead of once each. They run in the order they were given: a read sees every write
 /// held before it, and one held after the lock runs once the lock is granted.
 ///
-/// Rows inserted into the same table (``holdRow(_:key:owner:_:)``) — a year of renewals writes hundreds of thousands,
+/// Rows inserted into the same table (``holdRow(_:key:_:)``) — a year of renewals writes hundreds of thousands,
 /// a group of purchases one transaction and one notification each — are gathered into one multi-row `INSERT` per
 /// table, one statement and one round trip for many rows. A table's gathered rows take their place among the held
 /// statements when a statement that may touch that table is held or sent: a read or write that names the tables it
@@ -64,9 +64,9 @@ final class PostgresPipeline {
         held.append(HeldStatement(query: query, answered: answered, owners: marks - 1...marks - 1))
     }
 
-    /// Gathers a row for `insert`, given by the member whose mark is `owner` (`nil` before any mark): `bind`
-    /// appends its values, one per column. A row whose `key` is already among those gathered for the table (an
-    /// upsert of the same row twice, which one statement cannot do) starts a new statement.
+    /// Gathers a row for `insert`, owned by the latest mark: `bind` appends its values, one per column, when the
+    /// row's statement is made. A row whose `key` is already among those gathered for the table (an upsert of the same
+    /// row twice, which one statement cannot do) starts a new statement.
     func holdRow(_ insert: PostgresRowInsert, key: Int64? = nil, _ bind: @escaping (inout PostgresBindings) -> Void) {
         let index = gathering.firstIndex { $0.insert == insert } ?? {
             gathering.append(GatheredRows(insert: insert))

@@ -28,12 +28,18 @@ struct PostgresSession: Sendable {
 
     /// Runs `body` in a `REPEATABLE READ, READ ONLY` transaction: every read sees the database as it was at the first
     /// one, and no lock is taken. `BEGIN` is sent with the first read; a body that reads nothing sends nothing.
+    ///
+    /// The `COMMIT` is sent but not waited for: it has nothing to make durable, and whatever the connection runs next
+    /// is queued behind it. Should it fail, the connection is closed, as after a failed rollback.
     func read<Result>(tenant: String, _ body: (any StorageReader) throws -> Result) throws -> Result {
         let pipeline = PostgresPipeline(session: self)
         pipeline.hold("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         do {
             let result = try body(PostgresTransaction(pipeline: pipeline, tenant: tenant, writes: nil))
-            if pipeline.started { _ = try pipeline.send(["COMMIT"]) }
+            if pipeline.started {
+                let connection = connection
+                connection.query("COMMIT", logger: logger).whenFailure { _ in _ = connection.close() as EventLoopFuture<Void> }
+            }
             return result
         } catch {
             if pipeline.started { rollBack() }
@@ -75,7 +81,7 @@ struct PostgresSession: Sendable {
     /// A member whose statement failed, or that throws after its writes were sent, can only be taken back with the
     /// whole transaction (a savepoint per member would double a member's statements): the transaction is rolled back,
     /// that member fails, and the others run again in a new one; when the failed statement was an insert of several
-    /// members' rows, each of them runs again alone (see `Storage` on bodies that run twice). Nobody hears of success
+    /// members' rows, each of them runs again alone (see `Storage` on bodies that run again). Nobody hears of success
     /// before the commit.
     func transaction(tenant: String, origin: UUID, group: ArraySlice<PostgresGroupMember>) -> [PostgresGroupMember] {
         let pipeline = PostgresPipeline(session: self)

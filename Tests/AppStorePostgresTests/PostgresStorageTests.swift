@@ -448,6 +448,34 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test("A read ends its transaction without waiting for the COMMIT: on one connection, reads and writes alternate, each read sees the write before it, and no transaction is left open")
+    func readsEndTheirTransactions() async throws {
+        try await withSchema(maximumConnections: 1) { configuration in
+            var configuration = configuration
+            // Other tests' connections, which may be in a transaction, are told apart by name.
+            configuration.applicationName = "reads-end-" + UUID().uuidString.prefix(8)
+            let storage = try PostgresStorage(configuration: configuration)
+            for index in 0..<30 {
+                try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "a\(index)", storefront: "USA"))) }
+                #expect(try await storage.read(tenant: "t") { try $0.accounts().count } == index + 1)
+            }
+            // The storage's one connection is idle, not idle in a transaction, once the last COMMIT is answered.
+            let deadline = ContinuousClock.now + .seconds(10)
+            var open = -1
+            while open != 0, ContinuousClock.now < deadline {
+                open = try await withConnection(configuration) { connection in
+                    try await connection.query(
+                        "SELECT count(*)::int FROM pg_stat_activity WHERE application_name = \(configuration.applicationName) AND state LIKE 'idle in transaction%'",
+                        logger: PostgresStorage.silentLogger
+                    ).collect().first?.decode(Int.self) ?? -1
+                }
+                if open != 0 { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(open == 0)
+            await storage.close()
+        }
+    }
+
     @Test("Erasing a tenant before reading anything restarts its identifiers, and writers that allocate without reading take turns")
     func writesBeforeAnyReadKeepTheCount() async throws {
         try await withSchema { configuration in

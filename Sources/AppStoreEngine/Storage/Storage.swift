@@ -201,9 +201,10 @@ public protocol Storage: Sendable {
     /// When `body` throws, nothing it wrote is kept and the error is rethrown. `body` may run on another thread, after
     /// other transactions queued before it; an implementation may commit several callers' transactions together, as
     /// long as each caller sees exactly its own outcome and returns only once its writes are committed. In such a
-    /// group, `body` may run a second time when another caller's failure rolled back the transaction it ran in (on
-    /// PostgreSQL, a failed write or an error after writes were sent can only be taken back so): everything its first
-    /// run wrote is undone first, so `body` must do nothing but read, write and return.
+    /// group, `body` may run again, more than once, when another caller's failure rolled back the transaction it ran
+    /// in (on PostgreSQL, a failed write or an error after writes were sent can only be taken back so, and a failed
+    /// insert of several callers' rows is found out by running each alone): everything an earlier run wrote is undone
+    /// first, so `body` must do nothing but read, write and return.
     func transaction<Result: Sendable>(
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result
