@@ -408,8 +408,14 @@ extension SQLiteStorage {
             try db.execute(sql: "PRAGMA incremental_vacuum(\(Self.pagesReclaimedAtOnce))")
             return true
         }) == true {}
-        // The log keeps every page the steps moved until a checkpoint copies them; then it can start over, empty.
-        _ = await onWriter { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        // The log keeps every page the steps moved until a checkpoint copies them; then it can start over, empty. A
+        // background checkpoint running meanwhile makes this one give up at once (busy): wait for it, a few times.
+        for _ in 0..<5 {
+            await groupCommit.checkpointsFinished()
+            let busy = await onWriter { db in try Int.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") ?? 1 }
+            guard busy != 0 else { return }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     /// How many free pages one step of ``reclaimFreedSpace()`` gives back (16 MB of 4 KB pages): the writer does
