@@ -19,7 +19,7 @@ struct ServerProcessUsage: Sendable, Equatable {
     /// What process `pid` holds now, or nil when `/proc` does not show it (another machine, another user's process,
     /// a process that ended, or a system without `/proc`).
     init?(pid: Int32) {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        guard let status = Self.procFile("/proc/\(pid)/status") else { return nil }
         // "VmRSS:\t   12345 kB", "Threads:\t12".
         func field(_ name: String) -> Int? {
             status.split(separator: "\n").first { $0.hasPrefix(name + ":") }?
@@ -47,7 +47,7 @@ struct ServerProcessUsage: Sendable, Equatable {
     static func listener(onPort port: Int) -> Int32? {
         var sockets = Set<Substring>()
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            guard let text = Self.procFile(table) else { continue }
             // "sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode ...", the
             // address as hex IP:PORT; state 0A is LISTEN.
             for line in text.split(separator: "\n").dropFirst() {
@@ -70,6 +70,15 @@ struct ServerProcessUsage: Sendable, Equatable {
             }
         }
         return nil
+    }
+
+    /// The whole text of a file under `/proc`. Foundation's `String(contentsOfFile:)` reads as many bytes as the
+    /// file's size says, and a `/proc` file says 0: it got one read's worth, 4 KB, and on a busy machine the socket
+    /// table's line for the server's port was past it. Reading to the end takes as many reads as the kernel needs.
+    private static func procFile(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.readToEnd()).map { String(decoding: $0 ?? Data(), as: UTF8.self) }
     }
 
     /// "45.2 MB resident, 23 open descriptors, 12 threads, 1.4 MB of databases".
