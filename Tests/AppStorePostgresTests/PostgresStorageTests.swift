@@ -54,6 +54,33 @@ struct PostgresStorageTests {
         }
     }
 
+    /// Runs `count` transactions of tenant "t" at once while another connection, as another server would, holds the
+    /// tenant's lock: the first waits for the lock, the others queue in this process behind it and run as one group
+    /// once it is released. Returns each one's outcome by index.
+    func queuedTransactions<Value: Sendable>(
+        _ count: Int, on storage: PostgresStorage, _ configuration: PostgresStorage.Configuration,
+        _ body: @escaping @Sendable (Int, any StorageTransaction) throws -> Value
+    ) async throws -> [Int: Swift.Result<Value, StoreError>] {
+        try await withConnection(configuration) { holder in
+            try await holder.query("BEGIN", logger: PostgresStorage.silentLogger)
+            try await holder.query("SELECT * FROM tenant WHERE id = 't' FOR UPDATE", logger: PostgresStorage.silentLogger)
+            return try await withThrowingTaskGroup(of: (Int, Swift.Result<Value, StoreError>).self) { group in
+                for index in 0..<count {
+                    group.addTask {
+                        do {
+                            return (index, .success(try await storage.transaction(tenant: "t") { try body(index, $0) }))
+                        } catch {
+                            return (index, .failure(error as! StoreError))
+                        }
+                    }
+                }
+                while storage.waitingTransactions(tenant: "t") < count - 1 { try await Task.sleep(for: .milliseconds(10)) }
+                try await holder.query("ROLLBACK", logger: PostgresStorage.silentLogger)
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            }
+        }
+    }
+
     @Test("Opening creates the named schema and records each migration by version and name, once")
     func migrationsAreRecorded() async throws {
         try await withSchema { configuration in
@@ -290,43 +317,23 @@ struct PostgresStorageTests {
             }
             defer { listener.cancel() }
             for await _ in listening.stream { break }
-            let outcomes = try await withConnection(configuration) { holder in
-                // Another server, in the middle of an operation on tenant "t": what arrives meanwhile queues.
-                try await holder.query("BEGIN", logger: PostgresStorage.silentLogger)
-                try await holder.query("SELECT * FROM tenant WHERE id = 't' FOR UPDATE", logger: PostgresStorage.silentLogger)
-                return try await withThrowingTaskGroup(of: (Int, Swift.Result<UInt64, StoreError>).self) { group in
-                    for index in 0..<12 {
-                        group.addTask {
-                            do {
-                                let id = try await storage.transaction(tenant: "t") { transaction in
-                                    runs.indices.withLock { $0.append(index) }
-                                    // Each reads first, as a purchase reads its account: what the one before wrote goes with it.
-                                    _ = try transaction.account(id: "a")
-                                    let id = try transaction.allocateTransactionID()
-                                    try transaction.write(.saveTransaction(record(id)))
-                                    if index == 4 { throw StoreError.invalidTransactionState("refused by its body") }
-                                    if index == 7 {
-                                        // PostgreSQL refuses a NUL in text: the read that sends the write fails.
-                                        try transaction.write(.saveAccount(Account(id: "nul\u{0}", storefront: "USA")))
-                                        _ = try transaction.accounts()
-                                    }
-                                    if index == 9 {
-                                        // This one's write fails with the next one's first read, or before the commit.
-                                        try transaction.write(.saveAccount(Account(id: "nul\u{0}", storefront: "USA")))
-                                    }
-                                    return id
-                                }
-                                return (index, .success(id))
-                            } catch {
-                                return (index, .failure(error as! StoreError))
-                            }
-                        }
-                    }
-                    // One leads and waits for the lock; the eleven others wait for it in this process.
-                    while storage.waitingTransactions(tenant: "t") < 11 { try await Task.sleep(for: .milliseconds(10)) }
-                    try await holder.query("ROLLBACK", logger: PostgresStorage.silentLogger)
-                    return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            let outcomes = try await queuedTransactions(12, on: storage, configuration) { index, transaction in
+                runs.indices.withLock { $0.append(index) }
+                // Each reads first, as a purchase reads its account: what the one before wrote goes with it.
+                _ = try transaction.account(id: "a")
+                let id = try transaction.allocateTransactionID()
+                try transaction.write(.saveTransaction(record(id)))
+                if index == 4 { throw StoreError.invalidTransactionState("refused by its body") }
+                if index == 7 {
+                    // PostgreSQL refuses a NUL in text: the read that sends the write fails.
+                    try transaction.write(.saveAccount(Account(id: "nul\u{0}", storefront: "USA")))
+                    _ = try transaction.accounts()
                 }
+                if index == 9 {
+                    // This one's write fails with the next one's first read, or before the commit.
+                    try transaction.write(.saveAccount(Account(id: "nul\u{0}", storefront: "USA")))
+                }
+                return id
             }
             #expect(throws: StoreError.invalidTransactionState("refused by its body")) { try outcomes[4]!.get() }
             #expect(throws: StoreError.self) { try outcomes[7]!.get() }
@@ -359,34 +366,16 @@ struct PostgresStorageTests {
             let storage = try PostgresStorage(configuration: configuration)
             try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "a", storefront: "USA"))) }
             let runs = RunOrder()
-            let outcomes = try await withConnection(configuration) { holder in
-                try await holder.query("BEGIN", logger: PostgresStorage.silentLogger)
-                try await holder.query("SELECT * FROM tenant WHERE id = 't' FOR UPDATE", logger: PostgresStorage.silentLogger)
-                return try await withThrowingTaskGroup(of: (Int, Swift.Result<UInt64, StoreError>).self) { group in
-                    for index in 0..<8 {
-                        group.addTask {
-                            do {
-                                let id = try await storage.transaction(tenant: "t") { transaction in
-                                    runs.indices.withLock { $0.append(index) }
-                                    // A purchase's account read: the transactions before it go on gathering.
-                                    _ = try transaction.account(id: "a")
-                                    let id = try transaction.allocateTransactionID()
-                                    var row = record(id)
-                                    // PostgreSQL refuses a NUL in text: the insert holding this row fails, at the commit.
-                                    if index == 5 { row.accountID = "nul\u{0}" }
-                                    try transaction.write(.saveTransaction(row))
-                                    return id
-                                }
-                                return (index, .success(id))
-                            } catch {
-                                return (index, .failure(error as! StoreError))
-                            }
-                        }
-                    }
-                    while storage.waitingTransactions(tenant: "t") < 7 { try await Task.sleep(for: .milliseconds(10)) }
-                    try await holder.query("ROLLBACK", logger: PostgresStorage.silentLogger)
-                    return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
-                }
+            let outcomes = try await queuedTransactions(8, on: storage, configuration) { index, transaction in
+                runs.indices.withLock { $0.append(index) }
+                // A purchase's account read: the transactions before it go on gathering.
+                _ = try transaction.account(id: "a")
+                let id = try transaction.allocateTransactionID()
+                var row = record(id)
+                // PostgreSQL refuses a NUL in text: the insert holding this row fails, at the commit.
+                if index == 5 { row.accountID = "nul\u{0}" }
+                try transaction.write(.saveTransaction(row))
+                return id
             }
             #expect(throws: StoreError.self) { try outcomes[5]!.get() }
             let committed = outcomes.filter { $0.key != 5 }.compactMap { try? $0.value.get() }
@@ -411,31 +400,13 @@ struct PostgresStorageTests {
             let storage = try PostgresStorage(configuration: configuration)
             try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "a", storefront: "USA"))) }
             let runs = RunOrder()
-            let outcomes = try await withConnection(configuration) { holder in
-                try await holder.query("BEGIN", logger: PostgresStorage.silentLogger)
-                try await holder.query("SELECT * FROM tenant WHERE id = 't' FOR UPDATE", logger: PostgresStorage.silentLogger)
-                return try await withThrowingTaskGroup(of: (Int, Swift.Result<Int, StoreError>).self) { group in
-                    for index in 0..<6 {
-                        group.addTask {
-                            do {
-                                let seen = try await storage.transaction(tenant: "t") { transaction in
-                                    runs.indices.withLock { $0.append(index) }
-                                    // Reading the transactions sends those the ones before wrote, still gathering.
-                                    let seen = try transaction.transactions(matching: TransactionQuery()).count
-                                    try transaction.write(.saveTransaction(record(try transaction.allocateTransactionID())))
-                                    if index == 3 { throw StoreError.invalidTransactionState("refused by its body") }
-                                    return seen
-                                }
-                                return (index, .success(seen))
-                            } catch {
-                                return (index, .failure(error as! StoreError))
-                            }
-                        }
-                    }
-                    while storage.waitingTransactions(tenant: "t") < 5 { try await Task.sleep(for: .milliseconds(10)) }
-                    try await holder.query("ROLLBACK", logger: PostgresStorage.silentLogger)
-                    return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
-                }
+            let outcomes = try await queuedTransactions(6, on: storage, configuration) { index, transaction in
+                runs.indices.withLock { $0.append(index) }
+                // Reading the transactions sends those the ones before wrote, still gathering.
+                let seen = try transaction.transactions(matching: TransactionQuery()).count
+                try transaction.write(.saveTransaction(record(try transaction.allocateTransactionID())))
+                if index == 3 { throw StoreError.invalidTransactionState("refused by its body") }
+                return seen
             }
             #expect(throws: StoreError.invalidTransactionState("refused by its body")) { try outcomes[3]!.get() }
             // Each saw the transactions of those that ran before it and committed, in the order they ran.
