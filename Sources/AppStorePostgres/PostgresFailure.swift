@@ -46,12 +46,13 @@ enum PostgresFailure {
     }
 
     /// The error of a `COMMIT`: unlike any other, it may have taken effect.
-    static func describeCommit(_ error: any Error, tenant: String, on database: PostgresStorage.Configuration) -> StoreError {
+    static func describeCommit(_ error: any Error, tenants: [String], on database: PostgresStorage.Configuration) -> StoreError {
         if let error = error as? PSQLError, let server = error.serverInfo {
             return serverError(server, running: "COMMIT", on: database)
         }
+        let stores = tenants.count == 1 ? "store \"\(tenants[0])\"" : "stores " + tenants.map { "\"\($0)\"" }.joined(separator: ", ")
         return .storageFailure(
-            "The connection to PostgreSQL at \(database) broke while committing an operation on store \"\(tenant)\": it may or may not have taken effect. Check the store's state before repeating it."
+            "The connection to PostgreSQL at \(database) broke while committing on \(stores): the operations may or may not have taken effect. Check the state of \(stores) before repeating them."
         )
     }
 

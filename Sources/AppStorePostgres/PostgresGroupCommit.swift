@@ -1,16 +1,18 @@
 import AppStoreEngine
 import Synchronization
 
-/// One caller's write transaction, waiting to run in a group commit of its tenant (see ``PostgresCommitQueues``).
+/// One caller's write transaction, waiting to run in a group commit (see ``PostgresCommitQueues``).
 final class PostgresGroupMember: Sendable {
     /// What a member waiting in the queue is told.
     enum Turn: Sendable {
         /// Its transaction ran in another caller's group: its outcome is delivered.
         case finished
-        /// The group before it ended with members still waiting: it runs the next group, as its first member.
-        case lead
+        /// It leads `group` (itself first): the caller runs it, then ends it (``PostgresCommitQueues/groupEnded(_:)``).
+        case lead(_ group: [PostgresGroupMember])
     }
 
+    /// The tenant whose lock the transaction holds.
+    let tenant: String
     /// Runs the caller's body inside the group's transaction; returns what delivers its result, called once the
     /// group committed.
     let run: @Sendable (any StorageTransaction) throws -> @Sendable () -> Void
@@ -26,9 +28,10 @@ final class PostgresGroupMember: Sendable {
     private let state = Mutex(State())
 
     init(
-        run: @escaping @Sendable (any StorageTransaction) throws -> @Sendable () -> Void,
+        tenant: String, run: @escaping @Sendable (any StorageTransaction) throws -> @Sendable () -> Void,
         fail: @escaping @Sendable (any Error) -> Void
     ) {
+        self.tenant = tenant
         self.run = run
         deliverFailure = fail
     }
@@ -77,66 +80,94 @@ final class PostgresGroupMember: Sendable {
     }
 }
 
-/// The write transactions waiting for each tenant, so that those asked for at the same time commit together: a
-/// group commit, as `SQLiteStorage`'s.
+/// The write transactions waiting to run, so that those asked for at the same time commit together: a group commit,
+/// as `SQLiteStorage`'s, across tenants.
 ///
 /// A tenant's transactions take turns on its row lock whatever happens, each with its own `BEGIN`, lock, exchanges
-/// and `COMMIT`, and each of its waiters holds a connection and a thread meanwhile. Grouped, the transactions that
-/// arrived while one ran run next on one connection, in one PostgreSQL transaction: one lock, one commit, and each
-/// caller's outcome its own (see `PostgresSession.transaction(tenant:origin:group:)`).
-/// Tenants proceed side by side, each group on a connection of its own.
+/// and `COMMIT`, and a transaction waiting for a connection or a lock holds a caller meanwhile. Grouped, the
+/// transactions that arrived while the connections were busy run next on one connection, in one PostgreSQL
+/// transaction, whichever tenants they belong to: one statement locks all their tenants, one commits them, and each
+/// caller's outcome is its own (see `PostgresSession.transaction(origin:group:)`).
 ///
-/// Nobody runs the queues: the caller that finds its tenant idle leads, running groups on a leased connection, and
-/// when its group ends with callers still waiting it hands the lead to the first of them, so each caller runs at most
-/// the group it is in.
+/// At most as many groups run at once as there are connections, and a tenant is in one of them at a time, so its
+/// transactions keep the order they were asked for in. A transaction that arrives while fewer groups run, and its
+/// tenant is in none, runs at once, alone; the others wait and go together in the next group to start.
+///
+/// Nobody runs the queue: a caller that finds room leads, running its group on a leased connection, and when a group
+/// ends, the first callers still waiting that can run lead the next groups, so each caller runs at most the group it
+/// is in.
 final class PostgresCommitQueues: Sendable {
     /// The most transactions committed together, so that a flood of them still commits in steps.
     let groupLimit: Int
-    /// The members waiting, by tenant; a tenant is here while a group of it is being run.
-    private let pending = Mutex<[String: [PostgresGroupMember]]>([:])
+    /// The most groups under way at once: the storage's connections.
+    let runningLimit: Int
 
-    init(groupLimit: Int = 64) {
+    private struct State {
+        /// The members waiting for a group, in the order they were asked for.
+        var waiting: [PostgresGroupMember] = []
+        /// The tenants with a member in a group under way.
+        var busyTenants: Set<String> = []
+        /// How many groups are under way.
+        var running = 0
+    }
+    private let state = Mutex(State())
+
+    init(groupLimit: Int = 64, runningLimit: Int) {
+        precondition(groupLimit >= 1 && runningLimit >= 1, "A commit queue runs at least one transaction at a time.")
         self.groupLimit = groupLimit
+        self.runningLimit = runningLimit
     }
 
-    /// Queues `member`: `true` when no group of the tenant is under way and the caller is to lead at once.
-    func submit(_ member: PostgresGroupMember, tenant: String) -> Bool {
-        pending.withLock { pending in
-            guard pending[tenant] != nil else {
-                pending[tenant] = [member]
-                return true
-            }
-            pending[tenant]!.append(member)
-            return false
+    /// Queues `member`: the group it is to lead at once (itself alone), or `nil` when it waits for its ``PostgresGroupMember/turn()``.
+    func submit(_ member: PostgresGroupMember) -> [PostgresGroupMember]? {
+        state.withLock { state in
+            state.waiting.append(member)
+            // Room for a group: nobody else waits who could run (see `groupEnded`), so the member leads alone.
+            guard state.running < runningLimit, !state.busyTenants.contains(member.tenant) else { return nil }
+            return Self.takeGroup(leader: state.waiting.count - 1, from: &state, limit: groupLimit)
         }
     }
 
     /// How many members of the tenant wait for a group to run in.
     func waiting(tenant: String) -> Int {
-        pending.withLock { $0[tenant]?.count ?? 0 }
+        state.withLock { state in state.waiting.count(where: { $0.tenant == tenant }) }
     }
 
-    /// The next group of the tenant, its leader first, taken off the queue.
-    func takeGroup(tenant: String) -> [PostgresGroupMember] {
-        pending.withLock { pending in
-            guard let members = pending[tenant] else { return [] }
-            let group = Array(members.prefix(groupLimit))
-            pending[tenant] = Array(members.dropFirst(group.count))
-            return group
-        }
-    }
-
-    /// Ends a group whose outcomes were all delivered: tells its members other than the leader so, and hands the
-    /// lead to the first member still waiting, if any.
-    func groupEnded(_ group: [PostgresGroupMember], tenant: String) {
-        let next = pending.withLock { pending -> PostgresGroupMember? in
-            guard let first = pending[tenant]?.first else {
-                pending[tenant] = nil
-                return nil
+    /// Ends a group whose outcomes were all delivered: tells its members other than the leader so, and hands the lead
+    /// of the next groups to the first members waiting whose tenants are free, while there is room.
+    func groupEnded(_ group: [PostgresGroupMember]) {
+        let next = state.withLock { state -> [[PostgresGroupMember]] in
+            state.running -= 1
+            for member in group { state.busyTenants.remove(member.tenant) }
+            var groups: [[PostgresGroupMember]] = []
+            while state.running < runningLimit,
+                  let leader = state.waiting.firstIndex(where: { !state.busyTenants.contains($0.tenant) }) {
+                groups.append(Self.takeGroup(leader: leader, from: &state, limit: groupLimit))
             }
-            return first
+            return groups
         }
         for member in group.dropFirst() { member.hand(.finished) }
-        next?.hand(.lead)
+        for group in next { group[0].hand(.lead(group)) }
+    }
+
+    /// Takes the member at `leader` off the queue with those after it whose tenants are in no group under way, up to
+    /// `limit` in all, in the order they were asked for, and counts the group as under way.
+    ///
+    /// Members before the leader are left waiting: their tenants are in a group under way, and none of theirs may
+    /// overtake them.
+    private static func takeGroup(leader: Int, from state: inout State, limit: Int) -> [PostgresGroupMember] {
+        var group: [PostgresGroupMember] = [], left: [PostgresGroupMember] = []
+        left.reserveCapacity(state.waiting.count)
+        for (index, member) in state.waiting.enumerated() {
+            if index >= leader, group.count < limit, !state.busyTenants.contains(member.tenant) {
+                group.append(member)
+            } else {
+                left.append(member)
+            }
+        }
+        state.waiting = left
+        for member in group { state.busyTenants.insert(member.tenant) }
+        state.running += 1
+        return group
     }
 }

@@ -67,7 +67,7 @@ final class PostgresPipeline {
     /// Gathers a row for `insert`, owned by the latest mark: `bind` appends its values, one per column, when the
     /// row's statement is made. A row whose `key` is already among those gathered for the table (an upsert of the same
     /// row twice, which one statement cannot do) starts a new statement.
-    func holdRow(_ insert: PostgresRowInsert, key: Int64? = nil, _ bind: @escaping (inout PostgresBindings) -> Void) {
+    func holdRow(_ insert: PostgresRowInsert, key: PostgresRowInsert.Key? = nil, _ bind: @escaping (inout PostgresBindings) -> Void) {
         let index = gathering.firstIndex { $0.insert == insert } ?? {
             gathering.append(GatheredRows(insert: insert))
             return gathering.count - 1
@@ -104,6 +104,12 @@ final class PostgresPipeline {
     func failed(atOrAfter mark: Mark) -> Bool {
         guard failedRowOwners == nil else { return false }
         return failedPosition.map { $0 >= mark.position } ?? false
+    }
+
+    /// Whether ``failure`` came from a statement given before `mark`.
+    func failed(before mark: Mark) -> Bool {
+        guard failedRowOwners == nil else { return false }
+        return failedPosition.map { $0 < mark.position } ?? false
     }
 
     /// Drops the statements and rows given since `mark`; returns whether the server has none of them — none was sent
@@ -144,13 +150,13 @@ final class PostgresPipeline {
 
     /// Sends what is held, then `queries`, waits for all of them, and returns the results of `queries`.
     ///
-    /// - Parameter tenant: The tenant, when the last of `queries` is the `COMMIT`: its failure may have taken
+    /// - Parameter tenants: The tenants, when the last of `queries` is the `COMMIT`: its failure may have taken
     ///   effect, and is described so.
-    func send(_ queries: [PostgresQuery], committing tenant: String? = nil) throws(StoreError) -> [PostgresQueryResult] {
-        try send(queries, committing: tenant, settlingRows: true)
+    func send(_ queries: [PostgresQuery], committing tenants: [String]? = nil) throws(StoreError) -> [PostgresQueryResult] {
+        try send(queries, committing: tenants, settlingRows: true)
     }
 
-    private func send(_ queries: [PostgresQuery], committing tenant: String? = nil, settlingRows: Bool) throws(StoreError) -> [PostgresQueryResult] {
+    private func send(_ queries: [PostgresQuery], committing tenants: [String]? = nil, settlingRows: Bool) throws(StoreError) -> [PostgresQueryResult] {
         if settlingRows { holdGatheredRows() }
         let batch = held + queries.map { HeldStatement(query: $0, answered: nil, owners: marks - 1...marks - 1) }
         let firstPosition = sent
@@ -169,8 +175,8 @@ final class PostgresPipeline {
             } catch {
                 // Waiting for every answer, failed or not, leaves nothing of the batch in flight.
                 guard failed == nil else { continue }
-                let described = if let tenant, index == batch.count - 1 {
-                    PostgresFailure.describeCommit(error, tenant: tenant, on: session.configuration)
+                let described = if let tenants, index == batch.count - 1 {
+                    PostgresFailure.describeCommit(error, tenants: tenants, on: session.configuration)
                 } else {
                     PostgresFailure.describe(error, running: batch[index].query.sql, on: session.configuration)
                 }
@@ -212,6 +218,12 @@ struct PostgresRowInsert: Equatable {
 
     var columnCount: Int { columns.count }
 
+    /// What identifies a row of an upsert: its tenant and identifier.
+    struct Key: Hashable {
+        let tenant: String
+        let id: Int64
+    }
+
     /// The most rows in one statement: PostgreSQL takes at most 65,535 values a statement, and past a few hundred
     /// rows a statement saves no more round trips worth having.
     static let mostRows = 1_000
@@ -234,7 +246,7 @@ private struct GatheredRows {
     /// Each row's owner (see ``PostgresPipeline/Mark/owner``) and what binds its values.
     var rows: [(owner: Int, bind: (inout PostgresBindings) -> Void)] = []
     /// The keys of the rows, for an upsert; empty otherwise.
-    var keys: Set<Int64> = []
+    var keys: Set<PostgresRowInsert.Key> = []
 
     /// `INSERT INTO table (columns) VALUES ($1, …), (…), … conflict`, with the owners of its rows.
     var statement: HeldStatement {

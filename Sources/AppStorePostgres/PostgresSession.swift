@@ -55,22 +55,24 @@ struct PostgresSession: Sendable {
         "openstorekit_changes_" + String(UInt32(bitPattern: PostgresMigrations.schemaKey(schema)), radix: 16)
     }
 
-    /// Runs the members of `group` in one `READ COMMITTED` transaction that first locks the tenant's row, and
-    /// delivers each its outcome, or returns the members to run in another transaction: those after a member that
-    /// deleted the tenant (whose row goes at this commit), or all those left when a member's failure had to roll this
-    /// one back. When the transaction itself fails (the lock, the connection, the commit), every member fails with it.
+    /// Runs the members of `group` in one `READ COMMITTED` transaction that first locks the rows of their tenants,
+    /// and delivers each its outcome, or returns the members to run in another transaction: those after a member that
+    /// deleted its tenant (whose row goes at this commit), or all those left when a member's failure had to roll this
+    /// one back. When the transaction itself fails (the connection, the commit), every member fails with it; when the
+    /// locks of several tenants fail (a lock timeout, a deadlock), each tenant's members run again on their own.
     ///
-    /// The upsert inserts the row of a new tenant or locks the existing one, waiting while another transaction holds
-    /// it, and returns the tenant's next transaction identifier as the last holder committed it. From then on each
-    /// statement reads the latest committed data (`READ COMMITTED` takes a snapshot per statement), and no other
-    /// transaction of the tenant commits anything until this one ends: the same guarantee as SQLite's
-    /// `BEGIN IMMEDIATE`, per tenant instead of per file. (`REPEATABLE READ` would fix the snapshot before the lock
-    /// was granted, and miss what the previous holder committed.)
+    /// The upsert inserts the row of each new tenant or locks the existing one, waiting while another transaction
+    /// holds it, and returns the tenant's next transaction identifier as the last holder committed it. It takes the
+    /// rows in the order of the tenants' names, as every group does, so two groups never wait for each other's
+    /// locks. From then on each statement reads the latest committed data (`READ COMMITTED` takes a snapshot per
+    /// statement), and no other transaction of those tenants commits anything until this one ends: the same guarantee
+    /// as SQLite's `BEGIN IMMEDIATE`, per tenant instead of per file. (`REPEATABLE READ` would fix the snapshot before
+    /// the lock was granted, and miss what the previous holder committed.)
     ///
     /// `BEGIN` and the lock go out with the transaction's first read (or first allocated identifier, or its commit),
     /// and writes with the read or the commit that follows them (see `PostgresPipeline`): a statement sent after the
     /// lock in one batch runs once the lock is granted, so each read still sees the latest commit of the previous
-    /// holder and every write before it. The commit sends the written-back counter and the change signal (one
+    /// holder and every write before it. The commit sends the written-back counters and the change signals (one
     /// statement when there are both) with `COMMIT`; a group that neither reads, writes nor allocates sends nothing.
     ///
     /// Members run one after the other, each seeing what those before it wrote, exactly as if each had committed on
@@ -83,9 +85,13 @@ struct PostgresSession: Sendable {
     /// that member fails, and the others run again in a new one; when the failed statement was an insert of several
     /// members' rows, each of them runs again alone (see `Storage` on bodies that run again). Nobody hears of success
     /// before the commit.
-    func transaction(tenant: String, origin: UUID, group: ArraySlice<PostgresGroupMember>) -> [PostgresGroupMember] {
+    func transaction(origin: UUID, group: ArraySlice<PostgresGroupMember>) -> [PostgresGroupMember] {
         let pipeline = PostgresPipeline(session: self)
-        let writes = PostgresWriteState()
+        let tenants = Set(group.map(\.tenant)).sorted()
+        var writesByTenant: [String: PostgresWriteState] = [:]
+        for tenant in tenants { writesByTenant[tenant] = PostgresWriteState() }
+        /// The member whose statements come first: a failure before it is one of the locks'.
+        var firstMember: PostgresPipeline.Mark?
         /// The members whose body succeeded: where their statements start, and what delivers their result.
         var succeeded: [(member: PostgresGroupMember, start: PostgresPipeline.Mark, deliver: @Sendable () -> Void)] = []
         var next = group.startIndex
@@ -106,7 +112,7 @@ struct PostgresSession: Sendable {
         func runAgain(without culprit: PostgresGroupMember?, _ error: any Error) -> [PostgresGroupMember] {
             rollBack()
             guard let culprit else {
-                return group.filter { !$0.isResolved }.flatMap { transaction(tenant: tenant, origin: origin, group: [$0][...]) }
+                return group.filter { !$0.isResolved }.flatMap { transaction(origin: origin, group: [$0][...]) }
             }
             culprit.fail(error)
             return group.filter { !$0.isResolved }
@@ -115,15 +121,29 @@ struct PostgresSession: Sendable {
         func canRunAgain(_ current: (member: PostgresGroupMember, start: PostgresPipeline.Mark)?) -> Bool {
             group.count > 1 && (culprit(current) != nil || pipeline.failedRowOwners != nil)
         }
+        /// Whether the locks of several tenants failed: one tenant's lock timeout or a deadlock must not fail the
+        /// others' members.
+        func locksFailed() -> Bool {
+            tenants.count > 1 && firstMember.map(pipeline.failed(before:)) == true
+        }
+        /// Rolls back and runs each tenant's members in a transaction of their own; returns what those leave to run.
+        func runEachTenantAlone() -> [PostgresGroupMember] {
+            rollBack()
+            return tenants.flatMap { tenant in
+                transaction(origin: origin, group: group.filter { $0.tenant == tenant && !$0.isResolved }[...])
+            }
+        }
         do {
-            try holdLock(tenant: tenant, in: pipeline, noting: writes)
+            try holdLocks(tenants, in: pipeline, noting: writesByTenant)
             while next < group.endIndex {
                 let member = group[next]
+                let writes = writesByTenant[member.tenant]!
                 let start = pipeline.mark()
+                if firstMember == nil { firstMember = start }
                 let before = writes.memberState
                 next += 1
                 do {
-                    let deliver = try member.run(PostgresTransaction(pipeline: pipeline, tenant: tenant, writes: writes))
+                    let deliver = try member.run(PostgresTransaction(pipeline: pipeline, tenant: member.tenant, writes: writes))
                     // A statement that failed aborted the transaction on the server, whatever the body made of its error.
                     if let failure = pipeline.failure { throw failure }
                     succeeded.append((member, start, deliver))
@@ -139,16 +159,18 @@ struct PostgresSession: Sendable {
                         member.fail(error)
                         continue
                     }
-                    // A failure of the lock is the whole transaction's.
+                    if locksFailed() { return runEachTenantAlone() }
+                    // A failure of the lock of one tenant is the whole transaction's.
                     guard canRunAgain((member, start)) else { throw error }
                     return runAgain(without: culprit((member, start)), error)
                 }
             }
-            if pipeline.started || writes.wroteChanges {
+            if pipeline.started || writesByTenant.values.contains(where: \.wroteChanges) {
                 let closing = pipeline.mark()
                 do {
-                    try commit(tenant: tenant, origin: origin, in: pipeline, noting: writes)
+                    try commit(tenants, origin: origin, in: pipeline, noting: writesByTenant)
                 } catch {
+                    if locksFailed() { return runEachTenantAlone() }
                     // A failure of a member's write, sent with the commit, ended the transaction without committing it;
                     // one of the closing statements or of `COMMIT` itself is the whole transaction's.
                     guard !pipeline.failed(atOrAfter: closing), canRunAgain(nil) else { throw error }
@@ -165,56 +187,79 @@ struct PostgresSession: Sendable {
         return Array(group[next...])
     }
 
-    /// Holds `BEGIN`, the tenant's lock, and the reads every operation makes first.
-    private func holdLock(tenant: String, in pipeline: PostgresPipeline, noting writes: PostgresWriteState) throws(StoreError) {
+    /// Holds `BEGIN`, the tenants' locks, and the reads every operation makes first.
+    private func holdLocks(_ tenants: [String], in pipeline: PostgresPipeline, noting writes: [String: PostgresWriteState]) throws(StoreError) {
         let first = try Int64(checking: TransactionRecord.firstID)
         pipeline.hold("BEGIN ISOLATION LEVEL READ COMMITTED")
+        // The rows are locked in the order of the array, the names' order (`WITH ORDINALITY` keeps it).
         pipeline.hold("""
-            INSERT INTO tenant (id, next_transaction_id) VALUES (\(tenant), \(first))
+            INSERT INTO tenant (id, next_transaction_id)
+            SELECT locked.id, \(first) FROM unnest(\(tenants)::text[]) WITH ORDINALITY AS locked(id, position) ORDER BY locked.position
             ON CONFLICT (id) DO UPDATE SET id = excluded.id
-            RETURNING next_transaction_id
+            RETURNING id, next_transaction_id
             """) { [configuration] locked throws(StoreError) in
-            let stored = try PostgresTransaction.decodeIfPresent(Int64.self, locked.rows.first, on: configuration) ?? first
-            writes.storedNextID = try UInt64(checking: stored)
+            for row in locked.rows {
+                let (tenant, stored) = try PostgresTransaction.decodeColumns((String, Int64).self, row, on: configuration)
+                writes[tenant]?.storedNextID = try UInt64(checking: stored)
+            }
         }
         // Every operation reads the clock and the version of the tenant's settings first, asks whether a
         // subscription event is due, and at the end when the next one is: read together behind the lock (so after
         // the last holder's commit), in the lock's exchange, they spare the operation three of its six waits for
         // the database while it holds the lock.
         pipeline.hold("""
-            SELECT (SELECT clock_offset FROM store_clock WHERE tenant = \(tenant)),
-                   (SELECT time_rate FROM store_clock WHERE tenant = \(tenant)),
-                   (SELECT MIN(next_event_date) FROM subscription WHERE tenant = \(tenant)),
-                   (SELECT version FROM tenant_settings WHERE tenant = \(tenant)),
-                   (SELECT version FROM tenant_catalog WHERE tenant = \(tenant))
+            SELECT locked.id,
+                   (SELECT clock_offset FROM store_clock WHERE tenant = locked.id),
+                   (SELECT time_rate FROM store_clock WHERE tenant = locked.id),
+                   (SELECT MIN(next_event_date) FROM subscription WHERE tenant = locked.id),
+                   (SELECT version FROM tenant_settings WHERE tenant = locked.id),
+                   (SELECT version FROM tenant_catalog WHERE tenant = locked.id)
+            FROM unnest(\(tenants)::text[]) AS locked(id)
             """) { [configuration] answer throws(StoreError) in
-            guard let row = answer.rows.first else { return }
-            let (offset, rate, nextEvent, settingsVersion, catalogVersion) = try PostgresTransaction.decodeColumns(
-                (Double?, Int64?, Double?, Int64?, Int64?).self, row, on: configuration
-            )
-            let clock = offset.map { StoreClockState(offset: $0, timeRate: rate.flatMap { TimeRate(rawValue: Int($0)) }) } ?? StoreClockState()
-            writes.stateAtLock = (
-                clock, nextEvent.map(Date.init(timeIntervalSince1970:)), Int(settingsVersion ?? 0), Int(catalogVersion ?? 0)
-            )
+            for row in answer.rows {
+                let (tenant, offset, rate, nextEvent, settingsVersion, catalogVersion) = try PostgresTransaction.decodeColumns(
+                    (String, Double?, Int64?, Double?, Int64?, Int64?).self, row, on: configuration
+                )
+                let clock = offset.map { StoreClockState(offset: $0, timeRate: rate.flatMap { TimeRate(rawValue: Int($0)) }) } ?? StoreClockState()
+                writes[tenant]?.stateAtLock = (
+                    clock, nextEvent.map(Date.init(timeIntervalSince1970:)), Int(settingsVersion ?? 0), Int(catalogVersion ?? 0)
+                )
+            }
         }
     }
 
-    /// Sends what is held, the counter written back and the change signal, and `COMMIT`.
-    private func commit(tenant: String, origin: UUID, in pipeline: PostgresPipeline, noting writes: PostgresWriteState) throws(StoreError) {
+    /// Sends what is held, the counters written back and the change signals, and `COMMIT`.
+    private func commit(_ tenants: [String], origin: UUID, in pipeline: PostgresPipeline, noting writes: [String: PostgresWriteState]) throws(StoreError) {
         if let failure = pipeline.failure { throw failure }
-        let counter = try writes.nextID.flatMap { next throws(StoreError) in
-            next == writes.storedNextID ? nil : try Int64(checking: next)
+        var counted: [String] = [], counters: [Int64] = [], changed: [String] = []
+        for tenant in tenants {
+            guard let state = writes[tenant] else { continue }
+            if let next = state.nextID, next != state.storedNextID {
+                counted.append(tenant)
+                counters.append(try Int64(checking: next))
+            }
+            if state.wroteChanges { changed.append(tenant) }
         }
-        let channel = Self.changeChannel(schema: configuration.schema), payload = origin.uuidString + " " + tenant
-        // One statement for both when both are due: the counter's update runs to completion though nothing reads it.
-        let closing: [PostgresQuery] = switch (counter, writes.wroteChanges) {
-        case (let counter?, true):
-            ["WITH counter AS (UPDATE tenant SET next_transaction_id = \(counter) WHERE id = \(tenant)) SELECT pg_notify(\(channel), \(payload))"]
-        case (let counter?, false): ["UPDATE tenant SET next_transaction_id = \(counter) WHERE id = \(tenant)"]
-        case (nil, true): ["SELECT pg_notify(\(channel), \(payload))"]
-        case (nil, false): []
+        let channel = Self.changeChannel(schema: configuration.schema), origin = origin.uuidString + " "
+        // One statement for both when both are due: the counters' update runs to completion though nothing reads it.
+        let closing: [PostgresQuery] = switch (counted.isEmpty, changed.isEmpty) {
+        case (false, false):
+            ["""
+            WITH counter AS (
+                UPDATE tenant SET next_transaction_id = counted.next
+                FROM unnest(\(counted)::text[], \(counters)::bigint[]) AS counted(id, next) WHERE tenant.id = counted.id
+            )
+            SELECT pg_notify(\(channel), \(origin) || changed.id) FROM unnest(\(changed)::text[]) AS changed(id)
+            """]
+        case (false, true):
+            ["""
+            UPDATE tenant SET next_transaction_id = counted.next
+            FROM unnest(\(counted)::text[], \(counters)::bigint[]) AS counted(id, next) WHERE tenant.id = counted.id
+            """]
+        case (true, false): ["SELECT pg_notify(\(channel), \(origin) || changed.id) FROM unnest(\(changed)::text[]) AS changed(id)"]
+        case (true, true): []
         }
-        _ = try pipeline.send(closing + ["COMMIT"], committing: tenant)
+        _ = try pipeline.send(closing + ["COMMIT"], committing: tenants)
     }
 
     /// Ends a failed transaction. A connection that cannot even roll back is closed, so the pool never lends it again.

@@ -100,38 +100,37 @@ public final class PostgresStorage: ChangeSignalingStorage {
     /// connection to the database, runs between its first read and its commit. A transaction that waits longer than
     /// ``Configuration/lockTimeout`` for the lock fails and changes nothing.
     ///
-    /// Transactions of one tenant asked for at the same time, through any handle on the same connections, commit
-    /// together (a group commit, see `PostgresCommitQueues`): when `body` throws, only what it wrote is rolled back,
-    /// and the call returns once its writes are committed.
+    /// Transactions asked for at the same time, of this tenant or of others, through any handle on the same
+    /// connections, commit together (a group commit, see `PostgresCommitQueues`): when `body` throws, only what it
+    /// wrote is rolled back, and the call returns once its writes are committed.
     public func transaction<Result: Sendable>(
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result {
         // Refused before it joins a group, whose other members may come through other handles.
         guard !closed.load(ordering: .relaxed) else { throw closedFailure }
         let outcome = Mutex<Swift.Result<Result, any Error>?>(nil)
-        let member = PostgresGroupMember { transaction in
+        let member = PostgresGroupMember(tenant: tenant) { transaction in
             let result = try body(transaction)
             return { outcome.withLock { $0 = .success(result) } }
         } fail: { error in
             outcome.withLock { $0 = .failure(error) }
         }
         let queues = connections.commitQueues
-        var leads = queues.submit(member, tenant: tenant)
-        if !leads { leads = await member.turn() == .lead }
-        if leads {
-            let group = queues.takeGroup(tenant: tenant)
+        var group = queues.submit(member)
+        if group == nil, case .lead(let next) = await member.turn() { group = next }
+        if let group {
             // In a task of its own: the leader's caller being cancelled must not fail the others' transactions.
             await Task { [origin] in
                 do {
                     try await onConnectionThread { session in
                         var remaining = group
-                        while !remaining.isEmpty { remaining = session.transaction(tenant: tenant, origin: origin, group: remaining[...]) }
+                        while !remaining.isEmpty { remaining = session.transaction(origin: origin, group: remaining[...]) }
                     }
                 } catch {
                     for member in group { member.fail(error) }
                 }
             }.value
-            queues.groupEnded(group, tenant: tenant)
+            queues.groupEnded(group)
         }
         guard let result = outcome.withLock({ $0 }) else {
             throw StoreError.storageFailure("A transaction on PostgreSQL at \(configuration) ended without an outcome; nothing is known of its writes.")
@@ -321,7 +320,7 @@ final class PostgresConnections: Sendable {
     /// Who follows other processes' commits, and the task that listens for them.
     let changeSubscribers = ChangeSubscribers()
     /// The write transactions waiting for each tenant, committed in groups.
-    let commitQueues = PostgresCommitQueues()
+    let commitQueues: PostgresCommitQueues
     /// Who uses the connections: handles, and operations under way.
     private struct Use {
         /// How many handles use the connections: 1 for the handle that opened them, 0 once they closed.
@@ -340,6 +339,7 @@ final class PostgresConnections: Sendable {
         self.logger = logger
         threads = NIOThreadPool(numberOfThreads: configuration.maximumConnections)
         threads.start()
+        commitQueues = PostgresCommitQueues(runningLimit: configuration.maximumConnections)
         client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         clientTask = Task.detached { [client] in await client.run() }
     }

@@ -317,7 +317,7 @@ struct PostgresTransaction: StorageTransaction {
                 """, touching: ["account"])
         case .saveTransaction(let record):
             let (id, originalID, body) = (try Int64(checking: record.id), try Int64(checking: record.originalID), try Self.encode(record))
-            pipeline.holdRow(.storeTransaction, key: id) { row in
+            pipeline.holdRow(.storeTransaction, key: .init(tenant: tenant, id: id)) { row in
                 row.append(tenant)
                 row.append(id)
                 row.append(originalID)
@@ -380,7 +380,7 @@ struct PostgresTransaction: StorageTransaction {
             pipeline.hold("DELETE FROM purchase_intent WHERE tenant = \(tenant) AND id = \(id.uuidString)")
         case .saveSubscription(let subscription):
             let (id, body) = (try Int64(checking: subscription.id), try Self.encode(subscription))
-            pipeline.holdRow(.subscription, key: id) { row in
+            pipeline.holdRow(.subscription, key: .init(tenant: tenant, id: id)) { row in
                 row.append(tenant)
                 row.append(id)
                 row.append(subscription.accountID)

@@ -394,6 +394,106 @@ struct PostgresStorageTests {
         }
     }
 
+    /// Starts a transaction of each tenant in `tenants`, in order, on `storage` (of one connection): the first alone,
+    /// waiting for its lock, which `holder` holds until the others queued behind it for want of a connection. Each
+    /// writes a transaction record and returns its identifier. Returns each one's outcome by index.
+    func transactionsQueuedBehindALock(
+        _ tenants: [String], on storage: PostgresStorage, holder: PostgresConnection
+    ) async throws -> [Int: Swift.Result<UInt64, StoreError>] {
+        let logger = PostgresStorage.silentLogger
+        let holderProcess = try await holder.query("SELECT pg_backend_pid()", logger: logger).collect().first!.decode(Int32.self)
+        try await holder.query("BEGIN", logger: logger)
+        try await holder.query("SELECT * FROM tenant WHERE id = \(tenants[0]) FOR UPDATE", logger: logger)
+        /// Waits for `condition`, for at most half a minute.
+        func waitFor(_ what: String, _ condition: () async throws -> Bool) async throws {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try await !condition() {
+                guard ContinuousClock.now < deadline else { throw StoreError.storageFailure("The test waited half a minute for \(what).") }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        return try await withThrowingTaskGroup(of: (Int, Swift.Result<UInt64, StoreError>).self) { group in
+            for (index, tenant) in tenants.enumerated() {
+                group.addTask { [record] in
+                    do {
+                        return (index, .success(try await storage.transaction(tenant: tenant) { transaction in
+                            let id = try transaction.allocateTransactionID()
+                            try transaction.write(.saveTransaction(record(id)))
+                            return id
+                        }))
+                    } catch {
+                        return (index, .failure(error as! StoreError))
+                    }
+                }
+                if index == 0 {
+                    try await waitFor("the first transaction to wait for the lock") {
+                        try await holder.query(
+                            "SELECT count(*) FROM pg_stat_activity WHERE \(holderProcess) = ANY(pg_blocking_pids(pid))", logger: logger
+                        ).collect().first!.decode(Int64.self) > 0
+                    }
+                } else {
+                    try await waitFor("the transactions to queue") {
+                        Set(tenants[1...index]).map { storage.waitingTransactions(tenant: $0) }.reduce(0, +) == index
+                    }
+                }
+            }
+            try await holder.query("ROLLBACK", logger: logger)
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+    }
+
+    @Test("Transactions of several tenants that waited together commit in one PostgreSQL transaction, each tenant's identifiers its own")
+    func tenantsCommitTogether() async throws {
+        try await withSchema(maximumConnections: 1) { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            for tenant in ["a", "b", "c", "d"] { try await storage.transaction(tenant: tenant) { try $0.write(.saveAccount(Account(id: tenant, storefront: "USA"))) } }
+            let outcomes = try await withConnection(configuration) { holder in
+                try await transactionsQueuedBehindALock(["a", "d", "b", "c", "b"], on: storage, holder: holder)
+            }
+            let first = TransactionRecord.firstID
+            #expect(outcomes.mapValues { try? $0.get() } == [0: first, 1: first, 2: first, 3: first, 4: first + 1])
+            // Rows written by one PostgreSQL transaction carry its identifier (xmin).
+            let writers = try await withConnection(configuration) { connection in
+                try await connection.query("SELECT tenant, xmin::text FROM store_transaction ORDER BY tenant, id", logger: PostgresStorage.silentLogger)
+                    .collect().map { try $0.decode((String, String).self) }
+            }
+            #expect(writers.map(\.0) == ["a", "b", "b", "c", "d"])
+            let byTenant = Dictionary(writers.map { ($0.0, [$0.1]) }, uniquingKeysWith: +)
+            #expect(Set(byTenant["b"]! + byTenant["c"]! + byTenant["d"]!).count == 1, "the four that waited committed together: \(writers)")
+            #expect(byTenant["a"] != byTenant["b"].map { [$0[0]] })
+            // Each tenant's counter was written back: its next transaction continues it.
+            for (tenant, next) in [("a", first + 1), ("b", first + 2), ("c", first + 1), ("d", first + 1)] {
+                #expect(try await storage.transaction(tenant: tenant) { try $0.allocateTransactionID() } == next)
+            }
+        }
+    }
+
+    @Test("When one tenant's lock times out in a group of several tenants, only its transactions fail: the others' commit")
+    func lockTimeoutFailsOnlyItsTenant() async throws {
+        try await withSchema(maximumConnections: 1) { base in
+            var configuration = base
+            configuration.lockTimeout = .seconds(2)
+            let storage = try PostgresStorage(configuration: configuration)
+            for tenant in ["a", "b", "x"] { try await storage.transaction(tenant: tenant) { try $0.write(.saveAccount(Account(id: tenant, storefront: "USA"))) } }
+            let logger = PostgresStorage.silentLogger
+            let outcomes = try await withConnection(configuration) { other in
+                // Another server holds "a" throughout: the group of "a" and "b" that waited behind "x" waits for it.
+                try await other.query("BEGIN", logger: logger)
+                try await other.query("SELECT * FROM tenant WHERE id = 'a' FOR UPDATE", logger: logger)
+                let outcomes = try await withConnection(configuration) { holder in
+                    try await transactionsQueuedBehindALock(["x", "a", "b"], on: storage, holder: holder)
+                }
+                try await other.query("ROLLBACK", logger: logger)
+                return outcomes
+            }
+            #expect(try outcomes[0]!.get() == TransactionRecord.firstID)
+            #expect(throws: StoreError.self) { try outcomes[1]!.get() }
+            #expect(try outcomes[2]!.get() == TransactionRecord.firstID)
+            #expect(try await storage.read(tenant: "b") { try $0.transactions(matching: TransactionQuery()).map(\.id) } == [TransactionRecord.firstID])
+            #expect(try await storage.read(tenant: "a") { try $0.transactions(matching: TransactionQuery()) }.isEmpty)
+        }
+    }
+
     @Test("A refusal after a read that sent the rows of the transactions before it leaves those rows, and nobody runs again")
     func refusalAfterSendingOthersRows() async throws {
         try await withSchema { configuration in

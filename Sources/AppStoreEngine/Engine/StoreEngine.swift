@@ -58,6 +58,13 @@ public actor StoreEngine: ScheduledEventSource {
     private var externalPurchaseTokenWake: Date?
     /// Follows other handles' commits to this tenant, while anyone listens (a ``ChangeSignalingStorage`` only).
     private var changeFollower: Task<Void, Never>?
+    /// Whether ``changeFollower`` heard its stream's first signal: from then on every commit of another handle is
+    /// signalled, and what this engine read stays true until a signal says otherwise.
+    private(set) var hearsChangesElsewhere = false
+    /// The tenant's notification destinations as last read while ``hearsChangesElsewhere``; `nil` when unknown.
+    var knownDestinations: NotificationDestinations??
+    /// Counts the times ``knownDestinations`` was forgotten, so a read that a change overtook does not keep its answer.
+    var destinationsGeneration = 0
 
     /// Creates an engine for a tenant of `storage`, signing with `signer`.
     ///
@@ -174,6 +181,8 @@ public actor StoreEngine: ScheduledEventSource {
         if subscribers.isEmpty, outboxSubscribers.isEmpty {
             changeFollower?.cancel()
             changeFollower = nil
+            hearsChangesElsewhere = false
+            forgetDestinations()
         }
     }
 
@@ -190,6 +199,8 @@ public actor StoreEngine: ScheduledEventSource {
     }
 
     private func changedElsewhere() async {
+        hearsChangesElsewhere = true
+        forgetDestinations()
         publish(.changedElsewhere)
         announceOutboxWork()
         _ = try? await currentSettings()
@@ -582,7 +593,10 @@ public actor StoreEngine: ScheduledEventSource {
                 }
                 return (
                     renewals, try transaction.nextSubscriptionEventDate(),
-                    (recorded: transaction.recordedNotifications, changed: transaction.changedNotifications),
+                    (
+                        recorded: transaction.recordedNotifications, changed: transaction.changedNotifications,
+                        destinations: transaction.savedDestinations
+                    ),
                     Array(transaction.savedSubscriptions.values), settings, catalog, result
                 )
             }
@@ -593,6 +607,7 @@ public actor StoreEngine: ScheduledEventSource {
         // Sorted only for someone listening: a period end renews a hundred thousand subscriptions at once.
         if !subscriptions.isEmpty, !subscribers.isEmpty { publish(.subscriptionsChanged(subscriptions.sorted { $0.id < $1.id })) }
         if notifications.changed { publish(.notificationsChanged) }
+        if notifications.destinations { forgetDestinations() }
         if notifications.recorded { announceOutboxWork() }
         scheduleWake(at: nextDue)
         return result
@@ -720,6 +735,8 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     private(set) var savedSettings = false
     /// Whether the tenant's catalog was saved.
     private(set) var savedCatalog = false
+    /// Whether the tenant's notification destinations were saved, or may have gone with the rest of its state.
+    private(set) var savedDestinations = false
 
     init(_ base: any StorageTransaction) {
         self.base = base
@@ -734,6 +751,7 @@ private final class OutboxWatchingTransaction: StorageTransaction {
         case .saveSubscription(let subscription): savedSubscriptions[subscription.id] = subscription
         case .saveSettings: savedSettings = true
         case .saveCatalog: savedCatalog = true
+        case .saveNotificationDestinations, .eraseTenant, .deleteTenant, .restore: savedDestinations = true
         default: break
         }
         try base.write(change)
