@@ -89,7 +89,7 @@ final class PostgresGroupMember: Sendable {
 /// transaction, whichever tenants they belong to: one statement locks all their tenants, one commits them, and each
 /// caller's outcome is its own (see `PostgresSession.transaction(origin:group:)`).
 ///
-/// At most as many groups run at once as there are connections, and a tenant is in one of them at a time, so its
+/// At most a few groups run at once (``runningLimit(connections:)``), and a tenant is in one of them at a time, so its
 /// transactions keep the order they were asked for in. A transaction that arrives while fewer groups run, and its
 /// tenant is in none, runs at once, alone; the others wait and go together in the next group to start.
 ///
@@ -99,7 +99,7 @@ final class PostgresGroupMember: Sendable {
 final class PostgresCommitQueues: Sendable {
     /// The most transactions committed together, so that a flood of them still commits in steps.
     let groupLimit: Int
-    /// The most groups under way at once: the storage's connections.
+    /// The most groups under way at once.
     let runningLimit: Int
 
     private struct State {
@@ -111,6 +111,15 @@ final class PostgresCommitQueues: Sendable {
         var running = 0
     }
     private let state = Mutex(State())
+
+    /// How many groups run at once on `connections` connections: a quarter of them, at least two (one with a single
+    /// connection). Fewer, larger groups cost the database less per operation than many small ones: on a 2-core machine
+    /// shared with PostgreSQL, purchases over 100 tenants ran 25-30% faster with two groups at a time than with eight,
+    /// at a third less of PostgreSQL's time each. Queued operations make the groups larger as they wait longer, and
+    /// the other connections serve reads, which need no lock.
+    static func runningLimit(connections: Int) -> Int {
+        min(connections, max(2, connections / 4))
+    }
 
     init(groupLimit: Int = 64, runningLimit: Int) {
         precondition(groupLimit >= 1 && runningLimit >= 1, "A commit queue runs at least one transaction at a time.")

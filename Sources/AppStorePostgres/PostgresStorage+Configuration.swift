@@ -50,7 +50,8 @@ extension PostgresStorage {
         /// Server settings sent when each connection starts (from the URL's `options`), besides the schema.
         public var serverSettings: [String: String]
         /// The most connections the storage keeps open, and so the most store operations it runs at once; each
-        /// runs on a thread of the storage's own while it holds its connection.
+        /// runs on a thread of the storage's own while it holds its connection. Write transactions run in groups
+        /// (see `PostgresStorage.transaction(tenant:_:)`) on a quarter of them at most, at least two.
         public var maximumConnections: Int
         /// How long a transaction waits for its tenant's lock, held by another transaction, before it fails.
         public var lockTimeout: Duration

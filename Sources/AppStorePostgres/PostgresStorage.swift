@@ -339,7 +339,7 @@ final class PostgresConnections: Sendable {
         self.logger = logger
         threads = NIOThreadPool(numberOfThreads: configuration.maximumConnections)
         threads.start()
-        commitQueues = PostgresCommitQueues(runningLimit: configuration.maximumConnections)
+        commitQueues = PostgresCommitQueues(runningLimit: PostgresCommitQueues.runningLimit(connections: configuration.maximumConnections))
         client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         clientTask = Task.detached { [client] in await client.run() }
     }
