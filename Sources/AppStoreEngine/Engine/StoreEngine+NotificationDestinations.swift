@@ -29,6 +29,8 @@ extension StoreEngine {
     ///
     /// - Throws: ``StoreError/storageFailure`` when they cannot be stored; nothing changes then.
     public func setNotificationDestinations(_ destinations: NotificationDestinations?) async throws(StoreError) {
+        // Forgotten whatever happens: a commit whose answer was lost may have stored them all the same.
+        defer { forgetDestinations() }
         try await perform { try $0.storage.write(.saveNotificationDestinations(destinations)) }
         announceOutboxWork()
     }
