@@ -1,13 +1,13 @@
 import AppStoreEngine
 import Synchronization
 
-/// One caller's write transaction, waiting to run in a group commit (see ``PostgresCommitQueues``).
+/// One caller's write transaction, waiting to run in a group commit (see ``PostgresCommitQueue``).
 final class PostgresGroupMember: Sendable {
     /// What a member waiting in the queue is told.
     enum Turn: Sendable {
         /// Its transaction ran in another caller's group: its outcome is delivered.
         case finished
-        /// It leads `group` (itself first): the caller runs it, then ends it (``PostgresCommitQueues/groupEnded(_:)``).
+        /// It leads `group` (itself first): the caller runs it, then ends it (``PostgresCommitQueue/groupEnded(_:)``).
         case lead(_ group: [PostgresGroupMember])
     }
 
@@ -96,7 +96,7 @@ final class PostgresGroupMember: Sendable {
 /// Nobody runs the queue: a caller that finds room leads, running its group on a leased connection, and when a group
 /// ends, the first callers still waiting that can run lead the next groups, so each caller runs at most the group it
 /// is in.
-final class PostgresCommitQueues: Sendable {
+final class PostgresCommitQueue: Sendable {
     /// The most transactions committed together, so that a flood of them still commits in steps.
     let groupLimit: Int
     /// The most groups under way at once.

@@ -88,8 +88,7 @@ struct PostgresSession: Sendable {
     func transaction(origin: UUID, group: ArraySlice<PostgresGroupMember>) -> [PostgresGroupMember] {
         let pipeline = PostgresPipeline(session: self)
         let tenants = Set(group.map(\.tenant)).sorted()
-        var writesByTenant: [String: PostgresWriteState] = [:]
-        for tenant in tenants { writesByTenant[tenant] = PostgresWriteState() }
+        let writesByTenant = Dictionary(uniqueKeysWithValues: tenants.map { ($0, PostgresWriteState()) })
         /// The member whose statements come first: a failure before it is one of the locks'.
         var firstMember: PostgresPipeline.Mark?
         /// The members whose body succeeded: where their statements start, and what delivers their result.

@@ -101,7 +101,7 @@ public final class PostgresStorage: ChangeSignalingStorage {
     /// ``Configuration/lockTimeout`` for the lock fails and changes nothing.
     ///
     /// Transactions asked for at the same time, of this tenant or of others, through any handle on the same
-    /// connections, commit together (a group commit, see `PostgresCommitQueues`): when `body` throws, only what it
+    /// connections, commit together (a group commit, see `PostgresCommitQueue`): when `body` throws, only what it
     /// wrote is rolled back, and the call returns once its writes are committed.
     public func transaction<Result: Sendable>(
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
@@ -115,8 +115,8 @@ public final class PostgresStorage: ChangeSignalingStorage {
         } fail: { error in
             outcome.withLock { $0 = .failure(error) }
         }
-        let queues = connections.commitQueues
-        var group = queues.submit(member)
+        let queue = connections.commitQueue
+        var group = queue.submit(member)
         if group == nil, case .lead(let next) = await member.turn() { group = next }
         if let group {
             // In a task of its own: the leader's caller being cancelled must not fail the others' transactions.
@@ -130,7 +130,7 @@ public final class PostgresStorage: ChangeSignalingStorage {
                     for member in group { member.fail(error) }
                 }
             }.value
-            queues.groupEnded(group)
+            queue.groupEnded(group)
         }
         guard let result = outcome.withLock({ $0 }) else {
             throw StoreError.storageFailure("A transaction on PostgreSQL at \(configuration) ended without an outcome; nothing is known of its writes.")
@@ -144,7 +144,7 @@ public final class PostgresStorage: ChangeSignalingStorage {
 
     /// How many write transactions of `tenant` wait, in this process, for a group to run in: for tests.
     package func waitingTransactions(tenant: String) -> Int {
-        connections.commitQueues.waiting(tenant: tenant)
+        connections.commitQueue.waiting(tenant: tenant)
     }
 
     /// The API key with the identifier, whichever tenant holds it: one statement on the primary key, outside any
@@ -319,8 +319,8 @@ final class PostgresConnections: Sendable {
     let origin = UUID()
     /// Who follows other processes' commits, and the task that listens for them.
     let changeSubscribers = ChangeSubscribers()
-    /// The write transactions waiting for each tenant, committed in groups.
-    let commitQueues: PostgresCommitQueues
+    /// The write transactions waiting to run, committed in groups.
+    let commitQueue: PostgresCommitQueue
     /// Who uses the connections: handles, and operations under way.
     private struct Use {
         /// How many handles use the connections: 1 for the handle that opened them, 0 once they closed.
@@ -339,7 +339,7 @@ final class PostgresConnections: Sendable {
         self.logger = logger
         threads = NIOThreadPool(numberOfThreads: configuration.maximumConnections)
         threads.start()
-        commitQueues = PostgresCommitQueues(runningLimit: PostgresCommitQueues.runningLimit(connections: configuration.maximumConnections))
+        commitQueue = PostgresCommitQueue(runningLimit: PostgresCommitQueue.runningLimit(connections: configuration.maximumConnections))
         client = PostgresClient(configuration: configuration.clientConfiguration, backgroundLogger: logger)
         clientTask = Task.detached { [client] in await client.run() }
     }
