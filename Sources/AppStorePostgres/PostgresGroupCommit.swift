@@ -15,7 +15,7 @@ final class PostgresGroupMember: Sendable {
     let tenant: String
     /// Runs the caller's body inside the group's transaction; returns what delivers its result, called once the
     /// group committed.
-    let run: @Sendable (any StorageTransaction) throws -> @Sendable () -> Void
+    let run: @Sendable (PostgresTransaction) throws -> @Sendable () -> Void
     /// Delivers a failure to the caller.
     private let deliverFailure: @Sendable (any Error) -> Void
 
@@ -28,7 +28,7 @@ final class PostgresGroupMember: Sendable {
     private let state = Mutex(State())
 
     init(
-        tenant: String, run: @escaping @Sendable (any StorageTransaction) throws -> @Sendable () -> Void,
+        tenant: String, run: @escaping @Sendable (PostgresTransaction) throws -> @Sendable () -> Void,
         fail: @escaping @Sendable (any Error) -> Void
     ) {
         self.tenant = tenant

@@ -277,6 +277,21 @@ enum PostgresMigrations {
                 """,
             ]
         ),
+        PostgresMigration(
+            version: 12,
+            name: "v12: notification destination stamps",
+            statements: [
+                // Each write of a tenant's destinations takes the next number, which every write transaction reads in
+                // the lock's exchange: a server that keeps the destinations sees another's change at its next
+                // operation. Forgetting them keeps the row, its body NULL, so the numbers only grow.
+                "CREATE SEQUENCE notification_destinations_stamp",
+                """
+                ALTER TABLE notification_destinations
+                    ADD COLUMN stamp bigint NOT NULL DEFAULT nextval('notification_destinations_stamp'),
+                    ALTER COLUMN body DROP NOT NULL
+                """,
+            ]
+        ),
     ]
 
     /// The first key of OpenStoreKit's advisory locks ("OSK").

@@ -212,16 +212,19 @@ struct PostgresSession: Sendable {
                    (SELECT time_rate FROM store_clock WHERE tenant = locked.id),
                    (SELECT MIN(next_event_date) FROM subscription WHERE tenant = locked.id),
                    (SELECT version FROM tenant_settings WHERE tenant = locked.id),
-                   (SELECT version FROM tenant_catalog WHERE tenant = locked.id)
+                   (SELECT version FROM tenant_catalog WHERE tenant = locked.id),
+                   (SELECT stamp FROM notification_destinations WHERE tenant = locked.id)
             FROM unnest(\(tenants)::text[]) AS locked(id)
             """) { [configuration] answer throws(StoreError) in
             for row in answer.rows {
-                let (tenant, offset, rate, nextEvent, settingsVersion, catalogVersion) = try PostgresTransaction.decodeColumns(
-                    (String, Double?, Int64?, Double?, Int64?, Int64?).self, row, on: configuration
+                let (tenant, offset, rate, nextEvent, settingsVersion, catalogVersion, destinationsStamp) = try PostgresTransaction.decodeColumns(
+                    (String, Double?, Int64?, Double?, Int64?, Int64?, Int64?).self, row, on: configuration
                 )
-                let clock = offset.map { StoreClockState(offset: $0, timeRate: rate.flatMap { TimeRate(rawValue: Int($0)) }) } ?? StoreClockState()
-                writes[tenant]?.stateAtLock = (
-                    clock, nextEvent.map(Date.init(timeIntervalSince1970:)), Int(settingsVersion ?? 0), Int(catalogVersion ?? 0)
+                writes[tenant]?.stateAtLock = TenantStateAtLock(
+                    clock: offset.map { StoreClockState(offset: $0, timeRate: rate.flatMap { TimeRate(rawValue: Int($0)) }) } ?? StoreClockState(),
+                    nextSubscriptionEvent: nextEvent.map(Date.init(timeIntervalSince1970:)),
+                    settingsVersion: Int(settingsVersion ?? 0), catalogVersion: Int(catalogVersion ?? 0),
+                    destinationsStamp: destinationsStamp ?? 0
                 )
             }
         }
@@ -312,11 +315,13 @@ final class PostgresWriteState {
     var nextID: UInt64?
     /// Whether the transaction wrote anything: only then are other servers told of its commit.
     var wroteChanges = false
+    /// How many changes the members of the group wrote to the tenant, those of failed members included.
+    var changesWritten = 0
     /// Whether the transaction deleted the tenant, whose row goes at the commit: a group commits there.
     var deletedTenant = false
-    /// The tenant's clock, its earliest subscription event and the version of its settings as they stood when the lock
-    /// was granted (read in the same exchange as the lock); `nil` until that answer arrives.
-    var stateAtLock: (clock: StoreClockState, nextSubscriptionEvent: Date?, settingsVersion: Int, catalogVersion: Int)?
+    /// What the tenant's rows held when the lock was granted (read in the same exchange as the lock); `nil` until that
+    /// answer arrives.
+    var stateAtLock: TenantStateAtLock?
     /// Whether the transaction wrote the tenant's clock: `stateAtLock`'s clock no longer holds.
     var wroteClock = false
     /// Whether the transaction wrote subscriptions: `stateAtLock`'s next event no longer holds.
@@ -325,6 +330,8 @@ final class PostgresWriteState {
     var wroteSettings = false
     /// Whether the transaction wrote the tenant's catalog: `stateAtLock`'s catalog version no longer holds.
     var wroteCatalog = false
+    /// Whether the transaction wrote the tenant's notification destinations: `stateAtLock`'s stamp no longer holds.
+    var wroteDestinations = false
 
     /// What one member of a group commit changes and takes back when it fails. (What `stateAtLock` no longer holds
     /// stays noted: the tables are read instead, which is always right.)
@@ -332,6 +339,21 @@ final class PostgresWriteState {
         get { (nextID, wroteChanges, deletedTenant) }
         set { (nextID, wroteChanges, deletedTenant) = newValue }
     }
+}
+
+/// What a tenant's rows held when a write transaction's lock on it was granted: read in the lock's exchange, so
+/// the transaction's reads of them cost no wait of their own.
+struct TenantStateAtLock {
+    /// The tenant's clock.
+    var clock: StoreClockState
+    /// When its earliest subscription event is due, if it has any.
+    var nextSubscriptionEvent: Date?
+    /// The version of its stored settings; 0 when none were stored.
+    var settingsVersion: Int
+    /// The version of its stored catalog; 0 when none was stored.
+    var catalogVersion: Int
+    /// The stamp of the last write of its notification destinations; 0 before any.
+    var destinationsStamp: Int64
 }
 
 extension PostgresStorage.Configuration {

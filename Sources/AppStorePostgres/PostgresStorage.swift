@@ -33,6 +33,8 @@ public final class PostgresStorage: ChangeSignalingStorage {
     let connections: PostgresConnections
     private var logger: Logger { connections.logger }
     private var origin: UUID { connections.origin }
+    /// Tells this handle's commits from those of other handles on the same connections (whose origin is the same).
+    private let handle = UUID()
     /// Whether this handle was closed (``close()``): its operations fail from then on, whether or not other handles
     /// still use the connections.
     private let closed = Atomic(false)
@@ -67,6 +69,11 @@ public final class PostgresStorage: ChangeSignalingStorage {
     }
 
     /// Another handle on `connections`, which stay open until it is closed too; `nil` when they closed already.
+    package convenience init?(sharing storage: PostgresStorage) {
+        self.init(sharing: storage.connections)
+    }
+
+    /// Another handle on `connections`, which stay open until it is closed too; `nil` when they closed already.
     init?(sharing connections: PostgresConnections) {
         guard connections.addHandle() else { return nil }
         configuration = connections.configuration
@@ -80,12 +87,12 @@ public final class PostgresStorage: ChangeSignalingStorage {
         if !closed.exchange(true, ordering: .relaxed), connections.removeHandle() { connections.closeInBackground() }
     }
 
-    /// A signal after each transaction another handle — another process or server on the database — committed to
-    /// `tenant` with changes in it, and one once the stream is heard (listening started, or had started already) and
+    /// A signal after each transaction another handle — another process or server on the database, or another store
+    /// of this process on the same connections — committed to `tenant` with changes in it, and one once the stream is heard (listening started, or had started already) and
     /// each time listening resumes after the connection was lost (what happened meanwhile is then unknown). Listening uses one connection of its own, outside the pool, opened when
     /// the first stream is asked for.
     public func changesByOthers(tenant: String) -> AsyncStream<Void> {
-        connections.changeSubscribers.subscribe(tenant: tenant) { [configuration, origin, logger] subscribers in
+        connections.changeSubscribers.subscribe(tenant: tenant, handle: handle) { [configuration, origin, logger] subscribers in
             Task.detached { await subscribers.listen(configuration: configuration, ignoring: origin, logger: logger) }
         }
     }
@@ -109,9 +116,15 @@ public final class PostgresStorage: ChangeSignalingStorage {
         // Refused before it joins a group, whose other members may come through other handles.
         guard !closed.load(ordering: .relaxed) else { throw closedFailure }
         let outcome = Mutex<Swift.Result<Result, any Error>?>(nil)
-        let member = PostgresGroupMember(tenant: tenant) { transaction in
+        let member = PostgresGroupMember(tenant: tenant) { [changeSubscribers = connections.changeSubscribers, handle] transaction in
+            let changesBefore = transaction.changesWritten
             let result = try body(transaction)
-            return { outcome.withLock { $0 = .success(result) } }
+            let wroteChanges = transaction.changesWritten != changesBefore
+            return {
+                outcome.withLock { $0 = .success(result) }
+                // PostgreSQL's signal names the connections' origin, which the other handles on them share: told here.
+                if wroteChanges { changeSubscribers.signalCommit(tenant: tenant, by: handle) }
+            }
         } fail: { error in
             outcome.withLock { $0 = .failure(error) }
         }
@@ -167,7 +180,7 @@ public final class PostgresStorage: ChangeSignalingStorage {
         try await latestRows("""
             SELECT id FROM tenant
             UNION SELECT tenant FROM account UNION SELECT tenant FROM store_clock
-            UNION SELECT tenant FROM tenant_settings UNION SELECT tenant FROM notification_destinations
+            UNION SELECT tenant FROM tenant_settings UNION SELECT tenant FROM notification_destinations WHERE body IS NOT NULL
             UNION SELECT tenant FROM api_key UNION SELECT tenant FROM tenant_catalog UNION SELECT tenant FROM retention_messaging
             ORDER BY 1
             """).map { row throws(StoreError) in try PostgresTransaction.decode(String.self, row, on: configuration) }
@@ -414,8 +427,14 @@ final class PostgresConnections: Sendable {
 
 /// The streams of ``PostgresStorage/changesByOthers(tenant:)`` by tenant, and the task that feeds them.
 final class ChangeSubscribers: Sendable {
+    /// A stream's continuation, and the handle that asked for it.
+    private struct Subscriber {
+        let handle: UUID
+        let continuation: AsyncStream<Void>.Continuation
+    }
+
     private struct State {
-        var continuations: [String: [UUID: AsyncStream<Void>.Continuation]] = [:]
+        var subscribers: [String: [UUID: Subscriber]] = [:]
         var listener: Task<Void, Never>?
         /// Whether the listener's connection listens now: a stream that joins then is signalled at once.
         var listening = false
@@ -424,17 +443,17 @@ final class ChangeSubscribers: Sendable {
 
     private let state = Mutex(State())
 
-    /// A new stream for `tenant`; the first one starts the listener `start` makes.
-    func subscribe(tenant: String, start: (ChangeSubscribers) -> Task<Void, Never>) -> AsyncStream<Void> {
+    /// A new stream for `tenant`, asked for by `handle`; the first one starts the listener `start` makes.
+    func subscribe(tenant: String, handle: UUID, start: (ChangeSubscribers) -> Task<Void, Never>) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.continuations[tenant]?.removeValue(forKey: id) }
+            self?.state.withLock { _ = $0.subscribers[tenant]?.removeValue(forKey: id) }
         }
         // Finishing a stream runs its termination handler, which takes the lock: never finish while holding it.
         let (subscribed, listening) = state.withLock { state in
             guard !state.stopped else { return (false, false) }
-            state.continuations[tenant, default: [:]][id] = continuation
+            state.subscribers[tenant, default: [:]][id] = Subscriber(handle: handle, continuation: continuation)
             if state.listener == nil { state.listener = start(self) }
             return (true, state.listening)
         }
@@ -446,19 +465,28 @@ final class ChangeSubscribers: Sendable {
     func stopListening() {
         let (listener, continuations) = state.withLock { state in
             state.stopped = true
-            defer { state.continuations = [:] }
-            return (state.listener, state.continuations.values.flatMap(\.values))
+            defer { state.subscribers = [:] }
+            return (state.listener, state.subscribers.values.flatMap(\.values).map(\.continuation))
         }
         listener?.cancel()
         for continuation in continuations { continuation.finish() }
     }
 
     private func signal(tenant: String?, listening: Bool? = nil) {
-        let continuations = state.withLock { state in
+        let subscribers = state.withLock { state in
             if let listening { state.listening = listening }
-            return tenant.map { state.continuations[$0]?.values.map { $0 } ?? [] } ?? state.continuations.values.flatMap(\.values)
+            return tenant.map { state.subscribers[$0].map { Array($0.values) } ?? [] } ?? state.subscribers.values.flatMap(\.values)
         }
-        for continuation in continuations { continuation.yield() }
+        for subscriber in subscribers { subscriber.continuation.yield() }
+    }
+
+    /// Signals the streams of `tenant` that other handles of this process asked for: `handle` committed changes to it.
+    /// Only while the listener listens, as PostgreSQL's signals: a stream's first signal says every commit is heard.
+    func signalCommit(tenant: String, by handle: UUID) {
+        let subscribers = state.withLock { state in
+            state.listening ? state.subscribers[tenant].map { $0.values.filter { $0.handle != handle } } ?? [] : []
+        }
+        for subscriber in subscribers { subscriber.continuation.yield() }
     }
 
     /// Listens on the change channel until cancelled, reconnecting a second after a lost connection, and signals the

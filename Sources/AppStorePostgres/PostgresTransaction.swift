@@ -14,6 +14,9 @@ struct PostgresTransaction: StorageTransaction {
 
     private var configuration: PostgresStorage.Configuration { pipeline.session.configuration }
 
+    /// How many changes the transactions of the tenant's write state wrote so far: what a member wrote is the growth.
+    var changesWritten: Int { writes?.changesWritten ?? 0 }
+
     // MARK: Reads
 
     func account(id: String) throws -> Account? {
@@ -251,7 +254,14 @@ struct PostgresTransaction: StorageTransaction {
     }
 
     func notificationDestinations() throws -> NotificationDestinations? {
-        try bodies(NotificationDestinations.self, "SELECT body FROM notification_destinations WHERE tenant = \(tenant)").first
+        try bodies(NotificationDestinations.self, "SELECT body FROM notification_destinations WHERE tenant = \(tenant) AND body IS NOT NULL").first
+    }
+
+    /// The number the last write of the destinations took from `notification_destinations_stamp`; 0 before any.
+    func notificationDestinationsStamp() throws -> Int64? {
+        if let state = try stateAtLock(unlessWritten: \.wroteDestinations) { return state.destinationsStamp }
+        let rows = try pipeline.rows("SELECT stamp FROM notification_destinations WHERE tenant = \(tenant)", reading: ["notification_destinations"])
+        return try rows.first.map { row throws(StoreError) in try Self.decode(Int64.self, row, on: configuration) } ?? 0
     }
 
     /// The key, and the tenant holding it, in a row of `key_id, issuer_id, public_key_pem, created, revoked, tenant`.
@@ -267,7 +277,7 @@ struct PostgresTransaction: StorageTransaction {
     /// (sending the lock first if it was not sent yet); `nil` otherwise, and the caller reads the table.
     private func stateAtLock(
         unlessWritten written: KeyPath<PostgresWriteState, Bool>
-    ) throws(StoreError) -> (clock: StoreClockState, nextSubscriptionEvent: Date?, settingsVersion: Int, catalogVersion: Int)? {
+    ) throws(StoreError) -> TenantStateAtLock? {
         guard let writes, !writes[keyPath: written] else { return nil }
         if writes.stateAtLock == nil { try pipeline.flush() }
         return writes.stateAtLock
@@ -298,14 +308,20 @@ struct PostgresTransaction: StorageTransaction {
     func write(_ change: StorageChange) throws {
         guard let writes else { throw StoreError.storageFailure("Storage is written only inside transaction(tenant:), not in a read.") }
         writes.wroteChanges = true
+        writes.changesWritten += 1
         switch change {
         case .saveSubscription, .deleteSubscriptions, .deleteAllTransactions: writes.wroteSubscriptions = true
         case .saveClockState: writes.wroteClock = true
         case .saveSettings: writes.wroteSettings = true
         case .saveCatalog: writes.wroteCatalog = true
-        case .eraseTenant, .restore, .deleteTenant:
+        case .saveNotificationDestinations: writes.wroteDestinations = true
+        case .eraseTenant, .restore:
             writes.wroteSubscriptions = true
             writes.wroteClock = true
+        case .deleteTenant:
+            writes.wroteSubscriptions = true
+            writes.wroteClock = true
+            writes.wroteDestinations = true
         default: break
         }
         switch change {
@@ -434,14 +450,13 @@ struct PostgresTransaction: StorageTransaction {
                 INSERT INTO tenant_settings (tenant, version, body) VALUES (\(tenant), 1, \(body))
                 ON CONFLICT (tenant) DO UPDATE SET version = tenant_settings.version + 1, body = excluded.body
                 """)
-        case .saveNotificationDestinations(let destinations?):
-            let body = try Self.encode(destinations)
+        case .saveNotificationDestinations(let destinations):
+            // NULL forgets them; the row stays, so its stamp only grows.
+            let body = try destinations.map { try Self.encode($0) }
             pipeline.hold("""
                 INSERT INTO notification_destinations (tenant, body) VALUES (\(tenant), \(body))
-                ON CONFLICT (tenant) DO UPDATE SET body = excluded.body
+                ON CONFLICT (tenant) DO UPDATE SET body = excluded.body, stamp = excluded.stamp
                 """)
-        case .saveNotificationDestinations(nil):
-            pipeline.hold("DELETE FROM notification_destinations WHERE tenant = \(tenant)")
         case .saveCatalog(let document):
             let text = String(decoding: document, as: UTF8.self)
             pipeline.hold("""

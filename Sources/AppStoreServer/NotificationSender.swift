@@ -206,7 +206,7 @@ public actor NotificationSender: ScheduledEventSource {
     public var claimDuration: TimeInterval { timeout * 2 + 10 }
 
     private func runPass() async {
-        let destinations: NotificationDestinations
+        var destinations: NotificationDestinations
         do {
             destinations = try await self.destinations()
         } catch {
@@ -228,6 +228,10 @@ public actor NotificationSender: ScheduledEventSource {
                 return
             }
             guard !claimed.isEmpty else { return }
+            // Asked again for each batch, after the claim: its transaction notes a change another server made since,
+            // and a pass that runs on must not send to where notifications went at its start (kept in memory, the
+            // answer costs nothing when nothing changed).
+            if let latest = try? await self.destinations() { destinations = latest }
             let now = engine.clock.now()
             // Original transactions whose notification of this batch waits for a retry: their later ones wait behind it.
             var retries: [UInt64: Date] = [:]

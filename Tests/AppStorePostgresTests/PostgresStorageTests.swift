@@ -1,4 +1,4 @@
-import AppStoreEngine
+@testable import AppStoreEngine
 import AppStoreFormats
 import AppStorePostgres
 import Dispatch
@@ -90,7 +90,7 @@ struct PostgresStorageTests {
                 try await connection.query("SELECT version, name FROM openstorekit_migration ORDER BY version", logger: PostgresStorage.silentLogger)
                     .collect().map { try $0.decode((Int32, String).self) }
             }
-            #expect(applied.map(\.0) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+            #expect(applied.map(\.0) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
             #expect(applied.first?.1.hasPrefix("v1: tenants, accounts, transactions") == true)
             #expect(applied.map(\.1).dropFirst() == [
                 "v2: notifications by original transaction", "v3: the certificate authority every server on the database signs with",
@@ -100,6 +100,7 @@ struct PostgresStorageTests {
                 "v9: retention messaging",
                 "v10: mass extensions",
                 "v11: external purchases",
+                "v12: notification destination stamps",
             ])
         }
     }
@@ -124,7 +125,7 @@ struct PostgresStorageTests {
                 try await connection.query("SELECT count(*) FROM openstorekit_migration", logger: PostgresStorage.silentLogger)
                     .collect().map { try $0.decode(Int64.self) }
             }
-            #expect(versions == [11])
+            #expect(versions == [12])
         }
     }
 
@@ -184,11 +185,27 @@ struct PostgresStorageTests {
         }
     }
 
-    @Test("A commit with changes signals the other handles that follow its tenant; their own commits and other tenants do not")
-    func commitsSignalOtherHandles() async throws {
+    /// Where the handle that writes in ``commitsSignalOtherHandles(writer:)`` comes from.
+    enum Writer: String, CaseIterable, CustomTestStringConvertible {
+        /// Connections of its own: another process or server, told by PostgreSQL's signal.
+        case otherConnections = "another process's handle"
+        /// The watcher's connections, whose origin PostgreSQL's signal names: told in the process.
+        case sameConnections = "another handle on the same connections"
+        var testDescription: String { rawValue }
+    }
+
+    @Test(
+        "A commit with changes signals the other handles that follow its tenant; their own commits and other tenants do not",
+        .timeLimit(.minutes(1)), // a signal that never comes
+        arguments: Writer.allCases
+    )
+    func commitsSignalOtherHandles(writer kind: Writer) async throws {
         try await withSchema { configuration in
             let watcher = try PostgresStorage(configuration: configuration)
-            let writer = try PostgresStorage(configuration: configuration)
+            let writer = switch kind {
+            case .otherConnections: try PostgresStorage(configuration: configuration)
+            case .sameConnections: try #require(PostgresStorage(sharing: watcher), "the watcher's connections are open")
+            }
             let (heard, heardContinuation) = AsyncStream.makeStream(of: String.self)
             var followers: [Task<Void, Never>] = []
             for tenant in ["t", "u"] {
@@ -207,9 +224,37 @@ struct PostgresStorageTests {
             _ = try await writer.read(tenant: "t") { try $0.accounts() }
             try await writer.transaction(tenant: "u") { try $0.write(.saveAccount(Account(id: "b", storefront: "USA"))) }
             try await writer.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "a", storefront: "USA"))) }
-            // PostgreSQL delivers notifications in commit order: had the watcher's own commit or the writer's commits
-            // without changes been announced, "t" would have been heard before "u".
+            // Signals come in commit order: had the watcher's own commit or the writer's commits without changes
+            // been announced, "t" would have been heard before "u".
             #expect(await [arrivals.next(), arrivals.next()] == ["u", "t"])
+            await writer.close()
+            await watcher.close()
+        }
+    }
+
+    @Test("A store that keeps its notification destinations takes another server's new ones at its next transaction, whether or not that server's signal arrived")
+    func keptDestinationsFollowStamps() async throws {
+        try await withSchema { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            let engine = StoreEngine(tenantID: "t", catalog: Catalog(products: [CatalogProduct(id: "coins", type: .consumable, price: 1)]), storage: storage, clock: SystemClock(), signer: .ephemeral)
+            let following = Task { for await _ in await engine.outboxUpdates() {} }
+            defer { following.cancel() }
+            while await !engine.hearsChangesElsewhere { try await Task.sleep(for: .milliseconds(20)) }
+            let first = NotificationDestinations(defaultURL: URL(string: "http://127.0.0.1:9/first"))
+            try await engine.setNotificationDestinations(first)
+            #expect(try await engine.notificationDestinations() == first)
+
+            // Another server's write, as PostgreSQL sees it, whose signal never comes.
+            try await withConnection(configuration) { connection in
+                _ = try await connection.query(#"""
+                    UPDATE notification_destinations SET body = '{"defaultURL": "http://127.0.0.1:9/second", "urlsByBundleID": {}}',
+                        stamp = nextval('notification_destinations_stamp') WHERE tenant = 't'
+                    """#, logger: PostgresStorage.silentLogger)
+            }
+            #expect(try await engine.notificationDestinations() == first, "kept: nothing told the store yet")
+            _ = try await engine.purchase(PurchaseRequest(productID: "coins", bundleID: "app"))
+            #expect(try await engine.notificationDestinations()?.defaultURL?.path == "/second", "the purchase's transaction read the new stamp behind the lock")
+            await storage.close()
         }
     }
 

@@ -1,4 +1,4 @@
-import AppStoreEngine
+@testable import AppStoreEngine
 import AppStoreFormats
 import AppStoreHosting
 @testable import AppStorePostgres
@@ -118,6 +118,57 @@ struct StoreServiceTests {
         #expect(try await reopened.transactions().count == 2, "a store opened afterwards has connections of its own")
     }
 
+    @Test(
+        "On PostgreSQL, a store whose sender hears the other servers' commits sends to the destinations it sets itself and to those another server sets, from the next notification on",
+        .enabled(if: PostgresTestDatabase.isConfigured, "OPENSTOREKIT_TEST_POSTGRES_URL is unset: run export OPENSTOREKIT_TEST_POSTGRES_URL=$(bash .ci/postgres)"),
+        .timeLimit(.minutes(1)) // a notification sent elsewhere leaves its receiver waiting
+    )
+    func keptDestinationsFollowChanges() async throws {
+        let configuration = try PostgresTestDatabase.freshConfiguration()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-destinations-pg-\(UUID().uuidString)")
+        defer {
+            try? PostgresTestDatabase.dropSchema(of: configuration)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        // Two handles on one database, as two servers have; only the first sends.
+        func store() throws -> (StoreEngine, PostgresStorage) {
+            let opened = try PostgresDatabase().open(PostgresTestDatabase.url(of: configuration), in: StoreDataDirectory(url: directory), tenant: StoreDefaults.tenant)
+            let storage = try #require(opened.storage as? PostgresStorage)
+            return (StoreEngine(catalog: Self.catalog, storage: storage, clock: SystemClock(), signer: .ephemeral), storage)
+        }
+        let (sending, sendingStorage) = try store()
+        let (other, otherStorage) = try store()
+        defer { Task { await sendingStorage.close(); await otherStorage.close() } }
+        var receivers: [HeldReceiver] = []
+        for _ in 0..<3 {
+            let receiver = try await HeldReceiver.start()
+            receiver.release()
+            receivers.append(receiver)
+        }
+        defer { receivers.forEach { $0.stop() } }
+        let sender = NotificationSender(engine: sending, destinations: NotificationDestinations())
+        await sender.start()
+        defer { Task { await sender.stop() } }
+
+        // The other server's purchase reaches the sender by PostgreSQL's signal: from then on it keeps what it read.
+        try await other.setNotificationDestinations(NotificationDestinations(defaultURL: receivers[0].url))
+        _ = try await other.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID))
+        await receivers[0].waitForRequests(1)
+        while await !sending.hearsChangesElsewhere { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try await sending.notificationDestinations()?.defaultURL == receivers[0].url)
+
+        try await sender.setDestinations(NotificationDestinations(defaultURL: receivers[1].url))
+        _ = try await sending.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID))
+        await receivers[1].waitForRequests(1)
+
+        try await other.setNotificationDestinations(NotificationDestinations(defaultURL: receivers[2].url))
+        _ = try await sending.purchase(PurchaseRequest(productID: "coins", bundleID: Self.bundleID))
+        await receivers[2].waitForRequests(1)
+        await sender.stop()
+        #expect(receivers.map(\.requestCount) == [1, 1, 1], "each notification went to the destinations in force when it was sent")
+        #expect(try await sending.notifications().map(\.delivery.state) == [.delivered, .delivered, .delivered])
+    }
+
     @Test("A graceful shutdown stops waking the server's stores for their renewals")
     func shutdownStopsWakes() async throws {
         let wakeups = StoreWakeups()
@@ -212,9 +263,9 @@ final class HeldReceiver: Sendable {
     /// How many notifications arrived.
     var requestCount: Int { counter.value }
 
-    /// Returns once `count` notifications arrived.
+    /// Returns once `count` notifications arrived, or when the task is cancelled (a test's time limit).
     func waitForRequests(_ count: Int) async {
-        while counter.value < count { try? await Task.sleep(for: .milliseconds(20)) }
+        while counter.value < count, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(20)) }
     }
 
     /// Answers every held and later notification at once.

@@ -4,17 +4,24 @@ extension StoreEngine {
     /// each operation that records a notification, so this does not first catch up on due renewals as other
     /// queries do, and reads the storage only when the answer may have changed.
     ///
-    /// On a storage that signals other handles' commits (PostgreSQL), while the engine follows them, the answer is
-    /// kept until a signal arrives or this engine changes the destinations; otherwise each call reads the latest
+    /// On a storage that signals other handles' commits and stamps the destinations (PostgreSQL), while the engine
+    /// follows those commits, the answer is kept until a signal arrives, this engine changes the destinations, or
+    /// one of its transactions finds a later stamp: another server's change whose signal is still on its way, so the
+    /// notifications that transaction records go to the new destinations. Otherwise each call reads the latest
     /// committed state (on SQLite another process, such as `storekit notifications url set`, may have changed it).
     public func notificationDestinations() async throws(StoreError) -> NotificationDestinations? {
-        if hearsChangesElsewhere, let known = knownDestinations { return known }
+        if hearsChangesElsewhere, let known = knownDestinations, known.stamp >= latestDestinationsStamp { return known.destinations }
         let generation = destinationsGeneration, following = hearsChangesElsewhere
-        let destinations = try await storageCall { [tenantID] storage in
-            try await storage.read(tenant: tenantID) { try $0.notificationDestinations() }
+        let (stamp, destinations) = try await storageCall { [tenantID] storage in
+            // The stamp first: a change between the two reads leaves an old stamp, which the next transaction outgrows.
+            try await storage.read(tenant: tenantID) { reader in
+                (following ? try reader.notificationDestinationsStamp() : nil, try reader.notificationDestinations())
+            }
         }
+        guard let stamp else { return destinations }
+        latestDestinationsStamp = max(latestDestinationsStamp, stamp)
         // A signal or a change of this engine's during the read may have overtaken it.
-        if following, hearsChangesElsewhere, generation == destinationsGeneration { knownDestinations = .some(destinations) }
+        if hearsChangesElsewhere, generation == destinationsGeneration { knownDestinations = (stamp, destinations) }
         return destinations
     }
 

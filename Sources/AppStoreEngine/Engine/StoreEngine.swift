@@ -59,10 +59,14 @@ public actor StoreEngine: ScheduledEventSource {
     /// Follows other handles' commits to this tenant, while anyone listens (a ``ChangeSignalingStorage`` only).
     private var changeFollower: Task<Void, Never>?
     /// Whether ``changeFollower`` heard its stream's first signal: from then on every commit of another handle is
-    /// signalled, and what this engine read stays true until a signal says otherwise.
+    /// signalled, shortly after it commits.
     private(set) var hearsChangesElsewhere = false
-    /// The tenant's notification destinations as last read while ``hearsChangesElsewhere``; `nil` when unknown.
-    var knownDestinations: NotificationDestinations??
+    /// The tenant's notification destinations, with their storage's stamp, as last read while
+    /// ``hearsChangesElsewhere``; `nil` when unknown.
+    var knownDestinations: (stamp: Int64, destinations: NotificationDestinations?)?
+    /// The highest stamp of the notification destinations this engine's transactions and reads found: the stamps of
+    /// a tenant's writes grow (they are taken behind its lock), so kept destinations with a lower one are outdated.
+    var latestDestinationsStamp: Int64 = 0
     /// Counts the times ``knownDestinations`` was forgotten, so a read that a change overtook does not keep its answer.
     var destinationsGeneration = 0
 
@@ -595,7 +599,9 @@ public actor StoreEngine: ScheduledEventSource {
                     renewals, try transaction.nextSubscriptionEventDate(),
                     (
                         recorded: transaction.recordedNotifications, changed: transaction.changedNotifications,
-                        destinations: transaction.savedDestinations
+                        savedDestinations: transaction.savedDestinations,
+                        // Read behind the lock: a change another handle committed shows here before its signal.
+                        destinationsStamp: transaction.savedDestinations ? nil : try transaction.notificationDestinationsStamp()
                     ),
                     Array(transaction.savedSubscriptions.values), settings, catalog, result
                 )
@@ -607,7 +613,8 @@ public actor StoreEngine: ScheduledEventSource {
         // Sorted only for someone listening: a period end renews a hundred thousand subscriptions at once.
         if !subscriptions.isEmpty, !subscribers.isEmpty { publish(.subscriptionsChanged(subscriptions.sorted { $0.id < $1.id })) }
         if notifications.changed { publish(.notificationsChanged) }
-        if notifications.destinations { forgetDestinations() }
+        if notifications.savedDestinations { forgetDestinations() }
+        if let stamp = notifications.destinationsStamp { latestDestinationsStamp = max(latestDestinationsStamp, stamp) }
         if notifications.recorded { announceOutboxWork() }
         scheduleWake(at: nextDue)
         return result
@@ -785,6 +792,7 @@ private final class OutboxWatchingTransaction: StorageTransaction {
     func settingsVersion() throws -> Int { try base.settingsVersion() }
     func storedSettings() throws -> StoredSettings { try base.storedSettings() }
     func notificationDestinations() throws -> NotificationDestinations? { try base.notificationDestinations() }
+    func notificationDestinationsStamp() throws -> Int64? { try base.notificationDestinationsStamp() }
     func catalogVersion() throws -> Int { try base.catalogVersion() }
     func storedCatalog() throws -> StoredCatalog { try base.storedCatalog() }
     func retentionMessaging(bundleID: String) throws -> RetentionMessagingContent? { try base.retentionMessaging(bundleID: bundleID) }

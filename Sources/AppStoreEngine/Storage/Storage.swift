@@ -149,6 +149,11 @@ public protocol StorageReader {
     func storedSettings() throws -> StoredSettings
     /// Where the tenant's App Store Server Notifications go, as stored; `nil` when none were stored.
     func notificationDestinations() throws -> NotificationDestinations?
+    /// A number that differs after every write of the tenant's notification destinations, never reused, or `nil`
+    /// when this storage does not stamp them (the default). An engine that keeps the destinations between passes of
+    /// its sender reads it in each of its transactions, behind the tenant's lock, so another handle's change is in
+    /// force from that transaction on, before the change's signal arrives; without a stamp it reads them each time.
+    func notificationDestinationsStamp() throws -> Int64?
     /// The version of the tenant's stored catalog (``StoredCatalog/version``): one small read every operation makes to
     /// learn whether the catalog it sells is still the tenant's.
     func catalogVersion() throws -> Int
@@ -256,6 +261,9 @@ public protocol ChangeSignalingStorage: Storage {
 }
 
 extension StorageReader {
+    /// No stamp: engines read the destinations each time they need them.
+    public func notificationDestinationsStamp() throws -> Int64? { nil }
+
     /// Reads the accounts one by one; a storage that can read them in one query does.
     public func accounts(ids: [String]) throws -> [String: Account] {
         var found: [String: Account] = [:]
