@@ -13,6 +13,8 @@ final class PostgresGroupMember: Sendable {
 
     /// The tenant whose lock the transaction holds.
     let tenant: String
+    /// What the transaction will read, read ahead for the whole group with the locks.
+    let expectedReads: ExpectedReads
     /// Runs the caller's body inside the group's transaction; returns what delivers its result, called once the
     /// group committed.
     let run: @Sendable (PostgresTransaction) throws -> @Sendable () -> Void
@@ -28,10 +30,11 @@ final class PostgresGroupMember: Sendable {
     private let state = Mutex(State())
 
     init(
-        tenant: String, run: @escaping @Sendable (PostgresTransaction) throws -> @Sendable () -> Void,
+        tenant: String, expecting reads: ExpectedReads = .nothing, run: @escaping @Sendable (PostgresTransaction) throws -> @Sendable () -> Void,
         fail: @escaping @Sendable (any Error) -> Void
     ) {
         self.tenant = tenant
+        expectedReads = reads
         self.run = run
         deliverFailure = fail
     }

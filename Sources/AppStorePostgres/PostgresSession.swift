@@ -134,6 +134,7 @@ struct PostgresSession: Sendable {
         }
         do {
             try holdLocks(tenants, in: pipeline, noting: writesByTenant)
+            holdReadAhead(group, in: pipeline, noting: writesByTenant)
             while next < group.endIndex {
                 let member = group[next]
                 let writes = writesByTenant[member.tenant]!
@@ -226,6 +227,34 @@ struct PostgresSession: Sendable {
                     settingsVersion: Int(settingsVersion ?? 0), catalogVersion: Int(catalogVersion ?? 0),
                     destinationsStamp: destinationsStamp ?? 0
                 )
+            }
+        }
+    }
+
+    /// Holds the read of the accounts the group's members expect to read (``ExpectedReads``), in the lock's exchange:
+    /// each member then finds its account without a wait of its own, unless an earlier member wrote it.
+    private func holdReadAhead(_ group: ArraySlice<PostgresGroupMember>, in pipeline: PostgresPipeline, noting writes: [String: PostgresWriteState]) {
+        var expected: [String: Set<String>] = [:]
+        for member in group where !member.expectedReads.accountIDs.isEmpty {
+            expected[member.tenant, default: []].formUnion(member.expectedReads.accountIDs)
+        }
+        guard !expected.isEmpty else { return }
+        var tenants: [String] = [], ids: [String] = []
+        for (tenant, accounts) in expected {
+            writes[tenant]?.expectedAccounts = accounts
+            for id in accounts {
+                tenants.append(tenant)
+                ids.append(id)
+            }
+        }
+        pipeline.hold("""
+            SELECT account.tenant, account.id, account.body FROM account
+            JOIN unnest(\(tenants)::text[], \(ids)::text[]) AS expected(tenant, id) ON account.tenant = expected.tenant AND account.id = expected.id
+            """) { [configuration] answer throws(StoreError) in
+            for tenant in expected.keys { writes[tenant]?.accountsReadAhead = [:] }
+            for row in answer.rows {
+                let (tenant, id, body) = try PostgresTransaction.decodeColumns((String, String, String).self, row, on: configuration)
+                writes[tenant]?.accountsReadAhead?[id] = body
             }
         }
     }
@@ -332,6 +361,12 @@ final class PostgresWriteState {
     var wroteCatalog = false
     /// Whether the transaction wrote the tenant's notification destinations: `stateAtLock`'s stamp no longer holds.
     var wroteDestinations = false
+    /// The accounts read ahead for the group's members and not written since: a read of another, or of one written,
+    /// goes to the table.
+    var expectedAccounts: Set<String> = []
+    /// The stored bodies of ``expectedAccounts`` by identifier, once the lock's answer arrived; one missing there is
+    /// not stored.
+    var accountsReadAhead: [String: String]?
 
     /// What one member of a group commit changes and takes back when it fails. (What `stateAtLock` no longer holds
     /// stays noted: the tables are read instead, which is always right.)

@@ -113,10 +113,18 @@ public final class PostgresStorage: ChangeSignalingStorage {
     public func transaction<Result: Sendable>(
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result {
+        try await transaction(tenant: tenant, expecting: .nothing, body)
+    }
+
+    /// Runs `body` as ``transaction(tenant:_:)`` does; the accounts `reads` names are read for the whole group the
+    /// transaction commits in, with the locks, so `body` reads them without a wait of its own.
+    public func transaction<Result: Sendable>(
+        tenant: String, expecting reads: ExpectedReads, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
+    ) async throws -> Result {
         // Refused before it joins a group, whose other members may come through other handles.
         guard !closed.load(ordering: .relaxed) else { throw closedFailure }
         let outcome = Mutex<Swift.Result<Result, any Error>?>(nil)
-        let member = PostgresGroupMember(tenant: tenant) { [changeSubscribers = connections.changeSubscribers, handle] transaction in
+        let member = PostgresGroupMember(tenant: tenant, expecting: reads) { [changeSubscribers = connections.changeSubscribers, handle] transaction in
             let changesBefore = transaction.changesWritten
             let result = try body(transaction)
             let wroteChanges = transaction.changesWritten != changesBefore

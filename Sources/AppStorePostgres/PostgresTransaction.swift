@@ -20,7 +20,13 @@ struct PostgresTransaction: StorageTransaction {
     // MARK: Reads
 
     func account(id: String) throws -> Account? {
-        try bodies(Account.self, "SELECT body FROM account WHERE tenant = \(tenant) AND id = \(id)", reading: "account").first
+        if let writes, writes.expectedAccounts.contains(id) {
+            if writes.accountsReadAhead == nil { try pipeline.flush() }
+            if let readAhead = writes.accountsReadAhead {
+                return try readAhead[id].map { try JSONReader().decode(Account.self, from: $0) }
+            }
+        }
+        return try bodies(Account.self, "SELECT body FROM account WHERE tenant = \(tenant) AND id = \(id)", reading: "account").first
     }
 
     func accounts() throws -> [Account] {
@@ -315,13 +321,16 @@ struct PostgresTransaction: StorageTransaction {
         case .saveSettings: writes.wroteSettings = true
         case .saveCatalog: writes.wroteCatalog = true
         case .saveNotificationDestinations: writes.wroteDestinations = true
+        case .saveAccount(let account): writes.expectedAccounts.remove(account.id)
         case .eraseTenant, .restore:
             writes.wroteSubscriptions = true
             writes.wroteClock = true
+            writes.expectedAccounts = []
         case .deleteTenant:
             writes.wroteSubscriptions = true
             writes.wroteClock = true
             writes.wroteDestinations = true
+            writes.expectedAccounts = []
         default: break
         }
         switch change {

@@ -70,7 +70,7 @@ struct PostgresStorageTests {
                         do {
                             return (index, .success(try await storage.transaction(tenant: "t") { try body(index, $0) }))
                         } catch {
-                            return (index, .failure(error as! StoreError))
+                            return (index, .failure(error as? StoreError ?? .storageFailure("\(error)")))
                         }
                     }
                 }
@@ -445,6 +445,21 @@ struct PostgresStorageTests {
     func transactionsQueuedBehindALock(
         _ tenants: [String], on storage: PostgresStorage, holder: PostgresConnection
     ) async throws -> [Int: Swift.Result<UInt64, StoreError>] {
+        try await transactionsQueuedBehindALock(tenants, on: storage, holder: holder) { [record] _, transaction in
+            let id = try transaction.allocateTransactionID()
+            try transaction.write(.saveTransaction(record(id)))
+            return id
+        }
+    }
+
+    /// Runs `body` in a transaction for each of `tenants`, in order, while `holder` holds the first tenant's lock:
+    /// the first waits for it, and the others queue behind the first (see the overload above). `expecting` names what
+    /// each will read; `holderCommits`, when given, is written by the holder and committed before it lets go.
+    func transactionsQueuedBehindALock<Value: Sendable>(
+        _ tenants: [String], on storage: PostgresStorage, holder: PostgresConnection,
+        expecting: @escaping @Sendable (Int) -> ExpectedReads = { _ in .nothing }, holderCommits: PostgresQuery? = nil,
+        _ body: @escaping @Sendable (Int, any StorageTransaction) throws -> Value
+    ) async throws -> [Int: Swift.Result<Value, StoreError>] {
         let logger = PostgresStorage.silentLogger
         let holderProcess = try await holder.query("SELECT pg_backend_pid()", logger: logger).collect().first!.decode(Int32.self)
         try await holder.query("BEGIN", logger: logger)
@@ -457,17 +472,13 @@ struct PostgresStorageTests {
                 try await Task.sleep(for: .milliseconds(5))
             }
         }
-        return try await withThrowingTaskGroup(of: (Int, Swift.Result<UInt64, StoreError>).self) { group in
+        return try await withThrowingTaskGroup(of: (Int, Swift.Result<Value, StoreError>).self) { group in
             for (index, tenant) in tenants.enumerated() {
-                group.addTask { [record] in
+                group.addTask {
                     do {
-                        return (index, .success(try await storage.transaction(tenant: tenant) { transaction in
-                            let id = try transaction.allocateTransactionID()
-                            try transaction.write(.saveTransaction(record(id)))
-                            return id
-                        }))
+                        return (index, .success(try await storage.transaction(tenant: tenant, expecting: expecting(index)) { try body(index, $0) }))
                     } catch {
-                        return (index, .failure(error as! StoreError))
+                        return (index, .failure(error as? StoreError ?? .storageFailure("\(error)")))
                     }
                 }
                 if index == 0 {
@@ -482,8 +493,40 @@ struct PostgresStorageTests {
                     }
                 }
             }
-            try await holder.query("ROLLBACK", logger: logger)
+            if let holderCommits {
+                try await holder.query(holderCommits, logger: logger)
+                try await holder.query("COMMIT", logger: logger)
+            } else {
+                try await holder.query("ROLLBACK", logger: logger)
+            }
             return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+    }
+
+    @Test("The accounts a group's transactions expect are read with the locks: each reads the last holder's commit, and what an earlier transaction of its group wrote")
+    func expectedAccountsAreReadAhead() async throws {
+        try await withSchema(maximumConnections: 1) { configuration in
+            let storage = try PostgresStorage(configuration: configuration)
+            try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "a", storefront: "USA"))) }
+            let moved = String(decoding: try JSONEncoder().encode(Account(id: "a", storefront: "DEU")), as: UTF8.self)
+            let results = try await withConnection(configuration) { holder in
+                // The first transaction waits for the holder's lock; the other two wait for the connection, and then
+                // run together, the first of them writing the account the second reads.
+                try await transactionsQueuedBehindALock(
+                    ["t", "t", "t"], on: storage, holder: holder,
+                    expecting: { $0 == 2 ? ExpectedReads(accountIDs: ["a", "b"]) : ExpectedReads(accountIDs: ["a"]) },
+                    holderCommits: "UPDATE account SET body = \(moved) WHERE tenant = 't' AND id = 'a'"
+                ) { index, transaction in
+                    let read = [try transaction.account(id: "a")?.storefront ?? "none", try transaction.account(id: "b")?.storefront ?? "none"]
+                    if index == 1 { try transaction.write(.saveAccount(Account(id: "a", storefront: "FRA"))) }
+                    return read
+                }
+            }
+            #expect(try results[0]?.get() == ["DEU", "none"], "read once the holder committed and let go")
+            #expect(try results[1]?.get() == ["DEU", "none"])
+            #expect(try results[2]?.get() == ["FRA", "none"], "the earlier transaction's write, not what was read ahead")
+            #expect(try await storage.read(tenant: "t") { try $0.account(id: "a")?.storefront } == "FRA")
+            await storage.close()
         }
     }
 

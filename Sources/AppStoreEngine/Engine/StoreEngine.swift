@@ -273,7 +273,7 @@ public actor StoreEngine: ScheduledEventSource {
         guard (1...PurchaseRequest.maximumQuantity).contains(request.quantity) else {
             throw StoreError.invalidQuantity("Quantity \(request.quantity) is out of range. Buy between 1 and \(PurchaseRequest.maximumQuantity) at a time.")
         }
-        let (records, isRepeat) = try await perform { operation in
+        let (records, isRepeat) = try await perform(expecting: ExpectedReads(accountIDs: [request.accountID])) { operation in
             // The operation's catalog: the tenant's latest, which another engine on the storage may have stored.
             let catalog = operation.catalog
             guard let product = catalog.product(request.productID) else {
@@ -569,16 +569,19 @@ public actor StoreEngine: ScheduledEventSource {
     /// "Now" is read inside the transaction: a ``TenantClock`` first picks up an offset another process stored.
     /// A store opened without products (no configuration) leaves due events for one that knows what they renew into.
     ///
-    /// - Parameter storing: The catalog `body` stores, if any, with the document it stores: taken as it is once stored,
-    ///   rather than parsed back from the document.
+    /// - Parameters:
+    ///   - storing: The catalog `body` stores, if any, with the document it stores: taken as it is once stored,
+    ///     rather than parsed back from the document.
+    ///   - reads: What `body` will read, for a storage that reads ahead (``Storage/transaction(tenant:expecting:_:)``).
     func perform<Result: Sendable>(
-        storingCatalog storing: ParsedCatalog? = nil, _ body: @escaping @Sendable (StoreOperation) throws -> Result
+        storingCatalog storing: ParsedCatalog? = nil, expecting reads: ExpectedReads = .nothing,
+        _ body: @escaping @Sendable (StoreOperation) throws -> Result
     ) async throws(StoreError) -> Result {
         let clock = clock
         let known = (version: settingsVersion, settings: settings), configured = configuredSettings
         let knownCatalog = KnownCatalog(version: catalogVersion, catalog: catalog, offerKeys: promotionalOfferKeys)
         let (renewals, nextDue, notifications, subscriptions, settings, catalog, result) = try await storageCall { [tenantID] storage in
-            try await storage.transaction(tenant: tenantID) { base in
+            try await storage.transaction(tenant: tenantID, expecting: reads) { base in
                 let transaction = OutboxWatchingTransaction(base)
                 let now = try Self.currentDate(on: clock, in: transaction)
                 var settings = try Self.settings(known: known, configured: configured, in: transaction)

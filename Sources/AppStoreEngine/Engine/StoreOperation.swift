@@ -108,7 +108,7 @@ struct StoreOperation {
         }
         if case .failed = record.state { record.amountCharged = 0 }
         let completion = record.state.isCompleted ? try completionChanges(&record) : []
-        let shares = try familyShares(of: record)
+        let shares = try familyShares(of: record, buyer: account)
         // An account is saved on its first purchase in an app, which is its download of the app unless a device reported
         // one earlier; rewriting an unchanged account cost a purchase two more pages in SQLite.
         if account.download(of: request.bundleID) == nil {
@@ -737,14 +737,16 @@ struct StoreOperation {
     /// The transactions that share a completed purchase with the buyer's family: one per other member that does
     /// not hold it yet, for family-shareable non-consumables, and for each paid period (the purchase and every
     /// renewal) of a family-shareable auto-renewable subscription. Allocates their identifiers; does not write them.
-    func familyShares(of purchase: TransactionRecord) throws -> [TransactionRecord] {
+    ///
+    /// - Parameter buyer: The buyer's account when the caller holds it already; read otherwise.
+    func familyShares(of purchase: TransactionRecord, buyer: Account? = nil) throws -> [TransactionRecord] {
         let shareable = switch purchase.productType {
         case .nonConsumable: purchase.origin == .purchase
         case .autoRenewable: purchase.origin == .purchase || purchase.origin == .renewal
         case .consumable, .nonRenewable: false
         }
         guard shareable, purchase.isActive, catalog.product(purchase.productID)?.isFamilyShareable == true,
-              let familyID = try account(purchase.accountID).familyID else { return [] }
+              let familyID = try (buyer ?? account(purchase.accountID)).familyID else { return [] }
         var shares: [TransactionRecord] = []
         for member in try storage.accounts() where member.familyID == familyID && member.id != purchase.accountID {
             let held = try storage.transactions(matching: TransactionQuery(accountID: member.id, originalID: purchase.originalID))

@@ -214,6 +214,13 @@ public protocol Storage: Sendable {
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result
 
+    /// Runs `body` as ``transaction(tenant:_:)`` does, told what it will read: a storage that commits transactions in
+    /// groups may read that for the whole group at once (PostgreSQL reads it with the locks). The default ignores
+    /// the hint.
+    func transaction<Result: Sendable>(
+        tenant: String, expecting reads: ExpectedReads, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
+    ) async throws -> Result
+
     /// The App Store Server API key with the identifier, whichever tenant holds it, and that tenant; `nil` when no
     /// tenant does. One indexed read of the latest committed state: a server checks every Server API request's token
     /// with it, so keys added or revoked through any handle on the storage count at once.
@@ -240,7 +247,29 @@ public protocol Storage: Sendable {
     func reclaimFreedSpace() async
 }
 
+/// What a storage transaction will read, named when it is asked for (``Storage/transaction(tenant:expecting:_:)``).
+/// A hint only: the transaction reads what it reads either way.
+public struct ExpectedReads: Sendable, Hashable {
+    /// The identifiers of the accounts it reads (``StorageReader/account(id:)``).
+    public var accountIDs: [String]
+
+    /// Names the accounts a transaction will read.
+    public init(accountIDs: [String] = []) {
+        self.accountIDs = accountIDs
+    }
+
+    /// Nothing named.
+    public static let nothing = ExpectedReads()
+}
+
 extension Storage {
+    /// Ignores the hint: a storage that gains nothing from reading ahead runs the transaction as it is.
+    public func transaction<Result: Sendable>(
+        tenant: String, expecting reads: ExpectedReads, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
+    ) async throws -> Result {
+        try await transaction(tenant: tenant, body)
+    }
+
     /// Does nothing: a storage that holds nothing beyond memory, or lets go of what it holds as it is released (SQLite's
     /// connections close with their last handle), has nothing to close early.
     public func close() async {}
