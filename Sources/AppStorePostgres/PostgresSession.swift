@@ -354,7 +354,21 @@ final class PostgresWriteState {
     /// Whether the transaction wrote the tenant's clock: `stateAtLock`'s clock no longer holds.
     var wroteClock = false
     /// Whether the transaction wrote subscriptions: `stateAtLock`'s next event no longer holds.
-    var wroteSubscriptions = false
+    private(set) var wroteSubscriptions = false
+    /// An account's subscriptions (in an app, or in all) as the transaction read them since it last wrote any.
+    var subscriptionsRead: [SubscriptionsKey: [SubscriptionRecord]] = [:]
+
+    /// Whose subscriptions were read: an account's, in one app or (`bundleID` `nil`) in all.
+    struct SubscriptionsKey: Hashable {
+        let accountID: String
+        let bundleID: String?
+    }
+
+    /// Notes a write of the subscription table: what was read of it no longer holds.
+    func notedSubscriptionWrite() {
+        wroteSubscriptions = true
+        subscriptionsRead = [:]
+    }
     /// Whether the transaction wrote the tenant's settings: `stateAtLock`'s settings version no longer holds.
     var wroteSettings = false
     /// Whether the transaction wrote the tenant's catalog: `stateAtLock`'s catalog version no longer holds.

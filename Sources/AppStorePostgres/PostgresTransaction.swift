@@ -85,11 +85,17 @@ struct PostgresTransaction: StorageTransaction {
         return try bodies(SubscriptionRecord.self, "SELECT body FROM subscription WHERE tenant = \(tenant) AND id = \(id)", reading: "subscription").first
     }
 
+    /// Read once per write transaction until it writes subscriptions: a subscription purchase looks at the account's
+    /// subscriptions in the app three times (its group, its offer's eligibility, the notification's subtype).
     func subscriptions(accountID: String, bundleID: String?) throws -> [SubscriptionRecord] {
+        let key = PostgresWriteState.SubscriptionsKey(accountID: accountID, bundleID: bundleID)
+        if let read = writes?.subscriptionsRead[key] { return read }
         var filter = Filter(tenant: tenant)
         filter.add("account_id", accountID)
         if let bundleID { filter.add("bundle_id", bundleID) }
-        return try bodies(SubscriptionRecord.self, filter.query("SELECT body FROM subscription", then: "ORDER BY id"), reading: "subscription")
+        let read = try bodies(SubscriptionRecord.self, filter.query("SELECT body FROM subscription", then: "ORDER BY id"), reading: "subscription")
+        writes?.subscriptionsRead[key] = read
+        return read
     }
 
     func subscriptionsDue(by date: Date, limit: Int) throws -> [SubscriptionRecord] {
@@ -316,18 +322,18 @@ struct PostgresTransaction: StorageTransaction {
         writes.wroteChanges = true
         writes.changesWritten += 1
         switch change {
-        case .saveSubscription, .deleteSubscriptions, .deleteAllTransactions: writes.wroteSubscriptions = true
+        case .saveSubscription, .deleteSubscriptions, .deleteAllTransactions: writes.notedSubscriptionWrite()
         case .saveClockState: writes.wroteClock = true
         case .saveSettings: writes.wroteSettings = true
         case .saveCatalog: writes.wroteCatalog = true
         case .saveNotificationDestinations: writes.wroteDestinations = true
         case .saveAccount(let account): writes.expectedAccounts.remove(account.id)
         case .eraseTenant, .restore:
-            writes.wroteSubscriptions = true
+            writes.notedSubscriptionWrite()
             writes.wroteClock = true
             writes.expectedAccounts = []
         case .deleteTenant:
-            writes.wroteSubscriptions = true
+            writes.notedSubscriptionWrite()
             writes.wroteClock = true
             writes.wroteDestinations = true
             writes.expectedAccounts = []

@@ -304,6 +304,26 @@ struct StorageConformanceTests {
         #expect(try await other.read(tenant: "other") { try $0.subscription(id: 9) } != nil)
     }
 
+    @Test("A transaction that reads an account's subscriptions again sees what it wrote in between, and each app's apart", arguments: StorageKind.allCases)
+    func subscriptionsReadAgain(kind: StorageKind) async throws {
+        let (storage, _, cleanup) = try kind.makeShared()
+        defer { cleanup() }
+        try await storage.transaction(tenant: "t") { try $0.write(.saveSubscription(subscription(1, expires: 300))) }
+        let reads = try await storage.transaction(tenant: "t") { transaction in
+            var reads = [try transaction.subscriptions(accountID: "a", bundleID: "app").map(\.status)]
+            reads.append(try transaction.subscriptions(accountID: "a", bundleID: "app").map(\.status))
+            try transaction.write(.saveSubscription(subscription(1, expires: 300, status: .expired)))
+            reads.append(try transaction.subscriptions(accountID: "a", bundleID: "app").map(\.status))
+            try transaction.write(.saveSubscription(subscription(2, expires: 100)))
+            reads.append(try transaction.subscriptions(accountID: "a", bundleID: nil).map(\.status))
+            reads.append(try transaction.subscriptions(accountID: "a", bundleID: "another app").map(\.status))
+            try transaction.write(.deleteSubscriptions([1]))
+            reads.append(try transaction.subscriptions(accountID: "a", bundleID: "app").map(\.status))
+            return reads
+        }
+        #expect(reads == [[.active], [.active], [.expired], [.expired, .active], [], [.active]])
+    }
+
     @Test("The notification outbox is read by date, then in writing order, filtered by app and dates, per tenant", arguments: StorageKind.allCases)
     func notifications(kind: StorageKind) async throws {
         let (storage, other, cleanup) = try kind.makeShared()
