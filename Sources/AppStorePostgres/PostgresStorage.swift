@@ -88,9 +88,10 @@ public final class PostgresStorage: ChangeSignalingStorage {
     }
 
     /// A signal after each transaction another handle — another process or server on the database, or another store
-    /// of this process on the same connections — committed to `tenant` with changes in it, and one once the stream is heard (listening started, or had started already) and
-    /// each time listening resumes after the connection was lost (what happened meanwhile is then unknown). Listening uses one connection of its own, outside the pool, opened when
-    /// the first stream is asked for.
+    /// of this process on the same connections — committed to `tenant` with changes in it, and one once the stream is
+    /// heard (listening started, or had started already) and each time listening resumes after the connection was
+    /// lost (what happened meanwhile is then unknown). Listening uses one connection of its own, outside the pool,
+    /// opened when the first stream is asked for.
     public func changesByOthers(tenant: String) -> AsyncStream<Void> {
         connections.changeSubscribers.subscribe(tenant: tenant, handle: handle) { [configuration, origin, logger] subscribers in
             Task.detached { await subscribers.listen(configuration: configuration, ignoring: origin, logger: logger) }

@@ -232,7 +232,7 @@ struct PostgresStorageTests {
         }
     }
 
-    @Test("A store that keeps its notification destinations takes another server's new ones at its next transaction, whether or not that server's signal arrived")
+    @Test("A store that keeps its notification destinations takes another server's new ones, or their deletion, at its next transaction, whether or not that server's signal arrived")
     func keptDestinationsFollowStamps() async throws {
         try await withSchema { configuration in
             let storage = try PostgresStorage(configuration: configuration)
@@ -254,6 +254,13 @@ struct PostgresStorageTests {
             #expect(try await engine.notificationDestinations() == first, "kept: nothing told the store yet")
             _ = try await engine.purchase(PurchaseRequest(productID: "coins", bundleID: "app"))
             #expect(try await engine.notificationDestinations()?.defaultURL?.path == "/second", "the purchase's transaction read the new stamp behind the lock")
+
+            // The row gone, as when another server deletes the tenant: no stamp is no later, yet another.
+            try await withConnection(configuration) { connection in
+                _ = try await connection.query("DELETE FROM notification_destinations WHERE tenant = 't'", logger: PostgresStorage.silentLogger)
+            }
+            _ = try await engine.purchase(PurchaseRequest(productID: "coins", bundleID: "app"))
+            #expect(try await engine.notificationDestinations() == nil)
             await storage.close()
         }
     }

@@ -6,8 +6,8 @@ extension StoreEngine {
     ///
     /// On a storage that signals other handles' commits and stamps the destinations (PostgreSQL), while the engine
     /// follows those commits, the answer is kept until a signal arrives, this engine changes the destinations, or
-    /// one of its transactions finds a later stamp: another server's change whose signal is still on its way, so the
-    /// notifications that transaction records go to the new destinations. Otherwise each call reads the latest
+    /// one of its transactions finds another stamp: another server's change (or deletion) whose signal is still on
+    /// its way, so the notifications that transaction records go to the new destinations. Otherwise each call reads the latest
     /// committed state (on SQLite another process, such as `storekit notifications url set`, may have changed it).
     public func notificationDestinations() async throws(StoreError) -> NotificationDestinations? {
         if hearsChangesElsewhere, let known = knownDestinations, known.stamp >= latestDestinationsStamp { return known.destinations }

@@ -617,7 +617,11 @@ public actor StoreEngine: ScheduledEventSource {
         if !subscriptions.isEmpty, !subscribers.isEmpty { publish(.subscriptionsChanged(subscriptions.sorted { $0.id < $1.id })) }
         if notifications.changed { publish(.notificationsChanged) }
         if notifications.savedDestinations { forgetDestinations() }
-        if let stamp = notifications.destinationsStamp { latestDestinationsStamp = max(latestDestinationsStamp, stamp) }
+        if let stamp = notifications.destinationsStamp {
+            // Another stamp than the kept one's: written since, or the row deleted with its tenant (stamp 0).
+            if let known = knownDestinations, known.stamp != stamp { forgetDestinations() }
+            latestDestinationsStamp = max(latestDestinationsStamp, stamp)
+        }
         if notifications.recorded { announceOutboxWork() }
         scheduleWake(at: nextDue)
         return result
