@@ -29,11 +29,12 @@ struct BenchCommand: AsyncParsableCommand {
             free connection, and each latency counts from the time its request was due. transaction-info needs \
             an API key the server knows (`storekit keys create`).
 
-            purchases with --pgbench URL then runs pgbench's built-in TPC-B-like script (scale 1: one branch row \
+            purchases with --pgbench URL also runs pgbench's built-in TPC-B-like script (scale 1: one branch row \
             every transaction updates, as a tenant's purchases take its row lock) on the server's PostgreSQL \
-            database, as many transactions as --requests over --pgbench-clients clients, drops pgbench's tables, and prints \
-            pgbench's rate, the cluster's fsync setting and the purchases' rate as a share of pgbench's: the \
-            database's own limit on the same machine in the same run. pgbench and psql must be installed.
+            database, just before the purchases and again just after, as many transactions as --requests over \
+            --pgbench-clients clients each time, drops pgbench's tables, and prints pgbench's two rates, the \
+            cluster's fsync setting and the purchases' rate as a share of the two rates' mean: the database's own \
+            limit on the same machine in the same minutes. pgbench and psql must be installed.
 
             purchases with --tenants N spreads the purchases over N tenants in turn (/t/bench-0/ to \
             /t/bench-<N-1>/), each made on first use by one purchase before the load is timed (the "warm-up" \
@@ -136,7 +137,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "http tenants: leave the tenants on the server, to look at them, rather than delete them last.")
     var keepTenants = false
 
-    @Option(help: ArgumentHelp("http purchases: the server's PostgreSQL database; after the purchases, pgbench's TPC-B-like script runs on it, and the purchases' rate is printed as a share of pgbench's.", valueName: "postgres-url"))
+    @Option(help: ArgumentHelp("http purchases: the server's PostgreSQL database; before and after the purchases, pgbench's TPC-B-like script runs on it, and the purchases' rate is printed as a share of pgbench's mean rate.", valueName: "postgres-url"))
     var pgbench: String?
 
     @Option(help: ArgumentHelp("http purchases with --pgbench: pgbench's clients; the server's pool size by default.", valueName: "count"))

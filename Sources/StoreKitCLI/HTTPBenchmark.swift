@@ -58,7 +58,8 @@ struct HTTPBenchmark {
     var idleSeconds: Double?
     /// tenants: whether to leave the tenants on the server rather than delete them last.
     var keepTenants = false
-    /// For purchases on PostgreSQL: pgbench's rate on the same database, measured after the purchases.
+    /// For purchases on PostgreSQL: pgbench's rate on the same database, measured just before and just after the
+    /// purchases.
     var pgbench: PgbenchReference?
 
     /// How a run went.
@@ -89,6 +90,9 @@ struct HTTPBenchmark {
             let (outcome, elapsed) = try await runToCompletion(host: host, port: port, count: tenants, request: request)
             report(outcome, elapsed: elapsed, label: "warm-up, one purchase in each tenant (made on first use)")
         }
+        // pgbench on both sides of the purchases: on a shared machine the database's own rate drifts within minutes,
+        // and the purchases are set against the mean of the two rates that bracket them.
+        let pgbenchBefore = try await pgbench?.measure()
         let clock = ContinuousClock()
         let started = clock.now
         let pacing: LoadDriver.Pacing
@@ -103,12 +107,14 @@ struct HTTPBenchmark {
         let outcome = try await LoadDriver.run(host: host, port: port, connections: connections, count: count, pacing: pacing, request: request)
         let elapsed = Self.seconds(started.duration(to: clock.now))
         report(outcome, elapsed: elapsed)
-        if let pgbench {
-            let measured = try await pgbench.measure()
-            let share = Double(outcome.sent) / elapsed / measured.transactionsPerSecond
+        if let pgbench, let pgbenchBefore {
+            let pgbenchAfter = try await pgbench.measure()
+            let mean = (pgbenchBefore.transactionsPerSecond + pgbenchAfter.transactionsPerSecond) / 2
+            let share = Double(outcome.sent) / elapsed / mean
             print("""
-                  pgbench tpcb-like on the same database (scale 1, \(pgbench.clients) clients, \(pgbench.transactionsPerClient) transactions each, fsync=\(measured.fsync)): \
-                \(String(format: "%.0f", measured.transactionsPerSecond)) tps
+                  pgbench tpcb-like on the same database (scale 1, \(pgbench.clients) clients, \(pgbench.transactionsPerClient) transactions each, fsync=\(pgbenchAfter.fsync)): \
+                \(String(format: "%.0f", mean)) tps, the mean of \(String(format: "%.0f", pgbenchBefore.transactionsPerSecond)) just before the purchases \
+                and \(String(format: "%.0f", pgbenchAfter.transactionsPerSecond)) just after
                   purchases: \(String(format: "%.0f", share * 100))% of pgbench's rate
                 """)
         }
