@@ -343,8 +343,8 @@ final class PostgresWriteState {
     /// the tenant); written back before the commit when it differs from ``storedNextID``.
     var nextID: UInt64?
     /// Whether the transaction wrote anything: only then are other servers told of its commit.
-    var wroteChanges = false
-    /// How many changes the members of the group wrote to the tenant, those of failed members included.
+    var wroteChanges: Bool { changesWritten > 0 }
+    /// How many changes the members of the group wrote to the tenant: what one member wrote is the growth.
     var changesWritten = 0
     /// Whether the transaction deleted the tenant, whose row goes at the commit: a group commits there.
     var deletedTenant = false
@@ -384,9 +384,9 @@ final class PostgresWriteState {
 
     /// What one member of a group commit changes and takes back when it fails. (What `stateAtLock` no longer holds
     /// stays noted: the tables are read instead, which is always right.)
-    var memberState: (nextID: UInt64?, wroteChanges: Bool, deletedTenant: Bool) {
-        get { (nextID, wroteChanges, deletedTenant) }
-        set { (nextID, wroteChanges, deletedTenant) = newValue }
+    var memberState: (nextID: UInt64?, changesWritten: Int, deletedTenant: Bool) {
+        get { (nextID, changesWritten, deletedTenant) }
+        set { (nextID, changesWritten, deletedTenant) = newValue }
     }
 }
 

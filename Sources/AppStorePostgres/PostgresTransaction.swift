@@ -319,7 +319,6 @@ struct PostgresTransaction: StorageTransaction {
 
     func write(_ change: StorageChange) throws {
         guard let writes else { throw StoreError.storageFailure("Storage is written only inside transaction(tenant:), not in a read.") }
-        writes.wroteChanges = true
         writes.changesWritten += 1
         switch change {
         case .saveSubscription, .deleteSubscriptions, .deleteAllTransactions: writes.notedSubscriptionWrite()

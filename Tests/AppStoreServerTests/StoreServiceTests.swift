@@ -36,6 +36,14 @@ struct StoreServiceTests {
         return (group, running, port)
     }
 
+    /// The server's tenant opened on the PostgreSQL database at `url` as `storekit serve` opens it: a handle of its
+    /// own on the connections every store of the process shares for that URL.
+    static func postgresStore(_ url: String, directory: URL) throws -> (StoreEngine, PostgresStorage) {
+        let opened = try PostgresDatabase().open(url, in: StoreDataDirectory(url: directory), tenant: StoreDefaults.tenant)
+        let storage = try #require(opened.storage as? PostgresStorage)
+        return (StoreEngine(catalog: catalog, storage: storage, clock: SystemClock(), signer: .ephemeral), storage)
+    }
+
     static func purchase(port: Int, path: String = "") async throws -> Int {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)/control/purchases")!)
         request.httpMethod = "POST"
@@ -91,11 +99,7 @@ struct StoreServiceTests {
             try? FileManager.default.removeItem(at: directory)
         }
         let url = PostgresTestDatabase.url(of: configuration)
-        func store() throws -> (StoreEngine, PostgresStorage) {
-            let opened = try PostgresDatabase().open(url, in: StoreDataDirectory(url: directory), tenant: StoreDefaults.tenant)
-            let storage = try #require(opened.storage as? PostgresStorage)
-            return (StoreEngine(catalog: Self.catalog, storage: storage, clock: SystemClock(), signer: .ephemeral), storage)
-        }
+        func store() throws -> (StoreEngine, PostgresStorage) { try Self.postgresStore(url, directory: directory) }
         let (served, servedStorage) = try store()
         let (other, otherStorage) = try store()
         #expect(servedStorage !== otherStorage && servedStorage.connections === otherStorage.connections, "one set of connections per URL, a handle per store")
@@ -132,9 +136,7 @@ struct StoreServiceTests {
         }
         // Two handles on one database, as two servers have; only the first sends.
         func store() throws -> (StoreEngine, PostgresStorage) {
-            let opened = try PostgresDatabase().open(PostgresTestDatabase.url(of: configuration), in: StoreDataDirectory(url: directory), tenant: StoreDefaults.tenant)
-            let storage = try #require(opened.storage as? PostgresStorage)
-            return (StoreEngine(catalog: Self.catalog, storage: storage, clock: SystemClock(), signer: .ephemeral), storage)
+            try Self.postgresStore(PostgresTestDatabase.url(of: configuration), directory: directory)
         }
         let (sending, sendingStorage) = try store()
         let (other, otherStorage) = try store()
