@@ -47,6 +47,7 @@ final class Store {
 
     private let productIdentifiers: [String]
     private var updateListenerTask: Task<Void, Never>?
+    private var messageListenerTask: Task<Void, Never>?
     private var loading: Task<Void, Never>?
 
     init(productIdentifiers: [String]) {
@@ -54,6 +55,9 @@ final class Store {
 
         // Start the transaction listener as close to launch as possible, so no transaction is missed.
         updateListenerTask = listenForTransactions()
+        #if canImport(UIKit) || !canImport(StoreKit)
+        messageListenerTask = listenForMessages()
+        #endif
 
         loading = Task {
             // Products the app sells, then what the customer already bought.
@@ -64,6 +68,7 @@ final class Store {
 
     deinit {
         updateListenerTask?.cancel()
+        messageListenerTask?.cancel()
     }
 
     /// Waits until the products and the customer's purchases loaded at launch.
@@ -86,6 +91,29 @@ final class Store {
         }
     }
 
+    #if canImport(UIKit) || !canImport(StoreKit)
+    /// Iterates `Message.messages` for the life of the app (iOS: Apple's StoreKit has no messages on macOS): a price
+    /// increase to consent to, a billing issue, a win-back offer for a lapsed subscription. An app with a screen
+    /// shows each with `display(in:)`; this one says which arrived.
+    private func listenForMessages() -> Task<Void, Never> {
+        Task.detached {
+            for await message in Message.messages {
+                Terminal.say("message \(Self.name(of: message.reason))")
+            }
+        }
+    }
+
+    /// The name a message reason has in Apple's API: `priceIncreaseConsent`, `billingIssue`, `winBackOffer`, …
+    nonisolated static func name(of reason: Message.Reason) -> String {
+        switch reason {
+        case .priceIncreaseConsent: "priceIncreaseConsent"
+        case .billingIssue: "billingIssue"
+        case .winBackOffer: "winBackOffer"
+        default: "generic"
+        }
+    }
+    #endif
+
     private func handle(update result: VerificationResult<Transaction>) async {
         do {
             let transaction = try checkVerified(result)
@@ -104,6 +132,7 @@ final class Store {
     private static func change(of transaction: Transaction) -> String {
         if transaction.revocationDate != nil { return "revoked" }
         if transaction.isUpgraded { return "upgraded" }
+        if let expiration = transaction.expirationDate, expiration <= Date() { return "expired" }
         if transaction.originalID != transaction.id { return "renewed" }
         return "purchased"
     }
@@ -136,11 +165,12 @@ final class Store {
         }
     }
 
-    /// Buys a product; returns the transaction once the product is delivered and the transaction finished, or
-    /// `nil` when the purchase waits for approval or the customer cancelled.
+    /// Buys a product, with `options` such as a win-back offer or a billing plan; returns the transaction once the
+    /// product is delivered and the transaction finished, or `nil` when the purchase waits for approval or the
+    /// customer cancelled.
     @discardableResult
-    func purchase(_ product: Product) async throws -> Transaction? {
-        let result = try await product.purchase()
+    func purchase(_ product: Product, options: Set<Product.PurchaseOption> = []) async throws -> Transaction? {
+        let result = try await product.purchase(options: options)
         switch result {
         case .success(let verification):
             // Check whether the transaction is verified. If it isn't, this throws and nothing is delivered.
@@ -150,7 +180,7 @@ final class Store {
             // Deliver content to the user, then always finish the transaction.
             await updateCustomerProductStatus()
             await transaction.finish()
-            Terminal.say("purchased \(transaction.productID) (transaction \(transaction.id), verified)")
+            Terminal.say("purchased \(transaction.productID) (transaction \(transaction.id), verified)\(Self.terms(of: transaction))")
             return transaction
         case .pending:
             // Ask to Buy or a billing issue: the transaction arrives through `Transaction.updates` if it completes.
@@ -162,6 +192,48 @@ final class Store {
         @unknown default:
             return nil
         }
+    }
+
+    /// How a transaction was sold, when not at the plain price: ` with winBack offer plus.monthly.winback`,
+    /// ` billed monthly 1/12`.
+    nonisolated static func terms(of transaction: Transaction) -> String {
+        var terms = ""
+        if let offer = transaction.offer {
+            terms += " with \(name(of: offer.type)) offer \(offer.id ?? "without identifier")"
+        }
+        if #available(iOS 26.4, macOS 26.4, *), let commitment = transaction.commitmentInfo {
+            terms += " billed monthly \(commitment.billingPeriodNumber)/\(commitment.totalBillingPeriods)"
+        }
+        return terms
+    }
+
+    /// The name an offer type has in Apple's API: `introductory`, `promotional`, `code`, `winBack`.
+    nonisolated static func name(of type: Transaction.OfferType) -> String {
+        switch type {
+        case .introductory: "introductory"
+        case .promotional: "promotional"
+        case .code: "code"
+        case .winBack: "winBack"
+        default: "type \(type.rawValue)"
+        }
+    }
+
+    /// The first win-back offer the App Store says the customer may redeem, and the product it wins them back to:
+    /// renewal info lists the eligible offers best first (`eligibleWinBackOfferIDs`), and each is one of the group's
+    /// products' `winBackOffers`.
+    func eligibleWinBackOffer() async throws -> (product: Product, offer: Product.SubscriptionOffer)? {
+        for group in try await subscriptionStatuses() {
+            for status in group.statuses {
+                for offerID in try checkVerified(status.renewalInfo).eligibleWinBackOfferIDs {
+                    for product in subscriptions {
+                        if let offer = product.subscription?.winBackOffers.first(where: { $0.id == offerID }) {
+                            return (product, offer)
+                        }
+                    }
+                }
+            }
+        }
+        return nil
     }
 
     /// Whether the customer owns or is subscribed to a product now.

@@ -15,13 +15,15 @@ import Foundation
 // Purchases land in the data directory: `storekit tx list --data-dir /tmp/demo-store` lists them, and what
 // `storekit purchase` or `storekit tx refund` do there reaches the running app through `Transaction.updates`.
 
-let usage = "products, buy <product-id>, entitlements, status, refund <transaction-id>, sync, help, quit"
+let usage = "products, buy <product-id> [monthly], winback, entitlements, status, refund <transaction-id>, sync, help, quit"
 
 if CommandLine.arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
     Terminal.say("""
     USAGE: ModernStore
 
     Commands, one per line: \(usage).
+    `buy <product-id> monthly` bills a subscription monthly over a 12-month commitment, where its pricing terms
+    offer it; `winback` buys back a lapsed subscription with the win-back offer its renewal info names.
     """)
     exit(0)
 }
@@ -30,13 +32,24 @@ let store = Store(productIdentifiers: ProductIdentifiers.all)
 await store.waitUntilLoaded()
 Terminal.say("ModernStore: payments \(AppStore.canMakePayments ? "allowed" : "not allowed") in storefront \(await Storefront.current?.countryCode ?? "unknown")")
 
-/// The price line of a product: `Plus Monthly — $4.99 / month (com.example.demo.plus.monthly)`.
+/// A subscription period in words: `month` or `2 weeks`; `counted`, `1 month`.
+func describe(_ period: Product.SubscriptionPeriod, counted: Bool = false) -> String {
+    let unit = period.unit.localizedDescription.lowercased()
+    if period.value == 1 { return counted ? "1 \(unit)" : unit }
+    return "\(period.value) \(unit)s"
+}
+
+/// The price line of a product: `Plus Monthly — $4.99 / month (com.example.demo.plus.monthly)`, with the monthly
+/// plan of a subscription that offers one: `… / year or $3.50 / month for 1 year ($42.00) …`.
 @MainActor
 func describe(_ product: Product) -> String {
     var price = product.displayPrice
-    if let period = product.subscription?.subscriptionPeriod {
-        let unit = period.unit.localizedDescription.lowercased()
-        price += period.value == 1 ? " / \(unit)" : " / \(period.value) \(unit)s"
+    if let subscription = product.subscription {
+        price += " / \(describe(subscription.subscriptionPeriod))"
+        if #available(iOS 26.4, macOS 26.4, *), let monthly = subscription.pricingTerms.first(where: { $0.billingPlanType == .monthly }) {
+            let commitment = monthly.commitmentInfo
+            price += " or \(monthly.billingDisplayPrice) / \(describe(monthly.billingPeriod)) for \(describe(commitment.period, counted: true)) (\(commitment.displayPrice))"
+        }
     }
     return "\(product.displayName) — \(price) (\(product.id))\(store.isPurchased(product) ? " owned" : "")"
 }
@@ -54,16 +67,35 @@ func showProducts() async {
 
 @MainActor
 func buy(_ words: [Substring]) async {
-    guard let identifier = words.first else { return Terminal.say("usage: buy <product-id>") }
+    guard let identifier = words.first else { return Terminal.say("usage: buy <product-id> [monthly]") }
     if store.allProducts.isEmpty { await store.requestProducts() }
     guard let product = store.allProducts.first(where: { $0.id == identifier }) else {
         return Terminal.say("no product \(identifier); type `products` to list them")
     }
     guard AppStore.canMakePayments else { return Terminal.say("this account may not make payments") }
+    var options: Set<Product.PurchaseOption> = []
+    if words.dropFirst().first == "monthly" {
+        // Monthly billing over a 12-month commitment, which Apple's StoreKit sells from iOS 26.4.
+        guard #available(iOS 26.4, macOS 26.4, *) else { return Terminal.say("monthly billing needs iOS 26.4 or later") }
+        options.insert(.billingPlanType(.monthly))
+    }
     do {
-        try await store.purchase(product)
+        try await store.purchase(product, options: options)
     } catch {
         Terminal.say("purchase of \(product.id) failed: \(error.localizedDescription)")
+    }
+}
+
+/// Buys a lapsed subscription back with the win-back offer the App Store names in its renewal info.
+@MainActor
+func winBack() async {
+    do {
+        guard let (product, offer) = try await store.eligibleWinBackOffer() else {
+            return Terminal.say("no win-back offer: the customer has no lapsed subscription with one to redeem")
+        }
+        try await store.purchase(product, options: [.winBackOffer(offer)])
+    } catch {
+        Terminal.say("win-back failed: \(error.localizedDescription)")
     }
 }
 
@@ -102,8 +134,14 @@ func showStatus() async {
                 if let next = renewalInfo.autoRenewPreference, next != transaction.productID {
                     line += " renewsTo=\(next)"
                 }
+                if #available(iOS 26.4, macOS 26.4, *), let commitment = transaction.commitmentInfo {
+                    line += " billing=monthly \(commitment.billingPeriodNumber)/\(commitment.totalBillingPeriods)"
+                }
                 if let expiration = transaction.expirationDate {
                     line += " expires=\(expiration.formatted(.iso8601))"
+                }
+                if !renewalInfo.eligibleWinBackOfferIDs.isEmpty {
+                    line += " winBack=\(renewalInfo.eligibleWinBackOfferIDs.joined(separator: ","))"
                 }
                 Terminal.say(line)
             }
@@ -152,6 +190,7 @@ commands: while let line = await Terminal.readCommand() {
     case "": continue
     case "products": await showProducts()
     case "buy": await buy(Array(words.dropFirst()))
+    case "winback": await winBack()
     case "entitlements": await showEntitlements()
     case "status": await showStatus()
     case "refund": await requestRefund(Array(words.dropFirst()))

@@ -107,6 +107,22 @@ struct BillingPlanTests {
         #expect(expiry.type == .expired && expiry.subtype == .voluntary)
     }
 
+    @Test("A committed subscription expired before its commitment ends (StoreKit Test's expiry) bills no more: its renewal info says auto-renew is off")
+    func expiredMidCommitmentWillNotRenew() async throws {
+        let (store, clock) = makeStore()
+        let purchase = try await buyMonthly(store)
+        try await clock.advance(to: month(2).addingTimeInterval(60))
+        let expired = try await store.expireSubscription(purchase.id)
+        #expect(expired.status == .expired)
+        #expect(expired.commitment?.hasBillingsLeft == true)
+        let info = await store.renewalInfoPayload(expired, storefront: "USA")
+        #expect(info.autoRenewStatus == .off)
+        #expect(info.renewalPrice == nil)
+
+        try await clock.advance(to: month(6))
+        #expect(try await store.transactions(TransactionQuery(originalID: purchase.id)).count == 3)
+    }
+
     @Test("Renewal info of a committed subscription names the next commitment: date, plan, product and total price")
     func renewalInfoNamesTheNextCommitment() async throws {
         let (store, _) = makeStore()

@@ -8,32 +8,9 @@ import Testing
 /// with `.billingPlanType(.monthly)`, and the commitment in transactions and renewal info.
 @Suite("Billing plans in the app")
 struct BillingPlanClientTests {
-    /// The demo configuration with billing plans on its yearly subscription: 39.99 up front, or 3.50 a month over a
-    /// 42.00 commitment.
-    static func configuration() throws -> URL {
-        let data = try Data(contentsOf: demoConfiguration)
-        var root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        var groups = try #require(root["subscriptionGroups"] as? [[String: Any]])
-        for groupIndex in groups.indices {
-            var subscriptions = try #require(groups[groupIndex]["subscriptions"] as? [[String: Any]])
-            for index in subscriptions.indices where subscriptions[index]["productID"] as? String == Demo.yearly {
-                subscriptions[index]["billingPlans"] = [
-                    ["billingPlanType": "BILLED_UPFRONT", "commitmentDisplayPrice": "39.99", "displayPrice": "39.99", "internalID": "B111A001", "isEnabled": true],
-                    ["billingPlanType": "MONTHLY", "commitmentDisplayPrice": "42.00", "displayPrice": "3.50", "internalID": "B111A002", "isEnabled": true],
-                ]
-            }
-            groups[groupIndex]["subscriptions"] = subscriptions
-        }
-        root["subscriptionGroups"] = groups
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("billing-plans-\(UUID().uuidString).storekit")
-        try JSONSerialization.data(withJSONObject: root).write(to: file)
-        return file
-    }
-
     func makeSession() throws -> SKTestSession {
-        let file = try Self.configuration()
-        defer { try? FileManager.default.removeItem(at: file) }
-        let session = try SKTestSession(contentsOf: file, scope: .isolated, clock: VirtualClock(start: testStart), transport: sessionTransport)
+        // The demo configuration's yearly subscription bills 39.99 up front, or 3.50 a month over a 42.00 commitment.
+        let session = try SKTestSession(contentsOf: demoConfiguration, scope: .isolated, clock: VirtualClock(start: testStart), transport: sessionTransport)
         session.disableDialogs = true
         return session
     }

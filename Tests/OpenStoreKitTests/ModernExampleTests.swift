@@ -92,6 +92,44 @@ struct ModernExampleTests {
         #expect(try await app.quit() == 0)
     }
 
+    @Test("The example app sells the yearly subscription billed monthly over a 12-month commitment, hears the App Store's win-back message once when it lapses, and wins the customer back with the offer renewal info names")
+    func commitmentAndWinBack() async throws {
+        defer { try? FileManager.default.removeItem(at: dataDirectory) }
+        let app = try launchApp()
+        app.send("products")
+        try await app.waitForLine(containing: "Plus Yearly — $39.99 / year or $3.50 / month for 1 year ($42.00) (com.example.demo.plus.yearly)")
+        app.send("buy com.example.demo.plus.yearly monthly")
+        let bought = try await app.waitForLine(containing: "purchased com.example.demo.plus.yearly (transaction ")
+        #expect(bought.contains("verified) billed monthly 1/12"))
+        let identifier = try transactionID(in: bought)
+        app.send("status")
+        let subscribed = try await app.waitForLine(containing: "status com.example.demo.plus.yearly subscribed")
+        #expect(subscribed.contains("billing=monthly 1/12"))
+        #expect(!subscribed.contains("winBack="))
+        app.send("winback")
+        try await app.waitForLine(containing: "no win-back offer")
+
+        // The subscription lapses, from outside the app: its renewal info now names the group's win-back offer.
+        try await ExpireCommand.parse([identifier, "--config", demoConfiguration.path, "--data-dir", dataDirectory.path]).run()
+        try await app.waitForLine(containing: "message winBackOffer")
+        try await app.waitForLine(containing: "update com.example.demo.plus.yearly expired (transaction \(identifier), verified)")
+        app.send("status")
+        let lapsed = try await app.waitForLine(containing: "status com.example.demo.plus.yearly expired")
+        #expect(lapsed.contains("autoRenew=off"))
+        #expect(lapsed.contains("winBack=plus.monthly.winback"))
+
+        app.send("winback")
+        let back = try await app.waitForLine(containing: "purchased com.example.demo.plus.monthly (transaction ")
+        #expect(back.contains("verified) with winBack offer plus.monthly.winback"))
+        app.send("status")
+        let resubscribed = try await app.waitForLine(containing: "status com.example.demo.plus.monthly subscribed")
+        #expect(!resubscribed.contains("winBack="))
+        app.send("quit")
+        #expect(try await app.quit() == 0)
+        // One message per lapse.
+        #expect(app.transcript.components(separatedBy: "message winBackOffer").count == 2)
+    }
+
     /// The text before and after the first occurrence of `line`.
     func split(_ transcript: String, at line: String) -> (before: Substring, after: Substring)? {
         guard let range = transcript.range(of: line) else { return nil }

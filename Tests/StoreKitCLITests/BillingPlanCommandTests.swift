@@ -10,27 +10,6 @@ struct BillingPlanCommandTests {
     let bundleID = "com.example.demo"
     let yearly = "com.example.demo.plus.yearly"
 
-    /// The demo configuration with a MONTHLY plan on its yearly subscription: 3.50 a month over 42.00.
-    func configuration() throws -> URL {
-        var root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(filePath: demoConfiguration))) as? [String: Any])
-        var groups = try #require(root["subscriptionGroups"] as? [[String: Any]])
-        for groupIndex in groups.indices {
-            var subscriptions = try #require(groups[groupIndex]["subscriptions"] as? [[String: Any]])
-            for index in subscriptions.indices where subscriptions[index]["productID"] as? String == yearly {
-                subscriptions[index]["billingPlans"] = [
-                    ["billingPlanType": "BILLED_UPFRONT", "commitmentDisplayPrice": "39.99", "displayPrice": "39.99", "internalID": "B111A001", "isEnabled": true],
-                    ["billingPlanType": "MONTHLY", "commitmentDisplayPrice": "42.00", "displayPrice": "3.50", "internalID": "B111A002", "isEnabled": true],
-                ]
-            }
-            groups[groupIndex]["subscriptions"] = subscriptions
-        }
-        root["subscriptionGroups"] = groups
-        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-        let file = dataDirectory.appendingPathComponent("BillingPlans.storekit")
-        try JSONSerialization.data(withJSONObject: root).write(to: file)
-        return file
-    }
-
     /// The commitment of a signed transaction, as Apple's library parses it.
     func appleCommitment(_ token: String, root: URL) async throws -> [String: Any] {
         let tokenFile = dataDirectory.appendingPathComponent("transaction-\(UUID().uuidString).jws")
@@ -50,13 +29,14 @@ struct BillingPlanCommandTests {
     @Test("--billing-plan MONTHLY buys the first monthly instalment of a 12-month commitment, embedded and through a server")
     func monthlyPurchase() async throws {
         defer { try? FileManager.default.removeItem(at: dataDirectory) }
-        let config = try configuration()
+        // The demo configuration's yearly subscription bills 39.99 up front, or 3.50 a month over a 42.00 commitment.
+        let config = demoConfiguration
         let root = dataDirectory.appendingPathComponent("root.cer")
         let exported = try await storekit(["ca", "export", "--data-dir", dataDirectory.path, "--root", "jws", "--der", "--out", root.path])
         #expect(exported.status == 0, "\(exported.errorOutput)")
 
         let bought = try await storekit([
-            "purchase", yearly, "--config", config.path, "--data-dir", dataDirectory.path, "--bundle-id", bundleID,
+            "purchase", yearly, "--config", config, "--data-dir", dataDirectory.path, "--bundle-id", bundleID,
             "--billing-plan", "monthly", "--json",
         ])
         #expect(bought.status == 0, "\(bought.errorOutput)")
@@ -67,14 +47,14 @@ struct BillingPlanCommandTests {
         #expect((commitment["commitmentPrice"] as? NSNumber)?.int64Value == 42_000)
 
         let refused = try await storekit([
-            "purchase", "com.example.demo.plus.monthly", "--config", config.path, "--data-dir", dataDirectory.path,
+            "purchase", "com.example.demo.plus.monthly", "--config", config, "--data-dir", dataDirectory.path,
             "--bundle-id", bundleID, "--billing-plan", "MONTHLY",
         ])
         #expect(refused.status != 0)
         #expect(refused.errorOutput.contains("no enabled MONTHLY billing plan"), "\(refused.errorOutput)")
 
         let server = try ChildProcess(try ChildProcess.builtExecutable("storekit"), [
-            "serve", "--config", config.path, "--data-dir", dataDirectory.path, "--port", "0",
+            "serve", "--config", config, "--data-dir", dataDirectory.path, "--port", "0",
         ])
         defer { server.terminate() }
         let line = try await server.waitForLine(containing: "http://127.0.0.1:")

@@ -134,8 +134,10 @@ public struct SubscriptionRecord: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// Whether the subscription bills again at the end of the current period: auto-renew is on, or billings of its
-    /// commitment remain.
-    public var willBillAgain: Bool { autoRenewEnabled || commitment?.hasBillingsLeft == true }
+    /// commitment remain and it has not ended (a commitment expired early, by StoreKit Test or a refund, bills no more).
+    public var willBillAgain: Bool {
+        autoRenewEnabled || (commitment?.hasBillingsLeft == true && status != .expired && status != .revoked)
+    }
 
     /// The offer that prices the next period: the current offer's next discounted period, or an offer redeemed
     /// during this one.
