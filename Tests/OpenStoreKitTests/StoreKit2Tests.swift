@@ -795,6 +795,36 @@ struct StoreKit2Tests {
         await #expect(throws: SKTestError.self) { try await session.buyProduct(identifier: "com.example.unknown") }
     }
 
+    @Test("SKTestSession.buyProduct(identifier:options:) bills monthly over a 12-month commitment, and wins a lapsed subscriber back with a win-back offer; Apple's library verifies both")
+    func buyProductOnPlansAndOffers() async throws {
+        let session = try makeSession()
+        let committed = try await session.buyProduct(identifier: Demo.yearly, options: [.billingPlanType(.monthly)])
+        #expect(committed.billingPlanType == .monthly)
+        #expect(committed.price == Decimal(string: "3.50"))
+        #expect(committed.commitmentInfo?.billingPeriodNumber == 1)
+        #expect(committed.commitmentInfo?.totalBillingPeriods == 12)
+        #expect(committed.commitmentInfo?.price == 42)
+
+        let monthly = try #require(try await session.run { try await Product.products(for: [Demo.monthly]) }.first)
+        let offer = try #require(monthly.subscription?.winBackOffers.first)
+        await #expect(throws: SKTestError.self, "a subscriber is not lapsed") {
+            try await session.buyProduct(identifier: Demo.monthly, options: [.winBackOffer(offer)])
+        }
+        try session.expireSubscription(productIdentifier: Demo.yearly)
+        let back = try await session.buyProduct(identifier: Demo.monthly, options: [.winBackOffer(offer)])
+        #expect(back.offer?.type == .winBack)
+        #expect(back.offer?.id == "plus.monthly.winback")
+        #expect(back.price == 0)
+
+        let batch: [[String: String]] = await session.run {
+            var batch: [[String: String]] = []
+            for await result in Transaction.all { batch.append(["kind": "transaction", "data": result.jwsRepresentation]) }
+            return batch
+        }
+        #expect(batch.count == 2)
+        try await appleVerifies(batch, session: session)
+    }
+
     @Test("RenewalInfo.appTransactionID is the customer's app transaction's, as Transaction.appTransactionID and AppTransaction.appTransactionID are")
     func renewalInfoCarriesAppTransactionID() async throws {
         let session = try makeSession()
