@@ -22,7 +22,9 @@ import Synchronization
 /// Where notifications go is the tenant's row of storage (``setDestinations(_:)``, `StoreEngine.setNotificationDestinations(_:)`),
 /// read at the start of each pass, so a URL set through any server on the storage holds in every sender from its next
 /// pass; a tenant with none stored uses the destinations the sender was created with (`storekit serve
-/// --notification-url`). With no destination at all a pass sends nothing and leaves the outbox as it is.
+/// --notification-url`). With no destination at all a pass sends nothing and leaves the outbox as it is, and a started
+/// sender reads them again only when its engine knows they changed or ``pickupInterval`` seconds later: a URL another
+/// process stores in a SQLite data directory, which signals nothing, is in force within that interval.
 ///
 /// The sender wakes when the engine records notifications (or another server on the storage changed the tenant), when
 /// the next retry falls due, every
@@ -49,6 +51,13 @@ public actor NotificationSender: ScheduledEventSource {
     /// Whether the last pass found somewhere to send to: a sender without destinations does not wake to look for
     /// work, and waits for the engine's signal (a notification recorded, a change by another server).
     private var hasDestinations = false
+    /// When a started sender last read that there is no destination, on ``claimClock``, and the engine's count of
+    /// destination changes then. Until ``pickupInterval`` passed or the count moved, a pass does not read them again:
+    /// every purchase records a notification and starts a pass, and each read cost a storage read, a sixth of a
+    /// purchase on SQLite. A URL another process stores is seen within ``pickupInterval``, as its notifications are.
+    private var noDestinationsRead: (date: Date, changes: Int)?
+    /// Whether a pass skipped reading the destinations since ``noDestinationsRead``: a wake then reads them again.
+    private var destinationsReadSkipped = false
 
     /// The HTTP clients of the process's senders, one per timeout: a session holds descriptors of its own (two on
     /// Linux), so one per tenant would cost a server of thousands of tenants thousands of them. The timeout belongs to
@@ -206,6 +215,12 @@ public actor NotificationSender: ScheduledEventSource {
     public var claimDuration: TimeInterval { timeout * 2 + 10 }
 
     private func runPass() async {
+        let changes = await engine.knownDestinationChanges
+        if let read = noDestinationsRead, read.changes == changes, claimClock.now() < read.date.addingTimeInterval(Self.pickupInterval) {
+            destinationsReadSkipped = true
+            return
+        }
+        let readDate = claimClock.now()
         var destinations: NotificationDestinations
         do {
             destinations = try await self.destinations()
@@ -215,6 +230,9 @@ public actor NotificationSender: ScheduledEventSource {
         }
         // Nowhere to send anything: the outbox stays as it is until a URL is set.
         hasDestinations = destinations != NotificationDestinations()
+        destinationsReadSkipped = false
+        // Only a sender that wakes by itself may skip reads: it reads again when the interval ends (`scheduleWake()`).
+        noDestinationsRead = hasDestinations || !wakesItself ? nil : (readDate, changes)
         guard hasDestinations else { return }
         while true {
             let claimStart = claimClock.now()
@@ -323,17 +341,26 @@ public actor NotificationSender: ScheduledEventSource {
     /// its engine announces no event for.
     public static let pickupInterval: TimeInterval = 2
 
-    /// On a clock that runs by itself, wakes at the next due retry, or sooner to pick up other processes' notifications.
+    /// Whether the sender wakes by itself: started, on a clock that runs by itself.
+    private var wakesItself: Bool { listener != nil && !(engine.clock is VirtualClock) }
+
+    /// On a clock that runs by itself, wakes at the next due retry, or sooner to pick up other processes' notifications;
+    /// without destinations, only to read them again after a pass skipped reading them.
     private func scheduleWake() async {
-        guard listener != nil, !(engine.clock is VirtualClock) else { return }
-        guard hasDestinations else {
-            wake?.task.cancel()
-            wake = nil
-            return
+        guard wakesItself else { return }
+        let next: Date?
+        if hasDestinations {
+            let pickup = engine.clock.now().addingTimeInterval(Self.pickupInterval)
+            let due = (try? await engine.nextNotificationAttemptDate(for: id, at: claimClock.now())) ?? nil
+            next = min(due ?? pickup, pickup)
+        } else if destinationsReadSkipped, let read = noDestinationsRead {
+            // A wake already set comes soon enough: each purchase skips a read, and would set it again.
+            guard wake == nil else { return }
+            // On the engine's clock, as wakes are: what is left of the interval on the claim clock, from now.
+            next = engine.clock.now().addingTimeInterval(max(0, read.date.addingTimeInterval(Self.pickupInterval).timeIntervalSince(claimClock.now())))
+        } else {
+            next = nil
         }
-        let pickup = engine.clock.now().addingTimeInterval(Self.pickupInterval)
-        let due = (try? await engine.nextNotificationAttemptDate(for: id, at: claimClock.now())) ?? nil
-        let next: Date? = min(due ?? pickup, pickup)
         guard next != wake?.date else { return }
         wake?.task.cancel()
         guard let next else {

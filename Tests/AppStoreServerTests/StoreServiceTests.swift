@@ -3,6 +3,7 @@ import AppStoreFormats
 import AppStoreHosting
 @testable import AppStorePostgres
 import AppStoreServer
+import AppStoreSQLite
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -215,6 +216,45 @@ struct StoreServiceTests {
 
         await group.triggerGracefulShutdown()
         try await running.value
+    }
+}
+
+/// A started notification sender on a SQLite data directory, which signals no other process's change.
+@Suite("Notification sender without destinations")
+struct SenderWithoutDestinationsTests {
+    @Test(
+        "A sender that found no destination does not read them again for every purchase, yet takes a URL another process stored within its pickup interval, and sends everything waiting",
+        .timeLimit(.minutes(1))
+    )
+    func urlStoredByAnotherProcess() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-sender-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("store.sqlite")
+        let receiver = try await HeldReceiver.start()
+        defer { receiver.stop() }
+        receiver.release()
+
+        let engine = StoreEngine(catalog: StoreServiceTests.catalog, storage: try SQLiteStorage(url: database), clock: SystemClock(), signer: .ephemeral)
+        let sender = NotificationSender(engine: engine, destinations: NotificationDestinations())
+        await sender.start()
+        defer { Task { await sender.stop() } }
+        let purchase = PurchaseRequest(productID: "coins", bundleID: StoreServiceTests.bundleID)
+        _ = try await engine.purchase(purchase)
+        // A pass that found nowhere to send: the notification waits.
+        await sender.deliverDue()
+        #expect(try await engine.pendingNotificationCount(limit: 10) == 1)
+
+        // Another process stores a URL in the same data directory: nothing tells this one.
+        let other = StoreEngine(catalog: StoreServiceTests.catalog, storage: try SQLiteStorage(url: database), clock: SystemClock(), signer: .ephemeral)
+        try await other.setNotificationDestinations(NotificationDestinations(defaultURL: receiver.url))
+
+        // The next purchase's pass comes within the interval of the last read, and skips reading; the sender then
+        // wakes at the interval's end, reads the URL, and sends both.
+        _ = try await engine.purchase(purchase)
+        await receiver.waitForRequests(2)
+        #expect(receiver.requestCount == 2)
+        while try await engine.pendingNotificationCount(limit: 10) > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try await engine.notifications().allSatisfy { $0.delivery.state == .delivered })
     }
 }
 

@@ -25,6 +25,11 @@ extension StoreEngine {
         return destinations
     }
 
+    /// Counts the changes of the tenant's notification destinations this engine knows of: those it wrote, and, on a
+    /// storage that signals other handles' commits, those its signals and transactions revealed. A sender that found
+    /// no destination need not read them again while this stays the same, but for changes only another process knows.
+    public var knownDestinationChanges: Int { destinationsGeneration }
+
     /// Forgets the destinations ``notificationDestinations()`` kept: they may have changed.
     func forgetDestinations() {
         knownDestinations = nil
