@@ -454,6 +454,34 @@ private struct SQLiteTransaction: StorageTransaction {
     let tenant: String
     /// The identifiers a write transaction hands out; `nil` in a snapshot read.
     var identifiers: IdentifierCounters? = nil
+    /// The tenant's clock and its settings' and catalog's versions, once read (``tenantHeader()``).
+    private let header = TenantHeader()
+
+    /// Every operation reads the tenant's clock and the versions of its settings and catalog: the first of those reads
+    /// fetches all three in one statement, and the others answer from it for the rest of the transaction, until a
+    /// write that may change them (a statement is most of what a read costs).
+    private final class TenantHeader {
+        var value: (clock: StoreClockState, settingsVersion: Int, catalogVersion: Int)?
+    }
+
+    private func tenantHeader() throws -> (clock: StoreClockState, settingsVersion: Int, catalogVersion: Int) {
+        if let value = header.value { return value }
+        let row = try Row.fetchOne(
+            try db.cachedStatement(
+                sql: """
+                    SELECT (SELECT offset FROM storeClock WHERE tenant = ?1), (SELECT timeRate FROM storeClock WHERE tenant = ?1),
+                    (SELECT version FROM tenantSettings WHERE tenant = ?1), (SELECT version FROM tenantCatalog WHERE tenant = ?1)
+                    """
+            ),
+            arguments: [tenant]
+        )
+        // By position: a lookup by name compares the row's column names.
+        let offset: Double? = row?[0], rate: Int? = row?[1], settingsVersion: Int? = row?[2], catalogVersion: Int? = row?[3]
+        let clock = offset.map { StoreClockState(offset: $0, timeRate: rate.flatMap(TimeRate.init(rawValue:))) } ?? StoreClockState()
+        let value = (clock: clock, settingsVersion: settingsVersion ?? 0, catalogVersion: catalogVersion ?? 0)
+        header.value = value
+        return value
+    }
 
     func account(id: String) throws -> Account? {
         try String.fetchOne(try db.cachedStatement(sql: "SELECT body FROM account WHERE tenant = ? AND id = ?"), arguments: [tenant, id])
@@ -558,12 +586,7 @@ private struct SQLiteTransaction: StorageTransaction {
     }
 
     func clockState() throws -> StoreClockState {
-        guard let row = try Row.fetchOne(
-            try db.cachedStatement(sql: "SELECT offset, timeRate FROM storeClock WHERE tenant = ?"), arguments: [tenant]
-        ) else { return StoreClockState() }
-        // By position: every operation reads the clock, and a lookup by name compares the row's column names.
-        let rate: Int? = row[1]
-        return StoreClockState(offset: row[0], timeRate: rate.flatMap(TimeRate.init(rawValue:)))
+        try tenantHeader().clock
     }
 
     func snapshot() throws -> TenantSnapshot {
@@ -596,7 +619,7 @@ private struct SQLiteTransaction: StorageTransaction {
     }
 
     func settingsVersion() throws -> Int {
-        try Int.fetchOne(try db.cachedStatement(sql: "SELECT version FROM tenantSettings WHERE tenant = ?"), arguments: [tenant]) ?? 0
+        try tenantHeader().settingsVersion
     }
 
     func storedSettings() throws -> StoredSettings {
@@ -661,7 +684,7 @@ private struct SQLiteTransaction: StorageTransaction {
     }
 
     func catalogVersion() throws -> Int {
-        try Int.fetchOne(try db.cachedStatement(sql: "SELECT version FROM tenantCatalog WHERE tenant = ?"), arguments: [tenant]) ?? 0
+        try tenantHeader().catalogVersion
     }
 
     func storedCatalog() throws -> StoredCatalog {
@@ -695,6 +718,10 @@ private struct SQLiteTransaction: StorageTransaction {
     }
 
     func write(_ change: StorageChange) throws {
+        switch change {
+        case .saveAccount, .saveTransaction, .markFinished, .saveSubscription, .saveNotification, .updateNotification: break
+        default: header.value = nil
+        }
         switch change {
         case .saveAccount(let account):
             try execute(
