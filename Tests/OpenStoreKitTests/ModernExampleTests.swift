@@ -6,7 +6,8 @@ import ArgumentParser
 
 /// The StoreKit 2 example app (`Examples/ModernStore`) as a separate process, configured by the environment, with
 /// `storekit` acting on the same data directory from outside the app.
-@Suite("The StoreKit 2 example app")
+// The app's lines are awaited without a clock: a line that never comes fails the test at the limit instead of hanging.
+@Suite("The StoreKit 2 example app", .timeLimit(.minutes(5)))
 struct ModernExampleTests {
     let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("openstorekit-modern-\(UUID().uuidString)")
 
