@@ -35,18 +35,23 @@ final class GroupCommit: Sendable {
     private let queue = Mutex(Queue())
     /// The most transactions committed together, so that a flood of them still commits in steps.
     private let groupLimit: Int
-    /// Writes what the group's transactions share (see `IdentifierCounters`) just before the commit.
+    /// Called once each group's transaction has begun, before its first member runs.
+    private let transactionBegan: @Sendable (Database) -> Void
+    /// Writes what the group's transactions share (see `WriterMemory`) just before the commit.
     private let beforeCommit: @Sendable (Database) throws -> Void
-    /// Called once each group's transaction has ended, committed or rolled back.
-    private let transactionEnded: @Sendable () -> Void
+    /// Called once each group's transaction has ended, with whether it committed (else it was rolled back).
+    private let transactionEnded: @Sendable (Database, _ committed: Bool) -> Void
 
     init(
         writer: DatabasePool, checkpointer: BackgroundCheckpointer, groupLimit: Int = 64,
-        beforeCommit: @escaping @Sendable (Database) throws -> Void, transactionEnded: @escaping @Sendable () -> Void
+        transactionBegan: @escaping @Sendable (Database) -> Void,
+        beforeCommit: @escaping @Sendable (Database) throws -> Void,
+        transactionEnded: @escaping @Sendable (Database, _ committed: Bool) -> Void
     ) {
         self.writer = writer
         self.checkpointer = checkpointer
         self.groupLimit = groupLimit
+        self.transactionBegan = transactionBegan
         self.beforeCommit = beforeCommit
         self.transactionEnded = transactionEnded
     }
@@ -97,7 +102,9 @@ final class GroupCommit: Sendable {
             for transaction in group { transaction.fail(error) }
             return []
         }
-        defer { transactionEnded() }
+        transactionBegan(db)
+        var committed = false
+        defer { transactionEnded(db, committed) }
         var outcomes: [@Sendable () -> Void] = []
         outcomes.reserveCapacity(group.count)
         // A group of one needs no savepoint: its failure rolls the whole transaction back.
@@ -125,6 +132,7 @@ final class GroupCommit: Sendable {
         do {
             try beforeCommit(db)
             try db.commit()
+            committed = true
         } catch {
             if db.isInsideTransaction { try? db.rollback() }
             for transaction in group { transaction.fail(error) }

@@ -29,8 +29,8 @@ public final class SQLiteStorage: Storage {
     /// thread, deadlocks once every thread waits so.
     private let openingReader: DatabaseQueue
     private let groupCommit: GroupCommit
-    /// The identifier counters of the group being committed, on the writer connection only.
-    private let identifiers = IdentifierCounters()
+    /// What the writer connection remembers of each tenant between its transactions.
+    private let memory = WriterMemory()
 
     /// Opens (and creates or migrates) the store at `url`.
     ///
@@ -69,10 +69,12 @@ public final class SQLiteStorage: Storage {
                 // writer, one per database, may keep 32 MB; readers keep the default.
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKilobytes)")
             }
-            let identifiers = identifiers
+            let memory = memory
             groupCommit = GroupCommit(
                 writer: pool, checkpointer: checkpointer,
-                beforeCommit: { db in try identifiers.store(in: db) }, transactionEnded: { identifiers.forget() }
+                transactionBegan: { db in memory.transactionBegan(db) },
+                beforeCommit: { db in try memory.storeIdentifiers(in: db) },
+                transactionEnded: { db, committed in memory.transactionEnded(db, committed: committed) }
             )
         } catch {
             throw .storageFailure(
@@ -375,16 +377,16 @@ public final class SQLiteStorage: Storage {
     public func transaction<Result: Sendable>(
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result {
-        let identifiers = identifiers
+        let memory = memory
         return try await withCheckedThrowingContinuation { continuation in
             groupCommit.submit(GroupCommit.Transaction { db in
-                // A transaction that fails is rolled back to its savepoint: so are the identifiers it allocated.
-                let counted = identifiers.counted
+                memory.memberBegan()
                 do {
-                    let result = try body(SQLiteTransaction(db: db, tenant: tenant, identifiers: identifiers))
+                    let result = try body(SQLiteTransaction(db: db, tenant: tenant, memory: memory))
                     return { continuation.resume(returning: result) }
                 } catch {
-                    identifiers.counted = counted
+                    // Rolled back to its savepoint: so is what it changed in the writer's memory.
+                    memory.memberFailed()
                     throw error
                 }
             } fail: { error in
@@ -452,20 +454,25 @@ extension SQLiteStorage {
 private struct SQLiteTransaction: StorageTransaction {
     let db: Database
     let tenant: String
-    /// The identifiers a write transaction hands out; `nil` in a snapshot read.
-    var identifiers: IdentifierCounters? = nil
-    /// The tenant's clock and its settings' and catalog's versions, once read (``tenantHeader()``).
-    private let header = TenantHeader()
+    /// What the writer remembers between transactions (``WriterMemory``); `nil` in a snapshot read.
+    var memory: WriterMemory? = nil
+    /// A snapshot read's tenant header, once read (``tenantHeader()``).
+    private let readHeader = ReadHeader()
 
-    /// Every operation reads the tenant's clock and the versions of its settings and catalog: the first of those reads
-    /// fetches all three in one statement, and the others answer from it for the rest of the transaction, until a
-    /// write that may change them (a statement is most of what a read costs).
-    private final class TenantHeader {
-        var value: (clock: StoreClockState, settingsVersion: Int, catalogVersion: Int)?
+    private final class ReadHeader {
+        var value: WriterMemory.Header?
     }
 
-    private func tenantHeader() throws -> (clock: StoreClockState, settingsVersion: Int, catalogVersion: Int) {
-        if let value = header.value { return value }
+    /// Every operation reads the tenant's clock and the versions of its settings and catalog: the first of those reads
+    /// fetches all three in one statement, and the others answer from it (a statement is most of what a read costs): in
+    /// a snapshot read for the rest of it, on the writer until a write that may change them or another connection's
+    /// commit (``WriterMemory``).
+    private func tenantHeader() throws -> WriterMemory.Header {
+        if let memory {
+            if let value = memory.tenant(tenant)?.header { return value }
+        } else if let value = readHeader.value {
+            return value
+        }
         let row = try Row.fetchOne(
             try db.cachedStatement(
                 sql: """
@@ -478,8 +485,12 @@ private struct SQLiteTransaction: StorageTransaction {
         // By position: a lookup by name compares the row's column names.
         let offset: Double? = row?[0], rate: Int? = row?[1], settingsVersion: Int? = row?[2], catalogVersion: Int? = row?[3]
         let clock = offset.map { StoreClockState(offset: $0, timeRate: rate.flatMap(TimeRate.init(rawValue:))) } ?? StoreClockState()
-        let value = (clock: clock, settingsVersion: settingsVersion ?? 0, catalogVersion: catalogVersion ?? 0)
-        header.value = value
+        let value = WriterMemory.Header(clock: clock, settingsVersion: settingsVersion ?? 0, catalogVersion: catalogVersion ?? 0)
+        if let memory {
+            memory.update(tenant) { $0.header = value }
+        } else {
+            readHeader.value = value
+        }
         return value
     }
 
@@ -603,7 +614,7 @@ private struct SQLiteTransaction: StorageTransaction {
         let subscriptions = try String.fetchAll(
             try db.cachedStatement(sql: "SELECT body FROM subscription WHERE tenant = ? ORDER BY id"), arguments: [tenant]
         ).map { try Self.decode(SubscriptionRecord.self, from: $0) }
-        let next = try identifiers?.next(tenant: tenant) ?? UInt64.fetchOne(
+        let next = try memory?.tenant(tenant)?.nextTransactionID ?? UInt64.fetchOne(
             try db.cachedStatement(sql: "SELECT nextTransactionID FROM tenant WHERE id = ?"), arguments: [tenant]
         ) ?? TransactionRecord.firstID
         return TenantSnapshot(
@@ -706,21 +717,26 @@ private struct SQLiteTransaction: StorageTransaction {
         APIKeyRecord(keyID: row[0], issuerID: row[1], publicKeyPEM: row[2], created: Date(timeIntervalSince1970: row[3]), revoked: row[4])
     }
 
-    /// Counts in memory from the tenant's stored next identifier, read once per group commit; the group writes it back
-    /// once, before it commits (see ``IdentifierCounters``).
+    /// Counts in the writer's memory from the tenant's stored next identifier, read once while no other connection
+    /// writes; the group writes it back once, before it commits (see ``WriterMemory``).
     func allocateTransactionID() throws -> UInt64 {
-        guard let identifiers else { throw StoreError.storageFailure("Transaction identifiers are allocated only in a write transaction.") }
-        let next = try identifiers.next(tenant: tenant) ?? UInt64.fetchOne(
+        guard let memory else { throw StoreError.storageFailure("Transaction identifiers are allocated only in a write transaction.") }
+        let next = try memory.tenant(tenant)?.nextTransactionID ?? UInt64.fetchOne(
             try db.cachedStatement(sql: "SELECT nextTransactionID FROM tenant WHERE id = ?"), arguments: [tenant]
         ) ?? TransactionRecord.firstID
-        identifiers.set(next + 1, tenant: tenant)
+        memory.update(tenant) { remembered in
+            remembered.nextTransactionID = next + 1
+            remembered.identifierUnsaved = true
+        }
         return next
     }
 
     func write(_ change: StorageChange) throws {
         switch change {
         case .saveAccount, .saveTransaction, .markFinished, .saveSubscription, .saveNotification, .updateNotification: break
-        default: header.value = nil
+        default:
+            readHeader.value = nil
+            memory?.update(tenant) { $0.header = nil }
         }
         switch change {
         case .saveAccount(let account):
@@ -757,7 +773,7 @@ private struct SQLiteTransaction: StorageTransaction {
             }
             try execute("DELETE FROM storeClock WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM tenant WHERE id = ?", arguments: [tenant])
-            identifiers?.set(nil, tenant: tenant)
+            memory?.forget(tenant)
         case .deleteTenant:
             try write(.eraseTenant)
             for table in ["tenantSettings", "notificationDestinations", "apiKey", "tenantCatalog", "retentionMessaging"] {
@@ -772,7 +788,10 @@ private struct SQLiteTransaction: StorageTransaction {
             for subscription in snapshot.subscriptions { try write(.saveSubscription(subscription)) }
             for notification in snapshot.notifications { try write(.saveNotification(notification)) }
             if snapshot.clock != StoreClockState() { try write(.saveClockState(snapshot.clock)) }
-            identifiers?.set(snapshot.nextTransactionID, tenant: tenant)
+            memory?.update(tenant) { remembered in
+                remembered.nextTransactionID = snapshot.nextTransactionID
+                remembered.identifierUnsaved = true
+            }
         case .markFinished(let transactionID, let deviceID):
             try execute(
                 "INSERT OR IGNORE INTO finishedTransaction (tenant, deviceID, transactionID) VALUES (?, ?, ?)",
@@ -905,44 +924,130 @@ private struct SQLiteTransaction: StorageTransaction {
     }
 }
 
-/// The next transaction identifier of each tenant the transactions of one group commit allocate from: read from the
-/// tenant's row on first use, counted in memory, and written back once, just before the group commits.
+/// What the writer connection remembers of each tenant from one transaction to the next: the header every operation
+/// reads (the clock, the settings' and catalog's versions) and the next transaction identifier. Read from the database,
+/// they cost a statement each per operation, a sixth of a purchase, though they change far more rarely.
 ///
-/// No other connection writes meanwhile (`BEGIN IMMEDIATE`). A renewal catch-up allocates a million identifiers in one
-/// transaction, and a group commits dozens of purchases: a read and a write of the tenant's row per allocation, or per
-/// transaction, were a good part of the writer's time. Used on the writer connection only; the lock only makes that
-/// checkable.
-final class IdentifierCounters: Sendable {
-    private let next = Mutex<[String: UInt64]>([:])
-
-    /// Every tenant's next identifier counted so far: saved before a transaction, restored if it fails.
-    var counted: [String: UInt64] {
-        get { next.withLock { $0 } }
-        set { next.withLock { $0 = newValue } }
+/// All of it holds only while no other connection writes: it is forgotten when another one, in this process or another
+/// (a `storekit` command on the data directory), committed since the writer's last transaction. SQLite's data version
+/// of the file tells, read once a group's transaction has begun (`SQLITE_FCNTL_DATA_VERSION`, a call rather than a
+/// statement). The writer's own writes keep it true: a write that may change a tenant's header forgets it, and an
+/// allocation counts the identifier, which the group writes to the tenant's row just before it commits
+/// (``storeIdentifiers(in:)``). A member of a group rolled back to its savepoint takes back what it changed here; a
+/// group rolled back forgets everything.
+///
+/// Used on the writer connection only; the lock only makes that checkable.
+final class WriterMemory: Sendable {
+    /// A tenant's clock and the versions of its settings and catalog.
+    struct Header: Sendable {
+        var clock: StoreClockState
+        var settingsVersion: Int
+        var catalogVersion: Int
     }
 
-    /// The tenant's next identifier, if counted in this group.
-    func next(tenant: String) -> UInt64? {
-        next.withLock { $0[tenant] }
+    /// What is remembered of one tenant.
+    struct Tenant: Sendable {
+        var header: Header?
+        /// The tenant's next transaction identifier.
+        var nextTransactionID: UInt64?
+        /// Whether ``nextTransactionID`` moved since it was read or stored: the group writes it before it commits.
+        var identifierUnsaved = false
     }
 
-    /// Sets the tenant's next identifier; `nil` forgets it, so the next allocation reads the tenant's row again.
-    func set(_ value: UInt64?, tenant: String) {
-        next.withLock { $0[tenant] = value }
+    private struct State {
+        var tenants: [String: Tenant] = [:]
+        /// The file's data version after the writer's last commit; `nil` when unknown, so nothing remembered is trusted.
+        var dataVersion: UInt32?
+        /// What the running member of the group changed, as it was before: restored if the member fails.
+        var undo: [String: Tenant?] = [:]
     }
 
-    /// Writes every counted identifier to its tenant's row, inside the group's transaction.
-    func store(in db: Database) throws {
-        for (tenant, value) in counted {
+    private let state = Mutex(State())
+
+    /// The most tenants remembered: past it, everything is forgotten, so a server of many tenants keeps a bounded memory.
+    static let tenantLimit = 4_096
+
+    /// What is remembered of the tenant.
+    func tenant(_ id: String) -> Tenant? {
+        state.withLock { $0.tenants[id] }
+    }
+
+    /// Changes what is remembered of the tenant; the running member's failure takes it back.
+    func update(_ id: String, _ change: (inout Tenant) -> Void) {
+        state.withLock { state in
+            if state.undo[id] == nil { state.undo[id] = .some(state.tenants[id]) }
+            if state.tenants[id] == nil, state.tenants.count >= Self.tenantLimit { state.tenants = [:] }
+            var tenant = state.tenants[id] ?? Tenant()
+            change(&tenant)
+            state.tenants[id] = tenant
+        }
+    }
+
+    /// Forgets the tenant (a tenant erased or deleted); the running member's failure brings it back.
+    func forget(_ id: String) {
+        state.withLock { state in
+            if state.undo[id] == nil { state.undo[id] = .some(state.tenants[id]) }
+            state.tenants[id] = nil
+        }
+    }
+
+    /// Called once a group's transaction has begun: forgets everything if another connection committed since the
+    /// writer's last commit.
+    func transactionBegan(_ db: Database) {
+        let version = Self.dataVersion(of: db)
+        state.withLock { state in
+            if version == nil || version != state.dataVersion { state.tenants = [:] }
+            state.dataVersion = version
+            state.undo = [:]
+        }
+    }
+
+    /// Called before each member of a group runs.
+    func memberBegan() {
+        state.withLock { $0.undo = [:] }
+    }
+
+    /// Takes back what the member that failed changed: its writes were rolled back to its savepoint.
+    func memberFailed() {
+        state.withLock { state in
+            for (id, tenant) in state.undo { state.tenants[id] = tenant }
+            state.undo = [:]
+        }
+    }
+
+    /// Writes every identifier counted since it was last stored to its tenant's row, inside the group's transaction.
+    func storeIdentifiers(in db: Database) throws {
+        let unsaved = state.withLock { state in
+            state.tenants.compactMap { id, tenant in tenant.identifierUnsaved ? (id, tenant.nextTransactionID) : nil }
+        }
+        for case let (tenant, value?) in unsaved {
             try db.cachedStatement(
                 sql: "INSERT INTO tenant (id, nextTransactionID) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET nextTransactionID = excluded.nextTransactionID"
             ).execute(arguments: [tenant, value])
         }
     }
 
-    /// Forgets every count: the group's transaction ended, committed with them or rolled back without them.
-    func forget() {
-        counted = [:]
+    /// Called once a group's transaction has ended: committed, what is remembered is what the file holds; rolled back,
+    /// it is all forgotten.
+    func transactionEnded(_ db: Database, committed: Bool) {
+        let version = committed ? Self.dataVersion(of: db) : nil
+        state.withLock { state in
+            state.undo = [:]
+            state.dataVersion = version
+            if committed {
+                for id in state.tenants.keys { state.tenants[id]?.identifierUnsaved = false }
+            } else {
+                state.tenants = [:]
+            }
+        }
+    }
+
+    /// The main database file's data version: it moves with every change, the connection's own and those other
+    /// connections committed (seen from the start of the connection's next transaction). `nil` if SQLite cannot tell.
+    private static func dataVersion(of db: Database) -> UInt32? {
+        var version: UInt32 = 0
+        guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return nil }
+        return version
     }
 }
 

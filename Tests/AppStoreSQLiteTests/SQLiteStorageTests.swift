@@ -123,6 +123,51 @@ struct SQLiteStorageTests {
         #expect(try await store.transactions().isEmpty)
     }
 
+    @Test(
+        "Between its transactions the writer remembers a tenant's clock, settings and catalog versions and next identifier; a commit through another handle, or a transaction that fails, makes it read them again"
+    )
+    func writerMemoryFollowsOtherHandles() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Two handles on one file: two writer connections, as a server and a `storekit` command have.
+        let storage = try SQLiteStorage(url: databaseURL), other = try SQLiteStorage(url: databaseURL)
+        struct Seen: Equatable {
+            var clock: StoreClockState, settingsVersion: Int, catalogVersion: Int, allocated: UInt64
+        }
+        func look(through storage: SQLiteStorage) async throws -> Seen {
+            try await storage.transaction(tenant: "t") { transaction in
+                Seen(
+                    clock: try transaction.clockState(), settingsVersion: try transaction.settingsVersion(),
+                    catalogVersion: try transaction.catalogVersion(), allocated: try transaction.allocateTransactionID()
+                )
+            }
+        }
+        let first = TransactionRecord.firstID
+        #expect(try await look(through: storage) == Seen(clock: StoreClockState(), settingsVersion: 0, catalogVersion: 0, allocated: first))
+        #expect(try await look(through: storage) == Seen(clock: StoreClockState(), settingsVersion: 0, catalogVersion: 0, allocated: first + 1))
+
+        let moved = StoreClockState(offset: 3_600, timeRate: .oneRenewalEveryTenSeconds)
+        let allocatedByOther = try await other.transaction(tenant: "t") { transaction in
+            try transaction.write([.saveClockState(moved), .saveSettings(nil), .saveCatalog(Data("{}".utf8))])
+            return try transaction.allocateTransactionID()
+        }
+        #expect(allocatedByOther == first + 2)
+        #expect(try await look(through: storage) == Seen(clock: moved, settingsVersion: 1, catalogVersion: 1, allocated: first + 3))
+
+        // A transaction that fails takes back what it changed: its identifier is handed out again, its clock is gone.
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await storage.transaction(tenant: "t") { transaction in
+                _ = try transaction.allocateTransactionID()
+                try transaction.write(.saveClockState(StoreClockState(offset: 7_200)))
+                _ = try transaction.clockState()
+                throw Refused()
+            }
+        }
+        #expect(try await look(through: storage) == Seen(clock: moved, settingsVersion: 1, catalogVersion: 1, allocated: first + 4))
+        #expect(try await other.transaction(tenant: "t") { try $0.allocateTransactionID() } == first + 5)
+        #expect(try await look(through: storage) == Seen(clock: moved, settingsVersion: 1, catalogVersion: 1, allocated: first + 6))
+    }
+
     @Test("When SQLite abandons a group of transactions committed together, every caller hears of it and nothing of theirs is kept")
     func abandonedGroupFailsEveryCaller() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
