@@ -533,7 +533,7 @@ private struct SQLiteTransaction: StorageTransaction {
     func finishedTransactionIDs(deviceID: UUID) throws -> Set<UInt64> {
         Set(try UInt64.fetchAll(
             try db.cachedStatement(sql: "SELECT transactionID FROM finishedTransaction WHERE tenant = ? AND deviceID = ?"),
-            arguments: [tenant, deviceID.uuidString]
+            arguments: [tenant, deviceID.storedText]
         ))
     }
 
@@ -571,7 +571,7 @@ private struct SQLiteTransaction: StorageTransaction {
 
     func notification(id: UUID) throws -> NotificationRecord? {
         try String.fetchOne(
-            try db.cachedStatement(sql: "SELECT body FROM notification WHERE tenant = ? AND id = ?"), arguments: [tenant, id.uuidString]
+            try db.cachedStatement(sql: "SELECT body FROM notification WHERE tenant = ? AND id = ?"), arguments: [tenant, id.storedText]
         ).map { try Self.decode(NotificationRecord.self, from: $0) }
     }
 
@@ -795,15 +795,15 @@ private struct SQLiteTransaction: StorageTransaction {
         case .markFinished(let transactionID, let deviceID):
             try execute(
                 "INSERT OR IGNORE INTO finishedTransaction (tenant, deviceID, transactionID) VALUES (?, ?, ?)",
-                arguments: [tenant, deviceID.uuidString, transactionID]
+                arguments: [tenant, deviceID.storedText, transactionID]
             )
         case .savePurchaseIntent(let intent):
             try execute(
                 "INSERT OR REPLACE INTO purchaseIntent (tenant, id, accountID, bundleID, date, body) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [tenant, intent.id.uuidString, intent.accountID, intent.bundleID, intent.date.timeIntervalSince1970, try Self.encode(intent)]
+                arguments: [tenant, intent.id.storedText, intent.accountID, intent.bundleID, intent.date.timeIntervalSince1970, try Self.encode(intent)]
             )
         case .deletePurchaseIntent(let id):
-            try execute("DELETE FROM purchaseIntent WHERE tenant = ? AND id = ?", arguments: [tenant, id.uuidString])
+            try execute("DELETE FROM purchaseIntent WHERE tenant = ? AND id = ?", arguments: [tenant, id.storedText])
         case .saveSubscription(let subscription):
             let body = try Self.encode(subscription)
             // Most saves move an existing subscription on: updating its body and due date rewrites one index, where
@@ -834,7 +834,7 @@ private struct SQLiteTransaction: StorageTransaction {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 arguments: [
-                    tenant, notification.id.uuidString, notification.bundleID, notification.transactionID, notification.originalTransactionID,
+                    tenant, notification.id.storedText, notification.bundleID, notification.transactionID, notification.originalTransactionID,
                     notification.date.timeIntervalSince1970, notification.delivery.nextAttemptDate?.timeIntervalSince1970,
                     try Self.encode(notification),
                 ]
@@ -844,7 +844,7 @@ private struct SQLiteTransaction: StorageTransaction {
                 "UPDATE notification SET nextAttemptDate = ?, body = ? WHERE tenant = ? AND id = ?",
                 arguments: [
                     notification.delivery.nextAttemptDate?.timeIntervalSince1970, try Self.encode(notification),
-                    tenant, notification.id.uuidString,
+                    tenant, notification.id.storedText,
                 ]
             )
         case .saveClockState(let clock):

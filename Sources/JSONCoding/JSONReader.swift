@@ -56,7 +56,9 @@ private struct LeftToJSONDecoder: Error {}
 
 /// One text and the index of its values, valid during one ``JSONReader/decode(_:fromUTF8:)`` call.
 private final class IndexedJSON {
-    enum Kind: UInt8 { case object, array, string, escapedString, integer, number, `true`, `false`, null }
+    /// A node's kind. Strings come in three: `asciiString` (no escape, no byte past ASCII: its bytes are the string),
+    /// `string` (no escape, UTF-8 still to be checked), `escapedString`.
+    enum Kind: UInt8 { case object, array, asciiString, string, escapedString, integer, number, `true`, `false`, null }
 
     /// One value of the text, in document order. An object's members follow it as key, value, key, value…
     struct Node {
@@ -96,7 +98,12 @@ private final class IndexedJSON {
     // MARK: Indexing
 
     private func skipWhitespace(_ position: inout Int) {
-        while position < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[position]) { position += 1 }
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
     }
 
     private func parseValue(_ position: inout Int, depth: Int) throws(LeftToJSONDecoder) {
@@ -176,7 +183,7 @@ private final class IndexedJSON {
     private func parseString(_ position: inout Int) throws(LeftToJSONDecoder) {
         let start = position + 1
         var index = start
-        var escaped = false
+        var escaped = false, ascii = true
         while true {
             guard index < bytes.count else { throw LeftToJSONDecoder() }
             let byte = bytes[index]
@@ -187,9 +194,11 @@ private final class IndexedJSON {
                 continue
             }
             guard byte >= 0x20 else { throw LeftToJSONDecoder() }
+            if byte >= 0x80 { ascii = false }
             index += 1
         }
-        nodes.append(Node(kind: escaped ? .escapedString : .string, start: Int32(start), end: Int32(index), next: Int32(nodes.count + 1), count: 0))
+        let kind: Kind = escaped ? .escapedString : ascii ? .asciiString : .string
+        nodes.append(Node(kind: kind, start: Int32(start), end: Int32(index), next: Int32(nodes.count + 1), count: 0))
         position = index + 1
     }
 
@@ -251,6 +260,10 @@ private final class IndexedJSON {
     func decodeString(_ index: Int) throws(LeftToJSONDecoder) -> String {
         let node = nodes[index]
         switch node.kind {
+        case .asciiString:
+            // ASCII is valid UTF-8: nothing to check, and nothing for `String(decoding:)` to repair. The generic
+            // `String(validating:as:)` cost a thousand instructions a string.
+            return String(decoding: text(node), as: UTF8.self)
         case .string:
             guard let string = String(validating: text(node), as: UTF8.self) else { throw refused() }
             return string
@@ -416,7 +429,7 @@ private final class IndexedKeyedContainer<Key: CodingKey>: KeyedDecodingContaine
             for _ in 0..<count {
                 if index >= end { index = object + 1 }
                 let keyNode = reader.nodes[index]
-                if keyNode.kind == .string {
+                if keyNode.kind == .asciiString || keyNode.kind == .string {
                     let length = Int(keyNode.end - keyNode.start)
                     if length == name.count, memcmp(reader.bytes.baseAddress! + Int(keyNode.start), name.baseAddress!, length) == 0 {
                         cursor = index

@@ -10,6 +10,16 @@ import Testing
 struct RowJSONWritableTests {
     typealias Fixtures = RowJSONEncoderTests
 
+    @Test("An identifier is stored as Foundation's uuidString writes it, whatever its bytes")
+    func identifiersAsFoundationWritesThem() {
+        let edges = [UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), UUID(uuid: (
+            0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
+        )), UUID(uuid: (0x09, 0x0A, 0x90, 0xA0, 0x0F, 0xF0, 0x19, 0x9A, 0xAF, 0xFA, 0x01, 0x10, 0x5C, 0xC5, 0x7E, 0xE7))]
+        for id in edges + (0..<1_000).map({ _ in UUID() }) {
+            #expect(id.storedText == id.uuidString)
+        }
+    }
+
     @Test("Each record with every field set is written byte for byte as through its Encodable conformance")
     func everyFieldAsTheConformanceWritesIt() throws {
         let records: [any Encodable & RowJSONWritable] = [

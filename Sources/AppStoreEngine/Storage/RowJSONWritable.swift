@@ -83,7 +83,7 @@ package struct RowJSONObjectWriter {
     }
 
     mutating func write(_ key: StaticString, _ value: UUID) {
-        write(key, value.uuidString)
+        write(key, value.storedText)
     }
 
     mutating func write<Value: RawRepresentable>(_ key: StaticString, _ value: Value) where Value.RawValue == String {
