@@ -47,6 +47,8 @@ public actor NotificationSender: ScheduledEventSource {
     private static let batchSize = 20
     private var currentPass: Task<Void, Never>?
     private var listener: Task<Void, Never>?
+    /// The engine's name for the listener's subscription to its outbox signals, once subscribed.
+    private var subscriptionID: UUID?
     private var wake: (date: Date, task: Task<Void, Never>)?
     /// Whether the last pass found somewhere to send to: a sender without destinations does not wake to look for
     /// work, and waits for the engine's signal (a notification recorded, a change by another server).
@@ -107,18 +109,24 @@ public actor NotificationSender: ScheduledEventSource {
         guard listener == nil else { return }
         let engine = engine
         listener = Task { [weak self] in
-            let updates = await engine.outboxUpdates()
+            let subscription = await engine.outboxUpdates()
+            await self?.subscribed(subscription.id)
             await self?.deliverDue()
-            for await _ in updates {
+            for await _ in subscription.signals {
                 await self?.deliverDue()
             }
         }
+    }
+
+    private func subscribed(_ id: UUID) {
+        subscriptionID = id
     }
 
     /// Stops listening and waking; an attempt under way finishes and is saved first.
     public func stop() async {
         listener?.cancel()
         listener = nil
+        subscriptionID = nil
         wake?.task.cancel()
         wake = nil
         await currentPass?.value
@@ -233,6 +241,8 @@ public actor NotificationSender: ScheduledEventSource {
         destinationsReadSkipped = false
         // Only a sender that wakes by itself may skip reads: it reads again when the interval ends (`scheduleWake()`).
         noDestinationsRead = hasDestinations || !wakesItself ? nil : (readDate, changes)
+        // Until then, one signal of recorded notifications is enough: it sets the wake.
+        if noDestinationsRead != nil, let subscriptionID { await engine.quietOutboxSignals(for: subscriptionID) }
         guard hasDestinations else { return }
         while true {
             let claimStart = claimClock.now()

@@ -1,6 +1,7 @@
 import AppStoreEngine
 import AppStoreFormats
 import Foundation
+import Synchronization
 import Testing
 
 /// The notifications a store owes app servers: one record per change, written with the change.
@@ -44,6 +45,43 @@ struct NotificationOutboxTests {
             NotificationRecord(type: .oneTimeCharge, date: testStart, accountID: "a", bundleID: app, transactionID: 1).id
         }
         #expect(Set(sameDate).count == 1_000, "74 random bits tell identifiers of one millisecond apart")
+    }
+
+    @Test(
+        "A quiet outbox subscription, a sender's that found nowhere to send to, is signalled once for the notifications purchases record, not for each, until the destinations change"
+    )
+    func quietSubscriptionIsSignalledOnce() async throws {
+        let (store, _) = try makeStore()
+        let subscription = await store.outboxUpdates()
+        final class Count: Sendable { let value = Mutex(0) }
+        let count = Count()
+        let listener = Task { for await _ in subscription.signals { count.value.withLock { $0 += 1 } } }
+        defer { listener.cancel() }
+        /// Waits, a few seconds at most, until the listener counted `expected` signals or more; returns the count.
+        func signals(atLeast expected: Int) async throws -> Int {
+            for _ in 0..<300 where count.value.withLock({ $0 }) < expected { try await Task.sleep(for: .milliseconds(10)) }
+            return count.value.withLock { $0 }
+        }
+        _ = try await store.buy("coins")
+        #expect(try await signals(atLeast: 1) == 1)
+
+        await store.quietOutboxSignals(for: subscription.id)
+        _ = try await store.buy("coins")
+        #expect(try await signals(atLeast: 2) == 2)
+        _ = try await store.buy("coins")
+        _ = try await store.buy("coins")
+        // Each purchase would have been signalled by now.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(count.value.withLock { $0 } == 2)
+
+        // A change of the destinations is signalled (perhaps more than once), and so is each purchase again.
+        try await store.setNotificationDestinations(NotificationDestinations(defaultURL: URL(string: "http://127.0.0.1:9/notifications")))
+        let afterChange = try await signals(atLeast: 3)
+        #expect(afterChange >= 3)
+        try await Task.sleep(for: .milliseconds(100))
+        let settled = count.value.withLock { $0 }
+        _ = try await store.buy("coins")
+        #expect(try await signals(atLeast: settled + 1) > settled)
     }
 
     @Test("One-time purchases send ONE_TIME_CHARGE; an uncharged repurchase sends nothing; refunds send REFUND")

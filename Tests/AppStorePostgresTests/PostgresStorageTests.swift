@@ -237,7 +237,7 @@ struct PostgresStorageTests {
         try await withSchema { configuration in
             let storage = try PostgresStorage(configuration: configuration)
             let engine = StoreEngine(tenantID: "t", catalog: Catalog(products: [CatalogProduct(id: "coins", type: .consumable, price: 1)]), storage: storage, clock: SystemClock(), signer: .ephemeral)
-            let following = Task { for await _ in await engine.outboxUpdates() {} }
+            let following = Task { for await _ in await engine.outboxUpdates().signals {} }
             defer { following.cancel() }
             while await !engine.hearsChangesElsewhere { try await Task.sleep(for: .milliseconds(20)) }
             let first = NotificationDestinations(defaultURL: URL(string: "http://127.0.0.1:9/first"))

@@ -30,10 +30,11 @@ extension StoreEngine {
     /// no destination need not read them again while this stays the same, but for changes only another process knows.
     public var knownDestinationChanges: Int { destinationsGeneration }
 
-    /// Forgets the destinations ``notificationDestinations()`` kept: they may have changed.
+    /// Forgets the destinations ``notificationDestinations()`` kept, and tells the senders: they may have changed.
     func forgetDestinations() {
         knownDestinations = nil
         destinationsGeneration += 1
+        announceDestinationChange()
     }
 
     /// Stores where the tenant's App Store Server Notifications go: the senders of every server on the storage send

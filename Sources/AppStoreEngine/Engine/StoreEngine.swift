@@ -44,7 +44,7 @@ public actor StoreEngine: ScheduledEventSource {
     /// Signed receipts by device, valid while their purchases are unchanged (see `appReceipt`).
     var receiptCache: [ReceiptCacheKey: CachedReceipt] = [:]
     private var subscribers: [UUID: AsyncStream<StoreEvent>.Continuation] = [:]
-    private var outboxSubscribers: [UUID: AsyncStream<Void>.Continuation] = [:]
+    private var outboxSubscribers: [UUID: OutboxSubscriber] = [:]
     /// Wakes the store at its next scheduled event, on a clock that runs by itself.
     public nonisolated let wakeups: StoreWakeups
     /// The date of the wake asked of ``wakeups``, if any.
@@ -212,23 +212,47 @@ public actor StoreEngine: ScheduledEventSource {
         _ = try? await read { _ in }
     }
 
-    /// A signal each time an operation adds notifications to the outbox, for whatever sends them to app servers.
+    /// Signals for whatever sends notifications to app servers: each time an operation adds notifications to the
+    /// outbox, and when the tenant's notification destinations may have changed.
     ///
     /// Signals that were not read yet collapse into one; cancel the task that reads the stream to stop listening.
-    public func outboxUpdates() -> AsyncStream<Void> {
+    public func outboxUpdates() -> OutboxSubscription {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
-        outboxSubscribers[id] = continuation
+        outboxSubscribers[id] = OutboxSubscriber(continuation: continuation)
         continuation.onTermination = { [weak self] _ in
             Task { await self?.removeSubscriber(id) }
         }
         followChangesElsewhere()
-        return stream
+        return OutboxSubscription(id: id, signals: stream)
+    }
+
+    /// Until the tenant's notification destinations may have changed, signals the subscription once for the
+    /// notifications operations add, not for each: a sender that found nowhere to send to needs to know only that
+    /// something waits, and a signal per purchase made it wake for every one.
+    public func quietOutboxSignals(for id: UUID) {
+        guard let subscriber = outboxSubscribers[id] else { return }
+        subscriber.quiet = true
+        subscriber.signalledWhileQuiet = false
     }
 
     /// Wakes whatever sends notifications: the outbox holds work for it.
     func announceOutboxWork() {
-        for continuation in outboxSubscribers.values { continuation.yield() }
+        for subscriber in outboxSubscribers.values {
+            if subscriber.quiet {
+                guard !subscriber.signalledWhileQuiet else { continue }
+                subscriber.signalledWhileQuiet = true
+            }
+            subscriber.continuation.yield()
+        }
+    }
+
+    /// Wakes every sender, quiet or not: the notification destinations may have changed.
+    func announceDestinationChange() {
+        for subscriber in outboxSubscribers.values {
+            subscriber.quiet = false
+            subscriber.continuation.yield()
+        }
     }
 
     func publish(_ event: StoreEvent) {
