@@ -72,9 +72,11 @@ private final class IndexedJSON {
         var count: Int32
     }
 
+    /// The text; emptied when the decode call ends, so that a conformance that kept its decoder cannot read freed memory.
     var bytes: UnsafeBufferPointer<UInt8>
     let dates: JSONDateFormat
-    var nodes: [Node] = []
+    /// A constant: a stored variable of a class is checked for exclusive access at run time on every read.
+    let nodes: [Node]
     /// Set when a read was left to `JSONDecoder`: a conformance that caught the error and went on may have decoded
     /// something else than `JSONDecoder` would, so the value is not used.
     var leftSomethingToJSONDecoder = false
@@ -86,146 +88,11 @@ private final class IndexedJSON {
 
     /// Indexes `bytes`; `nil` when they are not one JSON value this reader can index.
     init?(_ bytes: UnsafeBufferPointer<UInt8>, dates: JSONDateFormat) {
+        var indexer = Indexer(bytes: bytes)
+        guard let nodes = indexer.index() else { return nil }
         self.bytes = bytes
         self.dates = dates
-        nodes.reserveCapacity(64)
-        var position = 0
-        guard (try? parseValue(&position, depth: 0)) != nil else { return nil }
-        skipWhitespace(&position)
-        guard position == bytes.count else { return nil }
-    }
-
-    // MARK: Indexing
-
-    private func skipWhitespace(_ position: inout Int) {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x0A, 0x0D, 0x09: position += 1
-            default: return
-            }
-        }
-    }
-
-    private func parseValue(_ position: inout Int, depth: Int) throws(LeftToJSONDecoder) {
-        guard depth < 256 else { throw LeftToJSONDecoder() }
-        skipWhitespace(&position)
-        guard position < bytes.count else { throw LeftToJSONDecoder() }
-        let index = nodes.count
-        switch bytes[position] {
-        case UInt8(ascii: "{"):
-            nodes.append(Node(kind: .object, start: Int32(position), end: 0, next: 0, count: 0))
-            position += 1
-            skipWhitespace(&position)
-            var count: Int32 = 0
-            if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-                position += 1
-            } else {
-                while true {
-                    skipWhitespace(&position)
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw LeftToJSONDecoder() }
-                    try parseString(&position)
-                    skipWhitespace(&position)
-                    guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw LeftToJSONDecoder() }
-                    position += 1
-                    try parseValue(&position, depth: depth + 1)
-                    count += 1
-                    skipWhitespace(&position)
-                    guard position < bytes.count else { throw LeftToJSONDecoder() }
-                    position += 1
-                    if bytes[position - 1] == UInt8(ascii: "}") { break }
-                    guard bytes[position - 1] == UInt8(ascii: ",") else { throw LeftToJSONDecoder() }
-                }
-            }
-            nodes[index].count = count
-        case UInt8(ascii: "["):
-            nodes.append(Node(kind: .array, start: Int32(position), end: 0, next: 0, count: 0))
-            position += 1
-            skipWhitespace(&position)
-            var count: Int32 = 0
-            if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-                position += 1
-            } else {
-                while true {
-                    try parseValue(&position, depth: depth + 1)
-                    count += 1
-                    skipWhitespace(&position)
-                    guard position < bytes.count else { throw LeftToJSONDecoder() }
-                    position += 1
-                    if bytes[position - 1] == UInt8(ascii: "]") { break }
-                    guard bytes[position - 1] == UInt8(ascii: ",") else { throw LeftToJSONDecoder() }
-                }
-            }
-            nodes[index].count = count
-        case UInt8(ascii: "\""):
-            try parseString(&position)
-            return
-        case UInt8(ascii: "t"):
-            try parseLiteral("true", .true, &position)
-        case UInt8(ascii: "f"):
-            try parseLiteral("false", .false, &position)
-        case UInt8(ascii: "n"):
-            try parseLiteral("null", .null, &position)
-        default:
-            try parseNumber(&position)
-            return
-        }
-        nodes[index].next = Int32(nodes.count)
-    }
-
-    private func parseLiteral(_ literal: StaticString, _ kind: Kind, _ position: inout Int) throws(LeftToJSONDecoder) {
-        let count = literal.utf8CodeUnitCount
-        guard position + count <= bytes.count,
-              memcmp(bytes.baseAddress! + position, literal.utf8Start, count) == 0 else { throw LeftToJSONDecoder() }
-        nodes.append(Node(kind: kind, start: Int32(position), end: Int32(position + count), next: Int32(nodes.count + 1), count: 0))
-        position += count
-    }
-
-    private func parseString(_ position: inout Int) throws(LeftToJSONDecoder) {
-        let start = position + 1
-        var index = start
-        var escaped = false, ascii = true
-        while true {
-            guard index < bytes.count else { throw LeftToJSONDecoder() }
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") { break }
-            if byte == UInt8(ascii: "\\") {
-                escaped = true
-                index += 2
-                continue
-            }
-            guard byte >= 0x20 else { throw LeftToJSONDecoder() }
-            if byte >= 0x80 { ascii = false }
-            index += 1
-        }
-        let kind: Kind = escaped ? .escapedString : ascii ? .asciiString : .string
-        nodes.append(Node(kind: kind, start: Int32(start), end: Int32(index), next: Int32(nodes.count + 1), count: 0))
-        position = index + 1
-    }
-
-    private func parseNumber(_ position: inout Int) throws(LeftToJSONDecoder) {
-        let start = position
-        func digits() -> Int {
-            let first = position
-            while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") { position += 1 }
-            return position - first
-        }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "-") { position += 1 }
-        let integerStart = position
-        let integerDigits = digits()
-        guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { throw LeftToJSONDecoder() }
-        var isInteger = true
-        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-            position += 1
-            guard digits() > 0 else { throw LeftToJSONDecoder() }
-            isInteger = false
-        }
-        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
-            position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-            guard digits() > 0 else { throw LeftToJSONDecoder() }
-            isInteger = false
-        }
-        nodes.append(Node(kind: isInteger ? .integer : .number, start: Int32(start), end: Int32(position), next: Int32(nodes.count + 1), count: 0))
+        self.nodes = nodes
     }
 
     // MARK: Values
@@ -371,6 +238,156 @@ private final class IndexedJSON {
     }
 }
 
+/// Indexes a text's values into ``IndexedJSON/Node``s, in one pass: a value type, so its work is checked for
+/// exclusive access when compiled rather than on every access.
+private struct Indexer {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var nodes: [IndexedJSON.Node] = []
+    typealias Node = IndexedJSON.Node
+    typealias Kind = IndexedJSON.Kind
+
+    /// The nodes of the text's one value; `nil` when it is not one JSON value this reader can index.
+    mutating func index() -> [Node]? {
+        nodes.reserveCapacity(64)
+        var position = 0
+        guard (try? parseValue(&position, depth: 0)) != nil else { return nil }
+        skipWhitespace(&position)
+        guard position == bytes.count else { return nil }
+        return nodes
+    }
+
+    private func skipWhitespace(_ position: inout Int) {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue(_ position: inout Int, depth: Int) throws(LeftToJSONDecoder) {
+        guard depth < 256 else { throw LeftToJSONDecoder() }
+        skipWhitespace(&position)
+        guard position < bytes.count else { throw LeftToJSONDecoder() }
+        let index = nodes.count
+        switch bytes[position] {
+        case UInt8(ascii: "{"):
+            nodes.append(Node(kind: .object, start: Int32(position), end: 0, next: 0, count: 0))
+            position += 1
+            skipWhitespace(&position)
+            var count: Int32 = 0
+            if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+                position += 1
+            } else {
+                while true {
+                    skipWhitespace(&position)
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw LeftToJSONDecoder() }
+                    try parseString(&position)
+                    skipWhitespace(&position)
+                    guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw LeftToJSONDecoder() }
+                    position += 1
+                    try parseValue(&position, depth: depth + 1)
+                    count += 1
+                    skipWhitespace(&position)
+                    guard position < bytes.count else { throw LeftToJSONDecoder() }
+                    position += 1
+                    if bytes[position - 1] == UInt8(ascii: "}") { break }
+                    guard bytes[position - 1] == UInt8(ascii: ",") else { throw LeftToJSONDecoder() }
+                }
+            }
+            nodes[index].count = count
+        case UInt8(ascii: "["):
+            nodes.append(Node(kind: .array, start: Int32(position), end: 0, next: 0, count: 0))
+            position += 1
+            skipWhitespace(&position)
+            var count: Int32 = 0
+            if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+                position += 1
+            } else {
+                while true {
+                    try parseValue(&position, depth: depth + 1)
+                    count += 1
+                    skipWhitespace(&position)
+                    guard position < bytes.count else { throw LeftToJSONDecoder() }
+                    position += 1
+                    if bytes[position - 1] == UInt8(ascii: "]") { break }
+                    guard bytes[position - 1] == UInt8(ascii: ",") else { throw LeftToJSONDecoder() }
+                }
+            }
+            nodes[index].count = count
+        case UInt8(ascii: "\""):
+            try parseString(&position)
+            return
+        case UInt8(ascii: "t"):
+            try parseLiteral("true", .true, &position)
+        case UInt8(ascii: "f"):
+            try parseLiteral("false", .false, &position)
+        case UInt8(ascii: "n"):
+            try parseLiteral("null", .null, &position)
+        default:
+            try parseNumber(&position)
+            return
+        }
+        nodes[index].next = Int32(nodes.count)
+    }
+
+    private mutating func parseLiteral(_ literal: StaticString, _ kind: Kind, _ position: inout Int) throws(LeftToJSONDecoder) {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count,
+              memcmp(bytes.baseAddress! + position, literal.utf8Start, count) == 0 else { throw LeftToJSONDecoder() }
+        nodes.append(Node(kind: kind, start: Int32(position), end: Int32(position + count), next: Int32(nodes.count + 1), count: 0))
+        position += count
+    }
+
+    private mutating func parseString(_ position: inout Int) throws(LeftToJSONDecoder) {
+        let start = position + 1
+        var index = start
+        var escaped = false, ascii = true
+        while true {
+            guard index < bytes.count else { throw LeftToJSONDecoder() }
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                index += 2
+                continue
+            }
+            guard byte >= 0x20 else { throw LeftToJSONDecoder() }
+            if byte >= 0x80 { ascii = false }
+            index += 1
+        }
+        let kind: Kind = escaped ? .escapedString : ascii ? .asciiString : .string
+        nodes.append(Node(kind: kind, start: Int32(start), end: Int32(index), next: Int32(nodes.count + 1), count: 0))
+        position = index + 1
+    }
+
+    private mutating func parseNumber(_ position: inout Int) throws(LeftToJSONDecoder) {
+        let start = position
+        func digits() -> Int {
+            let first = position
+            while position < bytes.count, bytes[position] >= UInt8(ascii: "0"), bytes[position] <= UInt8(ascii: "9") { position += 1 }
+            return position - first
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "-") { position += 1 }
+        let integerStart = position
+        let integerDigits = digits()
+        guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { throw LeftToJSONDecoder() }
+        var isInteger = true
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard digits() > 0 else { throw LeftToJSONDecoder() }
+            isInteger = false
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            guard digits() > 0 else { throw LeftToJSONDecoder() }
+            isInteger = false
+        }
+        nodes.append(Node(kind: isInteger ? .integer : .number, start: Int32(start), end: Int32(position), next: Int32(nodes.count + 1), count: 0))
+    }
+}
+
 /// The decoder a value's conformance gets: one node of the text.
 private struct IndexedValueDecoder: Decoder {
     let reader: IndexedJSON
@@ -420,29 +437,33 @@ private final class IndexedKeyedContainer<Key: CodingKey>: KeyedDecodingContaine
 
     /// The node of the value stored under `key`, if the object has one.
     func valueNode(_ key: Key) -> Int? {
-        let count = Int(reader.nodes[object].count)
-        guard count > 0 else { return nil }
+        let nodes = reader.nodes, object = object
+        let count = Int(nodes[object].count)
+        guard count > 0, let text = reader.bytes.baseAddress else { return nil }
+        // The cursor is read and written once: each access to a class's stored variable is checked at run time.
+        let start = cursor
         var name = key.stringValue
-        return name.withUTF8 { name -> Int? in
-            let end = Int(reader.nodes[object].next)
-            var index = cursor
+        let found = name.withUTF8 { name -> Int? in
+            let end = Int(nodes[object].next)
+            var index = start
             for _ in 0..<count {
                 if index >= end { index = object + 1 }
-                let keyNode = reader.nodes[index]
+                let keyNode = nodes[index]
                 if keyNode.kind == .asciiString || keyNode.kind == .string {
                     let length = Int(keyNode.end - keyNode.start)
-                    if length == name.count, memcmp(reader.bytes.baseAddress! + Int(keyNode.start), name.baseAddress!, length) == 0 {
-                        cursor = index
-                        return index + 1
+                    if length == name.count, length == 0 || memcmp(text + Int(keyNode.start), name.baseAddress!, length) == 0 {
+                        return index
                     }
                 } else if let decoded = try? reader.decodeString(index), decoded.utf8.elementsEqual(name) {
-                    cursor = index
-                    return index + 1
+                    return index
                 }
-                index = Int(reader.nodes[index + 1].next)
+                index = Int(nodes[index + 1].next)
             }
             return nil
         }
+        guard let found else { return nil }
+        cursor = found
+        return found + 1
     }
 
     private func value(_ key: Key) throws -> Int {
