@@ -554,14 +554,23 @@ private struct SQLiteTransaction: StorageTransaction {
         return try String.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { try Self.decode(SubscriptionRecord.self, from: $0) }
     }
 
+    /// On the writer, none while the earliest next event date it remembers is later (``WriterMemory``).
     func subscriptionsDue(by date: Date, limit: Int) throws -> [SubscriptionRecord] {
+        if let next = memory?.tenant(tenant)?.nextSubscriptionEvent, !next.isDue(by: date) { return [] }
         let (sql, arguments) = SQLiteQueries.subscriptionsDue(by: date, limit: limit, tenant: tenant)
         return try String.fetchAll(try db.cachedStatement(sql: sql), arguments: arguments).map { try Self.decode(SubscriptionRecord.self, from: $0) }
     }
 
     func nextSubscriptionEventDate() throws -> Date? {
-        try Double.fetchOne(try db.cachedStatement(sql: "SELECT MIN(nextEventDate) FROM subscription WHERE tenant = ?"), arguments: [tenant])
-            .map(Date.init(timeIntervalSince1970:))
+        if let next = memory?.tenant(tenant)?.nextSubscriptionEvent {
+            guard case .at(let seconds) = next else { return nil }
+            return Date(timeIntervalSince1970: seconds)
+        }
+        let seconds = try Double.fetchOne(
+            try db.cachedStatement(sql: "SELECT MIN(nextEventDate) FROM subscription WHERE tenant = ?"), arguments: [tenant]
+        )
+        memory?.update(tenant) { $0.nextSubscriptionEvent = seconds.map { .at(secondsSince1970: $0) } ?? WriterMemory.NextSubscriptionEvent.none }
+        return seconds.map(Date.init(timeIntervalSince1970:))
     }
 
     func notifications(matching query: NotificationQuery) throws -> [NotificationRecord] {
@@ -762,6 +771,7 @@ private struct SQLiteTransaction: StorageTransaction {
                 try execute("DELETE FROM notification WHERE tenant = ? AND transactionID = ?", arguments: [tenant, id])
             }
         case .deleteAllTransactions:
+            memory?.update(tenant) { $0.nextSubscriptionEvent = WriterMemory.NextSubscriptionEvent.none }
             try execute("DELETE FROM storeTransaction WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM finishedTransaction WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM subscription WHERE tenant = ?", arguments: [tenant])
@@ -805,6 +815,7 @@ private struct SQLiteTransaction: StorageTransaction {
         case .deletePurchaseIntent(let id):
             try execute("DELETE FROM purchaseIntent WHERE tenant = ? AND id = ?", arguments: [tenant, id.storedText])
         case .saveSubscription(let subscription):
+            memory?.update(tenant) { $0.nextSubscriptionEvent = $0.nextSubscriptionEvent?.saving(next: subscription.nextEventDate?.timeIntervalSince1970) }
             let body = try Self.encode(subscription)
             // Most saves move an existing subscription on: updating its body and due date rewrites one index, where
             // replacing the row deleted and inserted it in all four.
@@ -824,6 +835,8 @@ private struct SQLiteTransaction: StorageTransaction {
                 ]
             )
         case .deleteSubscriptions(let ids):
+            // One of them may have held the earliest date.
+            memory?.update(tenant) { $0.nextSubscriptionEvent = nil }
             for id in ids {
                 try execute("DELETE FROM subscription WHERE tenant = ? AND id = ?", arguments: [tenant, id])
             }
@@ -925,8 +938,9 @@ private struct SQLiteTransaction: StorageTransaction {
 }
 
 /// What the writer connection remembers of each tenant from one transaction to the next: the header every operation
-/// reads (the clock, the settings' and catalog's versions) and the next transaction identifier. Read from the database,
-/// they cost a statement each per operation, a sixth of a purchase, though they change far more rarely.
+/// reads (the clock, the settings' and catalog's versions), the next transaction identifier, and when the next
+/// subscription event is due, which every operation asks to catch up on due renewals. Read from the database, they cost
+/// a statement each per operation, together a fifth of a purchase, though they change far more rarely.
 ///
 /// All of it holds only while no other connection writes: it is forgotten when another one, in this process or another
 /// (a `storekit` command on the data directory), committed since the writer's last transaction. SQLite's data version
@@ -952,6 +966,32 @@ final class WriterMemory: Sendable {
         var nextTransactionID: UInt64?
         /// Whether ``nextTransactionID`` moved since it was read or stored: the group writes it before it commits.
         var identifierUnsaved = false
+        /// The earliest next event date of the tenant's subscriptions, as stored.
+        var nextSubscriptionEvent: NextSubscriptionEvent?
+    }
+
+    /// The earliest next event date of a tenant's subscriptions: in seconds since 1970, as the column holds it, so that
+    /// comparing it answers as the query would.
+    enum NextSubscriptionEvent: Sendable, Equatable {
+        case none
+        case at(secondsSince1970: Double)
+
+        /// Whether an event is due by `date`.
+        func isDue(by date: Date) -> Bool {
+            guard case .at(let seconds) = self else { return false }
+            return seconds <= date.timeIntervalSince1970
+        }
+
+        /// What it becomes once a subscription is saved with `next` as its next event date (seconds since 1970):
+        /// `nil`, unknown, when the subscription may have held the earliest date and moved it later.
+        func saving(next: Double?) -> NextSubscriptionEvent? {
+            switch (self, next) {
+            case (.none, nil): .none
+            case (.none, let next?): .at(secondsSince1970: next)
+            case (.at(let earliest), let next?) where next <= earliest: .at(secondsSince1970: next)
+            default: nil
+            }
+        }
     }
 
     private struct State {

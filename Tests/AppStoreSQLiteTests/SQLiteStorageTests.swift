@@ -168,6 +168,51 @@ struct SQLiteStorageTests {
         #expect(try await look(through: storage) == Seen(clock: moved, settingsVersion: 1, catalogVersion: 1, allocated: first + 6))
     }
 
+    @Test(
+        "The writer remembers when a tenant's next subscription event is due: its own saves and deletions keep that true, and a commit through another handle makes it read again"
+    )
+    func writerMemoryKnowsTheNextSubscriptionEvent() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: databaseURL), other = try SQLiteStorage(url: databaseURL)
+        func subscription(_ id: UInt64, expires: TimeInterval) -> SubscriptionRecord {
+            SubscriptionRecord(
+                id: id, accountID: "a", bundleID: "app", groupID: "G1", productID: "monthly", latestTransactionID: id,
+                originalPurchaseDate: start, periodStartDate: start, expiresDate: start.addingTimeInterval(expires), status: .active
+            )
+        }
+        struct Seen: Equatable {
+            var next: Date?, dueByTheHour: [UInt64]
+        }
+        func look(through storage: SQLiteStorage, writing changes: [StorageChange] = []) async throws -> Seen {
+            try await storage.transaction(tenant: "t") { transaction in
+                try transaction.write(changes)
+                return Seen(
+                    next: try transaction.nextSubscriptionEventDate(),
+                    dueByTheHour: try transaction.subscriptionsDue(by: start.addingTimeInterval(3_600), limit: 10).map(\.id)
+                )
+            }
+        }
+        #expect(try await look(through: storage) == Seen(next: nil, dueByTheHour: []))
+        #expect(try await look(through: storage, writing: [.saveSubscription(subscription(1, expires: 7_200))]) == Seen(
+            next: start.addingTimeInterval(7_200), dueByTheHour: []
+        ))
+        // An earlier date is the earliest; the earliest moved later, or deleted, is read again.
+        #expect(try await look(through: storage, writing: [.saveSubscription(subscription(2, expires: 1_800))]) == Seen(
+            next: start.addingTimeInterval(1_800), dueByTheHour: [2]
+        ))
+        #expect(try await look(through: storage, writing: [.saveSubscription(subscription(2, expires: 9_000))]) == Seen(
+            next: start.addingTimeInterval(7_200), dueByTheHour: []
+        ))
+        #expect(try await look(through: storage, writing: [.deleteSubscriptions([1])]) == Seen(next: start.addingTimeInterval(9_000), dueByTheHour: []))
+
+        let third = subscription(3, expires: 600), fourth = subscription(4, expires: 60)
+        try await other.transaction(tenant: "t") { try $0.write(.saveSubscription(third)) }
+        #expect(try await look(through: storage) == Seen(next: start.addingTimeInterval(600), dueByTheHour: [3]))
+        #expect(try await look(through: storage, writing: [.deleteAllTransactions]) == Seen(next: nil, dueByTheHour: []))
+        try await other.transaction(tenant: "t") { try $0.write(.saveSubscription(fourth)) }
+        #expect(try await look(through: storage) == Seen(next: start.addingTimeInterval(60), dueByTheHour: [4]))
+    }
+
     @Test("When SQLite abandons a group of transactions committed together, every caller hears of it and nothing of theirs is kept")
     func abandonedGroupFailsEveryCaller() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
