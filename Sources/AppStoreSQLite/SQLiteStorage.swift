@@ -31,6 +31,8 @@ public final class SQLiteStorage: Storage {
     private let groupCommit: GroupCommit
     /// What the writer connection remembers of each tenant between its transactions.
     private let memory = WriterMemory()
+    /// Sizes the writer's page cache to each transaction.
+    private let writerCache = WriterCache()
 
     /// Opens (and creates or migrates) the store at `url`.
     ///
@@ -64,17 +66,17 @@ public final class SQLiteStorage: Storage {
             let checkpointer = try BackgroundCheckpointer(path: url.path)
             try pool.writeWithoutTransaction { db in
                 try checkpointer.takeOver(from: db)
-                // SQLite's default page cache, 2 MB, is what a transaction may change before it writes changed pages to
-                // the WAL early and again at its commit: a period end renewing 100,000 subscribers changes far more. The
-                // writer, one per database, may keep 32 MB; readers keep the default.
-                try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKilobytes)")
+                try Self.configureWriterCache(db)
             }
-            let memory = memory
+            let memory = memory, writerCache = writerCache
             groupCommit = GroupCommit(
                 writer: pool, checkpointer: checkpointer,
                 transactionBegan: { db in memory.transactionBegan(db) },
                 beforeCommit: { db in try memory.storeIdentifiers(in: db) },
-                transactionEnded: { db, committed in memory.transactionEnded(db, committed: committed) }
+                transactionEnded: { db, committed in
+                    memory.transactionEnded(db, committed: committed)
+                    writerCache.transactionEnded(db)
+                }
             )
         } catch {
             throw .storageFailure(
@@ -83,8 +85,12 @@ public final class SQLiteStorage: Storage {
         }
     }
 
-    /// The most the writer connection's page cache holds, in KB.
-    package static let writerCacheKilobytes = 32 * 1024
+    /// Lets a transaction on `db` change 32 MB of pages before they are written to the WAL early (and again at its
+    /// commit): SQLite's default, what its 2 MB page cache holds, is far less than a period end renewing 100,000
+    /// subscribers changes. The cache itself keeps SQLite's size until a transaction turns out large (``WriterCache``).
+    package static func configureWriterCache(_ db: Database) throws {
+        try db.execute(sql: "PRAGMA cache_spill = -\(WriterCache.largeKilobytes)")
+    }
 
     /// Runs `body` while holding an exclusive lock on `<database>-setup.lock`.
     ///
@@ -377,12 +383,12 @@ public final class SQLiteStorage: Storage {
     public func transaction<Result: Sendable>(
         tenant: String, _ body: @escaping @Sendable (any StorageTransaction) throws -> Result
     ) async throws -> Result {
-        let memory = memory
+        let memory = memory, writerCache = writerCache
         return try await withCheckedThrowingContinuation { continuation in
             groupCommit.submit(GroupCommit.Transaction { db in
                 memory.memberBegan()
                 do {
-                    let result = try body(SQLiteTransaction(db: db, tenant: tenant, memory: memory))
+                    let result = try body(SQLiteTransaction(db: db, tenant: tenant, memory: memory, writerCache: writerCache))
                     return { continuation.resume(returning: result) }
                 } catch {
                     // Rolled back to its savepoint: so is what it changed in the writer's memory.
@@ -443,6 +449,11 @@ extension SQLiteStorage {
         }
     }
 
+    /// The writer connection's `cache_size` setting (negative: in KB): for tests.
+    package func writerCacheSize() async throws -> Int {
+        try await pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0 }
+    }
+
     /// Returns once the background checkpoint that the commits so far started, if any, has ended: for tests.
     package func checkpointsFinished() async {
         await groupCommit.checkpointsFinished()
@@ -456,6 +467,8 @@ private struct SQLiteTransaction: StorageTransaction {
     let tenant: String
     /// What the writer remembers between transactions (``WriterMemory``); `nil` in a snapshot read.
     var memory: WriterMemory? = nil
+    /// The writer's page cache, told of each change (``WriterCache``); `nil` in a snapshot read.
+    var writerCache: WriterCache? = nil
     /// A snapshot read's tenant header, once read (``tenantHeader()``).
     private let readHeader = ReadHeader()
 
@@ -741,6 +754,7 @@ private struct SQLiteTransaction: StorageTransaction {
     }
 
     func write(_ change: StorageChange) throws {
+        try writerCache?.changing(db)
         switch change {
         case .saveAccount, .saveTransaction, .markFinished, .saveSubscription, .saveNotification, .updateNotification: break
         default:
@@ -1089,6 +1103,44 @@ final class WriterMemory: Sendable {
         guard sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK else { return nil }
         return version
     }
+}
+
+/// The writer connection's page cache, sized to the transaction: SQLite's default, 2 MB, for the few pages an operation
+/// changes, and 32 MB once a transaction has made ``largeTransactionChanges`` changes, as a period end's renewals do, for
+/// the rest of it. A cache of 32 MB throughout made every purchase touch fresh memory rather than reuse pages, 5% of its
+/// CPU; one of 2 MB throughout made a period end read its pages again and again, 10% of its time.
+///
+/// Used on the writer connection only; the lock only makes that checkable.
+package final class WriterCache: Sendable {
+    /// The changes after which a transaction gets the large cache.
+    static let largeTransactionChanges = 1_000
+    /// The large cache's size, in KB.
+    package static let largeKilobytes = 32 * 1024
+    /// The changes of the running transaction, and whether the cache was made large for it.
+    private let state = Mutex((changes: 0, large: false))
+
+    /// Counts a change of the running transaction; makes the cache large at the ``largeTransactionChanges``th.
+    func changing(_ db: Database) throws {
+        let makeLarge = state.withLock { state in
+            state.changes += 1
+            guard state.changes >= Self.largeTransactionChanges, !state.large else { return false }
+            state.large = true
+            return true
+        }
+        if makeLarge { try db.execute(sql: "PRAGMA cache_size = -\(Self.largeKilobytes)") }
+    }
+
+    /// Gives the cache its default size back once a transaction that made it large has ended.
+    func transactionEnded(_ db: Database) {
+        let wasLarge = state.withLock { state in
+            defer { state = (0, false) }
+            return state.large
+        }
+        if wasLarge { try? db.execute(sql: "PRAGMA cache_size = \(Self.defaultCacheSize)") }
+    }
+
+    /// SQLite's default `cache_size` (negative: in KB).
+    private static let defaultCacheSize = -2_000
 }
 
 /// The queries whose cost grows with the store if SQLite walks a whole tenant: visible to the package so a test can

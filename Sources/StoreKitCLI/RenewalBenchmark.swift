@@ -117,7 +117,8 @@ struct RenewalBenchmark {
         _ = try SQLiteStorage(url: url)
         let database = try DatabaseQueue(path: url.path)
         return try database.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA cache_size = -\(SQLiteStorage.writerCacheKilobytes)")
+            try SQLiteStorage.configureWriterCache(db)
+            try db.execute(sql: "PRAGMA cache_size = -\(WriterCache.largeKilobytes)")
             try db.execute(sql: "ATTACH DATABASE ? AS renewed", arguments: [store.path])
             let firstRenewal = Int64(TransactionRecord.firstID) + Int64(subscribers)
             // Read once beforehand, so that the copy times SQLite's writing rather than the disk's reading.

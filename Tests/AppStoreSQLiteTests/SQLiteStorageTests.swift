@@ -213,6 +213,23 @@ struct SQLiteStorageTests {
         #expect(try await look(through: storage) == Seen(next: start.addingTimeInterval(60), dueByTheHour: [4]))
     }
 
+    @Test("The writer's page cache is SQLite's default between transactions, after a large one as after small ones")
+    func writerCacheReturnsToDefault() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: databaseURL)
+        let sqliteDefault = -2_000
+        try await storage.transaction(tenant: "t") { try $0.write(.saveAccount(Account(id: "small", storefront: "USA"))) }
+        #expect(try await storage.writerCacheSize() == sqliteDefault)
+        // A period end's catch-up makes thousands of changes in one transaction; its pages then fit the large cache.
+        let count = try await storage.transaction(tenant: "t") { transaction in
+            try transaction.write((0..<1_500).map { .saveAccount(Account(id: "account-\($0)", storefront: "USA")) })
+            return try transaction.accounts().count
+        }
+        #expect(count == 1_501)
+        #expect(try await storage.writerCacheSize() == sqliteDefault)
+        #expect(try await storage.read(tenant: "t") { try $0.accounts().count } == 1_501)
+    }
+
     @Test("When SQLite abandons a group of transactions committed together, every caller hears of it and nothing of theirs is kept")
     func abandonedGroupFailsEveryCaller() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
