@@ -1018,7 +1018,8 @@ final class WriterMemory: Sendable {
 
     private let state = Mutex(State())
 
-    /// The most tenants remembered: past it, everything is forgotten, so a server of many tenants keeps a bounded memory.
+    /// The most tenants remembered: past it, all is forgotten but the identifiers the running group has yet to store, so
+    /// a server of many tenants keeps a bounded memory.
     static let tenantLimit = 4_096
 
     /// What is remembered of the tenant.
@@ -1030,7 +1031,12 @@ final class WriterMemory: Sendable {
     func update(_ id: String, _ change: (inout Tenant) -> Void) {
         state.withLock { state in
             if state.undo[id] == nil { state.undo[id] = .some(state.tenants[id]) }
-            if state.tenants[id] == nil, state.tenants.count >= Self.tenantLimit { state.tenants = [:] }
+            if state.tenants[id] == nil, state.tenants.count >= Self.tenantLimit {
+                // An identifier counted but not stored yet must stay: the group writes it before it commits.
+                state.tenants = state.tenants.filter(\.value.identifierUnsaved).mapValues { unsaved in
+                    Tenant(nextTransactionID: unsaved.nextTransactionID, identifierUnsaved: true)
+                }
+            }
             var tenant = state.tenants[id] ?? Tenant()
             change(&tenant)
             state.tenants[id] = tenant

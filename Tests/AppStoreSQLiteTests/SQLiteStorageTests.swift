@@ -168,6 +168,29 @@ struct SQLiteStorageTests {
         #expect(try await look(through: storage) == Seen(clock: moved, settingsVersion: 1, catalogVersion: 1, allocated: first + 6))
     }
 
+    @Test("A group that counts identifiers for more tenants than the writer remembers stores every one of them")
+    func writerMemoryKeepsUnstoredIdentifiers() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try SQLiteStorage(url: databaseURL)
+        let tenants = (0..<4_200).map { "tenant-\($0)" }
+        // Thirty callers at once, so groups commit many tenants' allocations together: each is counted in memory and
+        // stored just before its group commits, and the memory passes its limit during such a group.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for caller in 0..<30 {
+                group.addTask {
+                    for tenant in stride(from: caller, to: tenants.count, by: 30).map({ tenants[$0] }) {
+                        _ = try await storage.transaction(tenant: tenant) { try $0.allocateTransactionID() }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let stored = try await DatabaseQueue(path: databaseURL.path).read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tenant WHERE nextTransactionID = ?", arguments: [TransactionRecord.firstID + 1])
+        }
+        #expect(stored == tenants.count)
+    }
+
     @Test(
         "The writer remembers when a tenant's next subscription event is due: its own saves and deletions keep that true, and a commit through another handle makes it read again"
     )
