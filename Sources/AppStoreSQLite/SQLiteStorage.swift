@@ -582,7 +582,7 @@ private struct SQLiteTransaction: StorageTransaction {
         let seconds = try Double.fetchOne(
             try db.cachedStatement(sql: "SELECT MIN(nextEventDate) FROM subscription WHERE tenant = ?"), arguments: [tenant]
         )
-        memory?.update(tenant) { $0.nextSubscriptionEvent = seconds.map { .at(secondsSince1970: $0) } ?? WriterMemory.NextSubscriptionEvent.none }
+        memory?.update(tenant) { $0.nextSubscriptionEvent = seconds.map { .at(secondsSince1970: $0) } ?? WriterMemory.NextSubscriptionEvent.noEvent }
         return seconds.map(Date.init(timeIntervalSince1970:))
     }
 
@@ -785,7 +785,7 @@ private struct SQLiteTransaction: StorageTransaction {
                 try execute("DELETE FROM notification WHERE tenant = ? AND transactionID = ?", arguments: [tenant, id])
             }
         case .deleteAllTransactions:
-            memory?.update(tenant) { $0.nextSubscriptionEvent = WriterMemory.NextSubscriptionEvent.none }
+            memory?.update(tenant) { $0.nextSubscriptionEvent = WriterMemory.NextSubscriptionEvent.noEvent }
             try execute("DELETE FROM storeTransaction WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM finishedTransaction WHERE tenant = ?", arguments: [tenant])
             try execute("DELETE FROM subscription WHERE tenant = ?", arguments: [tenant])
@@ -987,7 +987,8 @@ final class WriterMemory: Sendable {
     /// The earliest next event date of a tenant's subscriptions: in seconds since 1970, as the column holds it, so that
     /// comparing it answers as the query would.
     enum NextSubscriptionEvent: Sendable, Equatable {
-        case none
+        /// No subscription has a next event.
+        case noEvent
         case at(secondsSince1970: Double)
 
         /// Whether an event is due by `date`.
@@ -1000,8 +1001,8 @@ final class WriterMemory: Sendable {
         /// `nil`, unknown, when the subscription may have held the earliest date and moved it later.
         func saving(next: Double?) -> NextSubscriptionEvent? {
             switch (self, next) {
-            case (.none, nil): .none
-            case (.none, let next?): .at(secondsSince1970: next)
+            case (.noEvent, nil): .noEvent
+            case (.noEvent, let next?): .at(secondsSince1970: next)
             case (.at(let earliest), let next?) where next <= earliest: .at(secondsSince1970: next)
             default: nil
             }
