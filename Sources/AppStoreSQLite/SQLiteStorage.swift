@@ -1015,6 +1015,9 @@ final class WriterMemory: Sendable {
         var dataVersion: UInt32?
         /// What the running member of the group changed, as it was before: restored if the member fails.
         var undo: [String: Tenant?] = [:]
+        /// The tenants whose identifier the running group counted (perhaps since taken back): storing and marking
+        /// stored look only at these, not at every tenant remembered.
+        var counted: Set<String> = []
     }
 
     private let state = Mutex(State())
@@ -1040,6 +1043,7 @@ final class WriterMemory: Sendable {
             }
             var tenant = state.tenants[id] ?? Tenant()
             change(&tenant)
+            if tenant.identifierUnsaved { state.counted.insert(id) }
             state.tenants[id] = tenant
         }
     }
@@ -1060,6 +1064,7 @@ final class WriterMemory: Sendable {
             if version == nil || version != state.dataVersion { state.tenants = [:] }
             state.dataVersion = version
             state.undo = [:]
+            state.counted = []
         }
     }
 
@@ -1079,7 +1084,7 @@ final class WriterMemory: Sendable {
     /// Writes every identifier counted since it was last stored to its tenant's row, inside the group's transaction.
     func storeIdentifiers(in db: Database) throws {
         let unsaved = state.withLock { state in
-            state.tenants.compactMap { id, tenant in tenant.identifierUnsaved ? (id, tenant.nextTransactionID) : nil }
+            state.counted.compactMap { id in state.tenants[id].flatMap { $0.identifierUnsaved ? (id, $0.nextTransactionID) : nil } }
         }
         for case let (tenant, value?) in unsaved {
             try db.cachedStatement(
@@ -1096,10 +1101,11 @@ final class WriterMemory: Sendable {
             state.undo = [:]
             state.dataVersion = version
             if committed {
-                for id in state.tenants.keys { state.tenants[id]?.identifierUnsaved = false }
+                for id in state.counted { state.tenants[id]?.identifierUnsaved = false }
             } else {
                 state.tenants = [:]
             }
+            state.counted = []
         }
     }
 
